@@ -1,0 +1,62 @@
+package io.vlink.tools;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code vlink} command (spec {@code cli.md}). Results go to stdout, errors to stderr with a
+ * non-zero exit code. Subcommands print through {@code spec.commandLine().getOut()/getErr()} so tests
+ * can capture them.
+ * <p>
+ * Exit codes: 0 success; 1 the command ran and found a failure (bad CRCs, a broken invariant, a refused
+ * configuration); 2 a usage error (picocli's default).
+ */
+@Command(
+    name = "vlink",
+    mixinStandardHelpOptions = true,
+    versionProvider = Vlink.Version.class,
+    description = "The link layer of an InfiniBand-style software NIC: soak tests, live counters, capture decoding, " +
+        "QoS checks and deterministic simulators.",
+    subcommands = {
+        CommandLine.HelpCommand.class,
+    })
+public final class Vlink implements Runnable
+{
+    /** The command found a failure (as opposed to a usage error). */
+    public static final int EXIT_FAILURE = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run()
+    {
+        throw new ParameterException(spec.commandLine(), "Missing command: see 'vlink --help'");
+    }
+
+    /**
+     * @return a fresh command line with every subcommand registered.
+     */
+    public static CommandLine commandLine()
+    {
+        return new CommandLine(new Vlink()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    public static void main(final String[] args)
+    {
+        System.exit(commandLine().execute(args));
+    }
+
+    static final class Version implements CommandLine.IVersionProvider
+    {
+        @Override
+        public String[] getVersion()
+        {
+            final String version = Vlink.class.getPackage().getImplementationVersion();
+            return new String[] {"vlink " + (version == null ? "development build" : version)};
+        }
+    }
+}
