@@ -198,7 +198,7 @@ public final class SchedCommand implements Runnable
                     {
                         case "slat":
                         {
-                            once(slatLine, "slat", lineNo);
+                            once(slatLine, "slat");
                             if (t.length < 2)
                             {
                                 throw new Bad("slat needs SL:WEIGHT entries, e.g. 'slat 0:4096,1:2048'");
@@ -221,7 +221,7 @@ public final class SchedCommand implements Runnable
                             break;
                         }
                         case "tenure":
-                            once(tenureLine, "tenure", lineNo);
+                            once(tenureLine, "tenure");
                             arguments(t, 1, 2, "tenure BYTES [PACKETS]");
                             tenureBytes = number(t[1], "tenure bytes", 1, Integer.MAX_VALUE);
                             tenurePackets = t.length > 2 ? number(t[2], "tenure packets", 1, Integer.MAX_VALUE) :
@@ -229,7 +229,7 @@ public final class SchedCommand implements Runnable
                             tenureLine = lineNo;
                             break;
                         case "mtu":
-                            once(mtuLine, "mtu", lineNo);
+                            once(mtuLine, "mtu");
                             arguments(t, 1, 1, "mtu BYTES");
                             mtu = number(t[1], "mtu", 1, Integer.MAX_VALUE);
                             if (!SlScheduler.isValidMtu(mtu))
@@ -290,7 +290,7 @@ public final class SchedCommand implements Runnable
                             break;
                         }
                         case "packets":
-                            once(packetsLine, "packets", lineNo);
+                            once(packetsLine, "packets");
                             arguments(t, 1, 1, "packets N");
                             packetLimit = number(t[1], "packets", 0, Integer.MAX_VALUE);
                             packetsLine = lineNo;
@@ -374,7 +374,7 @@ public final class SchedCommand implements Runnable
             return new SchedScenario(scheduler, packetLimit, firstQpLineOfSl);
         }
 
-        private static void once(final int previousLine, final String directive, final int line)
+        private static void once(final int previousLine, final String directive)
         {
             if (previousLine != 0)
             {

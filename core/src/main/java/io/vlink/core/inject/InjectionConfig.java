@@ -25,8 +25,8 @@ public final class InjectionConfig
     public static final int DEFAULT_INJECTORS = 96;
     public static final int DEFAULT_CLASSES = 10;
     public static final int DEFAULT_SHARED_CELLS = 624;
-    /** Ours: each class keeps room for one 4096-byte packet of 256-byte cells. */
-    public static final int DEFAULT_RESERVED_CELLS = 16;
+    /** Ours: each class keeps room for one packet of a 4096-byte MTU with its headers (17 cells of 256 bytes). */
+    public static final int DEFAULT_RESERVED_CELLS = 17;
     public static final int DEFAULT_IDC_THRESHOLD = 224;
     public static final int DEFAULT_LOW_MARK = 4;
     public static final int DEFAULT_HIGH_MARK = 8;

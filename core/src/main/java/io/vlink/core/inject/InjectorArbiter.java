@@ -12,8 +12,11 @@ import java.util.Arrays;
  * occupied cell count (OCC, all its cells) or its command changes, in the order of the flow chart: a priority
  * timer that has run out (the injector has been high for at least its timer, on the injected clock) makes it
  * low; else OCC at or above the high mark makes it low; else OCC at or below the low mark makes it high (the
- * timer restarts); in between it keeps its priority. The timer is also checked whenever the injector is
- * considered for selection. {@link #reset} makes every injector high.
+ * timer restarts); in between it keeps its priority. The injector is also evaluated whenever it is considered
+ * for selection: an expired timer demotes it there (it loses that selection), and a demoted injector whose OCC
+ * is at or below its low mark is judged by its marks again at the next consideration. So a timer demotion
+ * sticks while the OCC sits between the marks (it ends the advantage hysteresis gave it) and never strands an
+ * idle injector. {@link #reset} makes every injector high.
  * <p>
  * <b>Selection</b> (Fig. 4B), one packet per {@link #select}:
  * <ol>
@@ -22,16 +25,20 @@ import java.util.Arrays;
  * the class under the pointer keeps the turn while its credit is positive; each packet subtracts its cells
  * (the last may overdraw, the debt carries into the next turn, so packet size cannot skew the shares); a new
  * turn adds the class's weight; a class found not enabled forfeits a positive credit;</li>
- * <li>within the class, a high-priority injector with a packet that fits, else a low-priority one; among equals
+ * <li>within the class, a high-priority injector with a packet ready, else a low-priority one; among equals
  * the first from the class's start point: after the previously chosen injector (round robin, the default) or
- * the class's first injector (first available).</li>
+ * the class's first injector (first available). If the chosen injector's packet does not fit in the cells its
+ * class has available, it is refused (a <em>stall</em>), the class counts as not enabled for this selection
+ * and, under round robin, the injector keeps its place at the head of the class: smaller packets of its class
+ * cannot overtake it for ever. With every class's reserved cells at least the cells of its largest packet
+ * (the default: 17 cells of 256 bytes, a 4096-byte MTU packet with headers), no injector waits unboundedly.</li>
  * </ol>
  * The chosen injector's cells are claimed at once; its packet is then consumed (call {@link #ready} for its
  * next packet).
  * <p>
  * Figures: OCC per injector and IDC cells apart, cells per class (from the {@link CellBuffer}), priority
- * changes, timer demotions, stalls (an injector with a packet ready was examined and refused because its class
- * lacked cells), cells injected per class and each class's share.
+ * changes, timer demotions, stalls (the injector chosen within its class had a packet ready and was refused
+ * because its class lacked cells), cells injected per class and each class's share.
  * <p>
  * Single-threaded (the injecting thread of the {@link CellBuffer} contract), allocation-free after
  * construction.
@@ -245,7 +252,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int[] members = classMembers[c];
         final int n = members.length;
         final int start = roundRobin[c] ? classStart[c] : 0;
-        final int available = cells.available(c);
+        int chosen = -1;
         int firstLow = -1;
         for (int k = 0; k < n; k++)
         {
@@ -255,37 +262,62 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 p -= n;
             }
             final int i = members[p];
-            final int size = readySize[i];
-            if (size == 0)
+            if (readySize[i] == 0)
             {
                 continue;
             }
-            if (cells.cellsFor(size) > available)
-            {
-                stalls[i]++;
-                totalStalls++;
-                continue;
-            }
-            if (high[i] && now - highSince[i] >= timerNs[i])
-            {
-                demoteByTimer(i);
-            }
+            refresh(i);
             if (high[i])
             {
-                classStart[c] = p + 1 == n ? 0 : p + 1;
-                return i;
+                chosen = p;
+                break;
             }
             if (firstLow < 0)
             {
                 firstLow = p;
             }
         }
-        if (firstLow >= 0)
+        if (chosen < 0)
         {
-            classStart[c] = firstLow + 1 == n ? 0 : firstLow + 1;
-            return members[firstLow];
+            chosen = firstLow;
         }
-        return NONE;
+        if (chosen < 0)
+        {
+            return NONE;
+        }
+        final int injector = members[chosen];
+        if (cells.cellsFor(readySize[injector]) > cells.available(c))
+        {
+            // refused for lack of cells: the class is not enabled, and the injector keeps its place (head of
+            // line), so smaller packets of the class cannot starve it while its class's cells drain
+            stalls[injector]++;
+            totalStalls++;
+            classStart[c] = chosen;
+            return NONE;
+        }
+        classStart[c] = chosen + 1 == n ? 0 : chosen + 1;
+        return injector;
+    }
+
+    /**
+     * The injector is being considered: an expired timer demotes it (it loses this selection); a low injector
+     * at or below its low mark (only possible after a timer demotion) is judged by its marks again.
+     */
+    private void refresh(final int i)
+    {
+        if (high[i])
+        {
+            if (now - highSince[i] >= timerNs[i])
+            {
+                demoteByTimer(i);
+            }
+        }
+        else if (cells.occ(i) <= (idc[i] ? idcLow : ownLow[i]))
+        {
+            high[i] = true;
+            highSince[i] = now;
+            priorityChanges++;
+        }
     }
 
     private void inject(final int c, final int injector)
