@@ -33,7 +33,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * side's state: {@link #free} clears the length and offers the first cell to a single-producer
  * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
  * the injecting thread reads the tail with acquire, returns the chain's cells to its free stack and updates the
- * counts. The ring holds one slot per cell, so under correct use (each claimed packet freed once) it can never
+ * counts (the chain goes back onto the free list whole, in O(1)). The ring holds one slot per cell, so under correct use (each claimed packet freed once) it can never
  * be full. No locks, no allocation after construction. The figures are plain fields of the injecting thread;
  * another thread reading them sees approximate values.
  * <p>
@@ -50,6 +50,7 @@ public final class CellBuffer
     static final int META_LENGTH = 8;
 
     private static final int PAD = 128;
+    private static final int INFO_STRIDE = 4;
     private static final int RETURN_TAIL_OFFSET = 0;
     private static final int RETURN_HEAD_OFFSET = PAD;
     private static final int RETURN_SLOTS_OFFSET = 2 * PAD;
@@ -65,13 +66,12 @@ public final class CellBuffer
     // sending side: cached consumer position of the return ring
     private long returnHeadCache;
 
-    // injecting side
-    private final int[] freeStack;
-    private int freeTop;
-    private final int[] packetInjector;
-    private final int[] packetClass;
-    private final int[] packetCells;
-    private final boolean[] packetIdc;
+    // injecting side: free cells form one list linked through their NEXT metadata, so a claim only reads the
+    // links (and ends the chain), and a reclaim splices a whole packet back in O(1)
+    private int freeHead;
+    private int freeCount;
+    // per packet, at its first cell: injector, cells, last cell, class << 1 | idc
+    private final int[] packetInfo;
     private final int[] reserved;
     private final int[] sharedLimit;
     private final int sharedPool;
@@ -105,17 +105,14 @@ public final class CellBuffer
         returns = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             RETURN_SLOTS_OFFSET + BitUtil.align(returnCapacity * Integer.BYTES, PAD), BitUtil.CACHE_LINE_LENGTH));
 
-        freeStack = new int[totalCells];
         for (int i = 0; i < totalCells; i++)
         {
-            // lowest cell on top: a fresh buffer fills from cell 0 upwards
-            freeStack[i] = totalCells - 1 - i;
+            // a fresh buffer hands out cells 0, 1, 2, ... in order
+            meta.putInt(i * META_LENGTH + NEXT_OFFSET, i + 1 < totalCells ? i + 1 : NO_CELL);
         }
-        freeTop = totalCells;
-        packetInjector = new int[totalCells];
-        packetClass = new int[totalCells];
-        packetCells = new int[totalCells];
-        packetIdc = new boolean[totalCells];
+        freeHead = 0;
+        freeCount = totalCells;
+        packetInfo = new int[totalCells * INFO_STRIDE];
         reserved = config.reservedCells.clone();
         sharedLimit = config.sharedLimit.clone();
         sharedPool = config.sharedCells;
@@ -170,20 +167,22 @@ public final class CellBuffer
             refusals++;
             return NO_CELL;
         }
-        final int first = freeStack[--freeTop];
-        int cell = first;
+        // the free list is already a chain: take its first cells and end the chain after the last
+        final int first = freeHead;
+        int last = first;
         for (int i = 1; i < cells; i++)
         {
-            final int next = freeStack[--freeTop];
-            meta.putInt(cell * META_LENGTH + NEXT_OFFSET, next);
-            cell = next;
+            last = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
         }
-        meta.putInt(cell * META_LENGTH + NEXT_OFFSET, NO_CELL);
+        freeHead = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
+        meta.putInt(last * META_LENGTH + NEXT_OFFSET, NO_CELL);
+        freeCount -= cells;
 
-        packetInjector[first] = injector;
-        packetClass[first] = bufferClass;
-        packetCells[first] = cells;
-        packetIdc[first] = idc;
+        final int info = first * INFO_STRIDE;
+        packetInfo[info] = injector;
+        packetInfo[info + 1] = cells;
+        packetInfo[info + 2] = last;
+        packetInfo[info + 3] = bufferClass << 1 | (idc ? 1 : 0);
         account(bufferClass, injector, idc, cells);
         cellsClaimed += cells;
         return first;
@@ -215,25 +214,7 @@ public final class CellBuffer
     public void putBytes(
         final int firstCell, final int packetOffset, final DirectBuffer src, final int srcIndex, final int length)
     {
-        int cell = firstCell;
-        int skip = packetOffset;
-        while (skip >= cellSize)
-        {
-            cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
-            skip -= cellSize;
-        }
-        int done = 0;
-        while (done < length)
-        {
-            final int chunk = Math.min(cellSize - skip, length - done);
-            data.putBytes((cell << cellShift) + skip, src, srcIndex + done, chunk);
-            done += chunk;
-            skip = 0;
-            if (done < length)
-            {
-                cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
-            }
-        }
+        copy(firstCell, packetOffset, null, src, srcIndex, length);
     }
 
     /**
@@ -271,6 +252,17 @@ public final class CellBuffer
     public void getBytes(
         final int firstCell, final int packetOffset, final MutableDirectBuffer dst, final int dstIndex, final int length)
     {
+        copy(firstCell, packetOffset, dst, null, dstIndex, length);
+    }
+
+    private void copy(
+        final int firstCell,
+        final int packetOffset,
+        final MutableDirectBuffer dst,
+        final DirectBuffer src,
+        final int index,
+        final int length)
+    {
         int cell = firstCell;
         int skip = packetOffset;
         while (skip >= cellSize)
@@ -282,7 +274,14 @@ public final class CellBuffer
         while (done < length)
         {
             final int chunk = Math.min(cellSize - skip, length - done);
-            dst.putBytes(dstIndex + done, data, (cell << cellShift) + skip, chunk);
+            if (dst != null)
+            {
+                dst.putBytes(index + done, data, (cell << cellShift) + skip, chunk);
+            }
+            else
+            {
+                data.putBytes((cell << cellShift) + skip, src, index + done, chunk);
+            }
             done += chunk;
             skip = 0;
             if (done < length)
@@ -359,15 +358,15 @@ public final class CellBuffer
         for (long position = head; position < tail; position++)
         {
             final int first = returns.getInt(RETURN_SLOTS_OFFSET + (int)(position & returnMask) * Integer.BYTES);
-            final int cells = packetCells[first];
-            int cell = first;
-            for (int i = 0; i < cells; i++)
-            {
-                freeStack[freeTop++] = cell;
-                cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
-            }
-            final int injector = packetInjector[first];
-            account(packetClass[first], injector, packetIdc[first], -cells);
+            final int info = first * INFO_STRIDE;
+            final int injector = packetInfo[info];
+            final int cells = packetInfo[info + 1];
+            final int classAndIdc = packetInfo[info + 3];
+            // splice the whole chain back onto the free list
+            meta.putInt(packetInfo[info + 2] * META_LENGTH + NEXT_OFFSET, freeHead);
+            freeHead = first;
+            freeCount += cells;
+            account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
             cellsReleased += cells;
             if (handler != null)
             {
@@ -403,7 +402,7 @@ public final class CellBuffer
     /** @return cells not held by any packet (as of the last reclaim). */
     public int freeCells()
     {
-        return freeTop;
+        return freeCount;
     }
 
     /**
