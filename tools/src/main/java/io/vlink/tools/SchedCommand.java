@@ -99,6 +99,10 @@ public final class SchedCommand implements Runnable
             }
             produced++;
             final int qp = scheduler.packetQp();
+            if (scheduler.packetEndOfMessage())
+            {
+                parsed.topUp(qp);
+            }
             slPackets[scheduler.packetSl()]++;
             line.setLength(0);
             line.append("packet ").append(produced)
@@ -132,17 +136,25 @@ public final class SchedCommand implements Runnable
     {
         static final int DEFAULT_MTU = 2048;
         static final int MAX_QPN = 0xFF_FFFF;
-        static final int MAX_MESSAGES_PER_QP = 1 << 20;
+
+        static final int RING_CAPACITY = 64;
 
         private final SlScheduler scheduler;
         private final long packetLimit;
         private final int[] firstQpLineOfSl;
+        private final List<List<long[]>> pending;
+        private long nextHandle;
 
-        private SchedScenario(final SlScheduler scheduler, final long packetLimit, final int[] firstQpLineOfSl)
+        private SchedScenario(
+            final SlScheduler scheduler,
+            final long packetLimit,
+            final int[] firstQpLineOfSl,
+            final List<List<long[]>> pending)
         {
             this.scheduler = scheduler;
             this.packetLimit = packetLimit;
             this.firstQpLineOfSl = firstQpLineOfSl;
+            this.pending = pending;
         }
 
         SlScheduler scheduler()
@@ -275,17 +287,7 @@ public final class SchedCommand implements Runnable
                                     " SL' before its messages");
                             }
                             final int bytes = number(t[2], "message bytes", 0, Integer.MAX_VALUE);
-                            final int count = t.length > 3 ? number(t[3], "message count", 1, MAX_MESSAGES_PER_QP) : 1;
-                            long queued = count;
-                            for (final long[] m : messages)
-                            {
-                                queued += m[0] == index ? m[2] : 0;
-                            }
-                            if (queued > MAX_MESSAGES_PER_QP)
-                            {
-                                throw new Bad("qp " + qpn + " would hold more than " + MAX_MESSAGES_PER_QP +
-                                    " messages");
-                            }
+                            final int count = t.length > 3 ? number(t[3], "message count", 1, Integer.MAX_VALUE) : 1;
                             messages.add(new long[] {index, bytes, count});
                             break;
                         }
@@ -347,31 +349,53 @@ public final class SchedCommand implements Runnable
                 }
             }
 
-            final int[] perQp = new int[Math.max(1, qps.size())];
-            for (final long[] m : messages)
-            {
-                perQp[(int)m[0]] += (int)m[2];
-            }
-            int ring = 1;
-            for (final int c : perQp)
-            {
-                ring = Math.max(ring, c);
-            }
+            // each QP's messages wait here in file order and are posted as the scheduler's ring has room: a small
+            // ring whatever the counts, and the same schedule (a QP is topped up in the step its message ends)
+            final int qpCount = Math.max(1, qps.size());
             final SlScheduler scheduler = new SlScheduler(
-                slatSl, slatWeight, mtu, tenureBytes, tenurePackets, Math.max(1, qps.size()), ring);
+                slatSl, slatWeight, mtu, tenureBytes, tenurePackets, qpCount, RING_CAPACITY);
             for (final int[] qp : qps)
             {
                 scheduler.createQp(qp[0], qp[1]);
             }
-            long handle = 0;
+            final List<List<long[]>> pending = new ArrayList<>();
+            for (int q = 0; q < qpCount; q++)
+            {
+                pending.add(new ArrayList<>());
+            }
             for (final long[] m : messages)
             {
-                for (long i = 0; i < m[2]; i++)
+                pending.get((int)m[0]).add(new long[] {m[1], m[2]});
+            }
+            final SchedScenario parsed = new SchedScenario(scheduler, packetLimit, firstQpLineOfSl, pending);
+            for (int q = 0; q < qps.size(); q++)
+            {
+                parsed.topUp(q);
+            }
+            return parsed;
+        }
+
+        /**
+         * Post the QP's waiting messages while its ring has room.
+         *
+         * @param qp index.
+         */
+        void topUp(final int qp)
+        {
+            final List<long[]> runs = pending.get(qp);
+            while (!runs.isEmpty())
+            {
+                final long[] run = runs.get(0);
+                if (!scheduler.post(qp, (int)run[0], nextHandle))
                 {
-                    scheduler.post((int)m[0], (int)m[1], handle++);
+                    return;
+                }
+                nextHandle++;
+                if (--run[1] == 0)
+                {
+                    runs.remove(0);
                 }
             }
-            return new SchedScenario(scheduler, packetLimit, firstQpLineOfSl);
         }
 
         private static void once(final int previousLine, final String directive)

@@ -147,6 +147,27 @@ class SchedCommandTest
     }
 
     @Test
+    void manyMessagesAreFedThroughTheRingsWithoutChangingTheSchedule() throws IOException
+    {
+        // tenure 2048 bytes = 21 packets of 100 bytes (the 21st overdraws): runs of 21, 21, ..., then 16 and 16
+        final Cli cli = simulate("qp 1 0\nqp 2 0\nmessage 1 100 100\nmessage 2 100 100\n");
+        assertEquals(0, cli.exitCode, cli::toString);
+        final String[] lines = cli.out.replace("\r\n", "\n").split("\n");
+        assertEquals(202, lines.length);
+        assertEquals("packet 21 qp=1 sl=0 bytes=100", lines[20]);
+        assertEquals("packet 22 qp=2 sl=0 bytes=100", lines[21]);
+        assertEquals("packet 169 qp=1 sl=0 bytes=100", lines[168]);
+        assertEquals("packet 185 qp=2 sl=0 bytes=100", lines[184]);
+        assertEquals("share sl=0 bytes=20000 fraction=1.0000", lines[200]);
+        assertEquals("switches 9", lines[201]);
+
+        final Cli big = simulate("qp 1 3\nmessage 1 4096 2000000000\npackets 2\n");
+        assertEquals(0, big.exitCode, big::toString);
+        assertEquals("packet 1 qp=1 sl=3 bytes=2048\npacket 2 qp=1 sl=3 bytes=2048\n" +
+            "share sl=3 bytes=4096 fraction=1.0000\nswitches 0\n", big.out.replace("\r\n", "\n"));
+    }
+
+    @Test
     void anEmptyScenarioPrintsOnlyTheSwitches() throws IOException
     {
         final Cli cli = simulate("# nothing\n\n");

@@ -381,9 +381,9 @@ public final class SlScheduler
             if (!served)
             {
                 final int line = lineOfSl == null ? 0 : lineOfSl[sl];
-                final String why = listed ? "only entries of weight 0 in" : "absent from";
+                final String why = listed ? "only entries of weight 0 in" : "is absent from";
                 warnings.add(new Diagnostic(file, line, 0, Diagnostic.Severity.WARNING,
-                    "SL " + sl + " has queue pairs but is " + why + " the SL arbitration table, so it is never " +
+                    "SL " + sl + " has queue pairs but " + why + " the SL arbitration table, so it is never " +
                     "served; add an entry such as " + sl + ":" + mtu));
             }
         }

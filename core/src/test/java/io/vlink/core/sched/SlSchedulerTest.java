@@ -213,7 +213,7 @@ class SlSchedulerTest
         lines[2] = 9;
         final List<Diagnostic> warnings = s.check("qos.conf", lines);
         assertEquals(2, warnings.size(), warnings::toString);
-        assertEquals("qos.conf:9: warning: SL 2 has queue pairs but is only entries of weight 0 in the SL " +
+        assertEquals("qos.conf:9: warning: SL 2 has queue pairs but only entries of weight 0 in the SL " +
             "arbitration table, so it is never served; add an entry such as 2:256", warnings.get(0).toString());
         assertEquals("qos.conf:7: warning: SL 5 has queue pairs but is absent from the SL arbitration table, " +
             "so it is never served; add an entry such as 5:256", warnings.get(1).toString());
