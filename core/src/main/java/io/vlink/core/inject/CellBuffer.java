@@ -52,6 +52,8 @@ public final class CellBuffer
     private static final int PAD = 128;
     private static final int INFO_STRIDE = 4;
     private static final int RETURN_TAIL_OFFSET = 0;
+    /** The sending side's cached copy of the head, on the tail's line: the injecting side never writes it. */
+    private static final int RETURN_HEAD_CACHE_OFFSET = 8;
     private static final int RETURN_HEAD_OFFSET = PAD;
     private static final int RETURN_SLOTS_OFFSET = 2 * PAD;
 
@@ -62,9 +64,6 @@ public final class CellBuffer
     private final UnsafeBuffer meta;
     private final UnsafeBuffer returns;
     private final int returnMask;
-
-    // sending side: cached consumer position of the return ring
-    private long returnHeadCache;
 
     // injecting side: free cells form one list linked through their NEXT metadata, so a claim only reads the
     // links (and ends the chain), and a reclaim splices a whole packet back in O(1)
@@ -167,6 +166,14 @@ public final class CellBuffer
             refusals++;
             return NO_CELL;
         }
+        return take(injector, bufferClass, cells, idc);
+    }
+
+    /**
+     * Take cells already known to be available to the class (the arbiter checked {@link #available}).
+     */
+    int take(final int injector, final int bufferClass, final int cells, final boolean idc)
+    {
         // the free list is already a chain: take its first cells and end the chain after the last
         final int first = freeHead;
         int last = first;
@@ -326,10 +333,11 @@ public final class CellBuffer
     public boolean free(final int firstCell)
     {
         final long tail = returns.getLong(RETURN_TAIL_OFFSET);
-        if (tail - returnHeadCache > returnMask)
+        if (tail - returns.getLong(RETURN_HEAD_CACHE_OFFSET) > returnMask)
         {
-            returnHeadCache = returns.getLongAcquire(RETURN_HEAD_OFFSET);
-            if (tail - returnHeadCache > returnMask)
+            final long head = returns.getLongAcquire(RETURN_HEAD_OFFSET);
+            returns.putLong(RETURN_HEAD_CACHE_OFFSET, head);
+            if (tail - head > returnMask)
             {
                 return false;
             }

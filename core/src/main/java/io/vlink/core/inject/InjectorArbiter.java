@@ -323,8 +323,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private void inject(final int c, final int injector)
     {
         final int size = readySize[injector];
-        final int first = cells.claim(injector, size, idc[injector]);
         final int used = cells.cellsFor(size);
+        // stage 2 checked the class has the cells
+        final int first = cells.take(injector, c, used, idc[injector]);
         claimedCell = first;
         claimedSize = size;
         readySize[injector] = 0;

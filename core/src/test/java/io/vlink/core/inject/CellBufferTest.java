@@ -51,6 +51,20 @@ class CellBufferTest
     }
 
     @Test
+    void moreFreesThanClaimsAreRefusedNotCorrupting()
+    {
+        final InjectionConfig config = new InjectionConfig().shape(1, 1).reservedCells(0).sharedCells(2);
+        final CellBuffer cells = new CellBuffer(config);
+        final int a = cells.claim(0, 10, false);
+        final int b = cells.claim(0, 10, false);
+        assertTrue(cells.free(a));
+        assertTrue(cells.free(b));
+        assertFalse(cells.free(a), "the return ring holds one slot per cell");
+        assertEquals(2, cells.reclaim(null));
+        assertEquals(2, cells.freeCells());
+    }
+
+    @Test
     void reservedCellsFirstThenTheSharedPoolWithinTheClassesShare()
     {
         final InjectionConfig config = new InjectionConfig().shape(2, 2).sharedCells(4);
