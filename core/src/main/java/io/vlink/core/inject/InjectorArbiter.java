@@ -84,6 +84,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private long totalInjected;
 
     /**
+     * Every injector starts high priority with its timer started at time 0 and DMA marks (call {@link #reset}
+     * to start the timers at another time, {@link #command} for IDC).
+     *
      * @param config marks, timers, classes, weights and policies.
      * @param cells  the buffer the injectors share (built from the same config).
      */
