@@ -227,7 +227,15 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         int c = classPointer;
         while (refused < classes)
         {
-            if (classCredit[c] > 0)
+            if (refusedStamp[c] == stamp)
+            {
+                // already refused in this selection: not examined again (one stall per selection), no surplus
+                if (classCredit[c] > 0)
+                {
+                    classCredit[c] = 0;
+                }
+            }
+            else if (classCredit[c] > 0)
             {
                 final int injector = classReady[c] == 0 ? NONE : chooseWithin(c);
                 if (injector != NONE)
@@ -237,11 +245,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 }
                 // not enabled: forfeit a surplus, keep a debt
                 classCredit[c] = 0;
-                if (refusedStamp[c] != stamp)
-                {
-                    refusedStamp[c] = stamp;
-                    refused++;
-                }
+                refusedStamp[c] = stamp;
+                refused++;
             }
             c = c + 1 == classes ? 0 : c + 1;
             classPointer = c;

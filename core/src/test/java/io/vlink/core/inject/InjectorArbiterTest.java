@@ -295,7 +295,11 @@ class InjectorArbiterTest
         assertEquals(1, arbiter.select(0));
         assertTrue(arbiter.stalls(0) >= 1);
         assertEquals(0, arbiter.stalls(1));
+        final long before = arbiter.stalls(0);
         assertEquals(InjectorArbiter.NONE, arbiter.select(0), "0 still refused, 1 has nothing ready");
+        assertEquals(before + 1, arbiter.stalls(0), "one stall per selection");
+        assertEquals(InjectorArbiter.NONE, arbiter.select(0));
+        assertEquals(before + 2, arbiter.stalls(0));
         cells.free(first);
         assertEquals(0, arbiter.select(0), "its cells came back");
     }
