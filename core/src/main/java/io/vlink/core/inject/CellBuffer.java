@@ -32,10 +32,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@code getIntAcquire} and only then the body (0 = not yet published). Freeing never touches the injecting
  * side's state: {@link #free} clears the length and offers the first cell to a single-producer
  * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
- * the injecting thread reads the tail with acquire, returns the chain's cells to its free stack and updates the
- * counts (the chain goes back onto the free list whole, in O(1)). The ring holds one slot per cell, so under correct use (each claimed packet freed once) it can never
- * be full. No locks, no allocation after construction. The figures are plain fields of the injecting thread;
- * another thread reading them sees approximate values.
+ * the injecting thread reads the tail with acquire, splices the packet's chain back onto its free list (O(1))
+ * and updates the counts. The ring holds one slot per cell, so under correct use (each claimed packet freed
+ * once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
+ * injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
+ * after the sending thread freed it, and the free happens-before the reclaim (release/acquire on the ring), so
+ * the injecting thread never writes a cell the sending thread may still read.
  * <p>
  * Single-threaded use (tests, simulations) calls {@link #free} then {@link #reclaim} on the same thread.
  */
@@ -170,7 +172,14 @@ public final class CellBuffer
     }
 
     /**
-     * Take cells already known to be available to the class (the arbiter checked {@link #available}).
+     * Injecting thread. Take cells already known to be available to the class ({@link InjectorArbiter} checked
+     * {@link #available} when it chose the injector).
+     *
+     * @param injector    the packet's injector.
+     * @param bufferClass its class.
+     * @param cells       cells to take.
+     * @param idc         true for an immediate-data packet.
+     * @return the packet's first cell.
      */
     int take(final int injector, final int bufferClass, final int cells, final boolean idc)
     {
