@@ -138,6 +138,10 @@ public final class SlScheduler
         this.tenurePackets = tenurePackets;
         this.maxQps = maxQps;
         this.ringCapacity = BitUtil.findNextPositivePowerOfTwo(ringCapacity);
+        if ((long)maxQps * this.ringCapacity > Integer.MAX_VALUE - 8)
+        {
+            throw new IllegalArgumentException("maxQps * ringCapacity too large: " + maxQps + " * " + ringCapacity);
+        }
         this.ringMask = this.ringCapacity - 1;
 
         qpSl = new int[maxQps];
