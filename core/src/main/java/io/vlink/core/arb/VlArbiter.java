@@ -1,0 +1,504 @@
+package io.vlink.core.arb;
+
+import io.vlink.core.qos.LowBurst;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.VlArbTable;
+import io.vlink.core.wire.Sizes;
+
+import java.util.Objects;
+
+/**
+ * The VL arbiter: decides, at each packet boundary, what goes on the wire next (spec
+ * {@code vl-arbitration.md}; seed 000, "Detailed Description of VL Arbitration"; seed 003).
+ * <ol>
+ *     <li>VL15 (never credit-checked), then flow-control packets, then data VLs; preemptive between packets.</li>
+ *     <li>A port with one data VL sends VL0 whenever it has a packet and credits ({@code from=single}).</li>
+ *     <li>Otherwise the high and low VLArbitration tables, each with a pointer and a remaining weight, the
+ *     high-priority counter in dwords ({@code VLHighLimit * 1024}; 0 = one packet, 255 = unbounded), weight
+ *     overdraw, invalid entries skipped (never remapped), a low turn under the {@code weight} burst policy,
+ *     and work conservation (step 4).</li>
+ * </ol>
+ * <p>
+ * Use: call {@link #next()} once per packet boundary. It asks the {@link ArbiterSource} given at construction,
+ * decides, <em>charges</em> the chosen packet against the tables and the counter, and returns a grant code:
+ * <ul>
+ *     <li>{@link #GRANT_VL15}: the caller MUST send one VL15 packet now.</li>
+ *     <li>{@link #GRANT_FCP}: the caller MUST send one flow-control packet now.</li>
+ *     <li>a data grant ({@link #isData(int)}; {@link #vl(int)} and {@link #source(int)} = {@link #FROM_HIGH},
+ *     {@link #FROM_LOW} or {@link #FROM_SINGLE}): the caller MUST send the head packet of that VL now, the
+ *     one whose size {@link ArbiterSource#headSize(int)} just returned ({@link #lastSize()}); it has been
+ *     charged already.</li>
+ *     <li>{@link #GRANT_NONE}: nothing can be sent; nothing was charged.</li>
+ * </ul>
+ * Single-threaded and allocation-free: tables are compacted to their valid entries when installed, the state
+ * is a handful of ints, and a decision with every VL backlogged makes four calls on the source. The arbiter
+ * counts grants and bytes per data VL (cheap array increments; read them with {@link #grants(int)} and
+ * {@link #bytes(int)} from the arbiter's thread).
+ * <p>
+ * {@link #replace(QosConfig)} installs new tables and limit from the start state; call it on the arbiter's
+ * thread between two calls of {@link #next()}, which is a packet boundary. It does not allocate.
+ */
+public final class VlArbiter
+{
+    /** Nothing can be sent. */
+    public static final int GRANT_NONE = 0;
+    /** Source bits of a data grant chosen from the high-priority table. */
+    public static final int FROM_HIGH = 0x10;
+    /** Source bits of a data grant chosen from the low-priority table. */
+    public static final int FROM_LOW = 0x20;
+    /** Source bits of a data grant on a port with a single data VL. */
+    public static final int FROM_SINGLE = 0x30;
+    /** Send one VL15 packet. */
+    public static final int GRANT_VL15 = 0x40 | 15;
+    /** Send one flow-control packet. */
+    public static final int GRANT_FCP = 0x50;
+    /** A flow-control packet is 8 bytes. */
+    public static final int FCP_SIZE = 8;
+    /** VLs 0..15. */
+    public static final int VL_COUNT = 16;
+
+    private static final int SOURCE_MASK = 0xF0;
+    private static final int VL_MASK = 0x0F;
+    /** VLHighLimit counts 4 KB, the counter counts dwords: 1024 dwords per unit (seed 000). */
+    private static final int DWORDS_PER_LIMIT_UNIT = 1024;
+
+    private final ArbiterSource source;
+
+    private boolean single;
+    private boolean lowTurn;
+    private boolean lowBurstWeight;
+    private int highCounter;
+    private int highLimitDwords;
+    /** -1 to charge high packets against the counter, 0 when VLHighLimit is 255 (unbounded). */
+    private int highChargeMask;
+
+    private int highCount;
+    private int highPtr;
+    private int highRemaining;
+    private final int[] highVl = new int[VlArbTable.MAX_ENTRIES];
+    private final int[] highWeight = new int[VlArbTable.MAX_ENTRIES];
+    private final int[] highEntry = new int[VlArbTable.MAX_ENTRIES];
+
+    private int lowCount;
+    private int lowPtr;
+    private int lowRemaining;
+    private final int[] lowVl = new int[VlArbTable.MAX_ENTRIES];
+    private final int[] lowWeight = new int[VlArbTable.MAX_ENTRIES];
+    private final int[] lowEntry = new int[VlArbTable.MAX_ENTRIES];
+
+    private int dataVls;
+    private int lastSize;
+    private long vl15Grants;
+    private long fcpGrants;
+    private final long[] grants = new long[VL_COUNT];
+    private final long[] bytes = new long[VL_COUNT];
+
+    /**
+     * @param config the port's QoS settings.
+     * @param source what the arbiter asks at each packet boundary.
+     */
+    public VlArbiter(final QosConfig config, final ArbiterSource source)
+    {
+        this.source = Objects.requireNonNull(source, "source");
+        replace(config);
+    }
+
+    /**
+     * @param grant a grant code.
+     * @return the VL of a data or VL15 grant.
+     */
+    public static int vl(final int grant)
+    {
+        return grant & VL_MASK;
+    }
+
+    /**
+     * @param grant a grant code.
+     * @return {@link #FROM_HIGH}, {@link #FROM_LOW}, {@link #FROM_SINGLE} for data grants; the grant's kind
+     * bits otherwise.
+     */
+    public static int source(final int grant)
+    {
+        return grant & SOURCE_MASK;
+    }
+
+    /**
+     * @param grant a grant code.
+     * @return whether the grant is for a data VL's head packet.
+     */
+    public static boolean isData(final int grant)
+    {
+        final int kind = grant & SOURCE_MASK;
+        return kind >= FROM_HIGH && kind <= FROM_SINGLE;
+    }
+
+    /**
+     * @param grant a grant code.
+     * @return {@code high}, {@code low}, {@code single}, {@code vl15}, {@code fcp} or {@code none}: the
+     * simulator's {@code from=} words.
+     */
+    public static String describe(final int grant)
+    {
+        switch (grant & SOURCE_MASK)
+        {
+            case FROM_HIGH:
+                return "high";
+            case FROM_LOW:
+                return "low";
+            case FROM_SINGLE:
+                return "single";
+            case GRANT_VL15 & SOURCE_MASK:
+                return "vl15";
+            case GRANT_FCP:
+                return "fcp";
+            default:
+                return "none";
+        }
+    }
+
+    /**
+     * Installs new tables, limit, data VLs and burst policy, from the start state: both pointers at entry 0
+     * with its full weight, the counter at its limit, no low turn (spec: "tables replaced at a packet
+     * boundary"). Counters are kept. Allocation-free.
+     *
+     * @param config the new settings.
+     */
+    public void replace(final QosConfig config)
+    {
+        dataVls = config.dataVls();
+        single = dataVls == 1;
+        lowBurstWeight = config.lowBurst() == LowBurst.WEIGHT;
+        final int limit = config.highLimit();
+        highChargeMask = limit == QosConfig.HIGH_LIMIT_UNBOUNDED ? 0 : -1;
+        highLimitDwords = limit * DWORDS_PER_LIMIT_UNIT;
+        highCounter = highLimitDwords;
+        lowTurn = false;
+
+        // Invalid entries are skipped, never remapped: keeping only the valid ones is the same walk.
+        highCount = compact(config.high(), highVl, highWeight, highEntry);
+        lowCount = compact(config.low(), lowVl, lowWeight, lowEntry);
+        highPtr = 0;
+        highRemaining = highWeight[0];
+        lowPtr = 0;
+        lowRemaining = lowWeight[0];
+    }
+
+    private int compact(final VlArbTable table, final int[] vls, final int[] weights, final int[] entries)
+    {
+        int count = 0;
+        for (int i = 0; i < table.size(); i++)
+        {
+            if (table.isValid(i, dataVls))
+            {
+                vls[count] = table.vl(i);
+                weights[count] = table.weight(i);
+                entries[count] = i;
+                count++;
+            }
+        }
+        if (count == 0)
+        {
+            weights[0] = 0;
+        }
+        return count;
+    }
+
+    /**
+     * Decides what goes on the wire at this packet boundary and charges it. See the class comment for what
+     * the caller must do with each grant.
+     *
+     * @return the grant code.
+     */
+    public int next()
+    {
+        final ArbiterSource source = this.source;
+        // Priority: VL15 > flow-control packets > data (seed 000, "Overall Arbitration Scheme").
+        if (source.hasVl15())
+        {
+            vl15Grants++;
+            lastSize = 0;
+            return GRANT_VL15;
+        }
+        if (source.hasFcp())
+        {
+            fcpGrants++;
+            lastSize = FCP_SIZE;
+            return GRANT_FCP;
+        }
+        if (single)
+        {
+            return nextSingle(source);
+        }
+
+        // Step 1: a low turn in progress (burst policy "weight") continues while its entry can send.
+        if (lowTurn)
+        {
+            final int vl = lowVl[lowPtr];
+            final int size = source.headSize(vl);
+            if (size > 0 && source.canSend(vl, size))
+            {
+                return sendLow(lowPtr, vl, size, lowRemaining);
+            }
+            lowTurn = false;
+        }
+
+        if (highCounter >= 0)
+        {
+            // Step 2: the counter has not expired: the high table.
+            final int grant = chooseHigh(source);
+            if (grant != GRANT_NONE)
+            {
+                return grant;
+            }
+            // Step 3: the high table had nothing: reset the counter, the low table. Step 4 would ask the high
+            // table again, which just had nothing (the source does not change within a decision).
+            highCounter = highLimitDwords;
+            return chooseLow(source);
+        }
+
+        // Step 3: the counter expired: reset it and choose from the low table.
+        highCounter = highLimitDwords;
+        final int grant = chooseLow(source);
+        if (grant != GRANT_NONE)
+        {
+            return grant;
+        }
+        // Step 4: work conserving: the high table although the low table just had its chance.
+        return chooseHigh(source);
+    }
+
+    private int nextSingle(final ArbiterSource source)
+    {
+        final int size = source.headSize(0);
+        if (size > 0 && source.canSend(0, size))
+        {
+            count(0, size);
+            return FROM_SINGLE;
+        }
+        return GRANT_NONE;
+    }
+
+    /**
+     * Choosing from a table (spec): the entry under the pointer if it has weight left and its VL can send,
+     * else the first later valid entry whose VL can send, reloaded to its full weight; the pointer and the
+     * remaining weight stay as they are when nothing can send.
+     */
+    private int chooseHigh(final ArbiterSource source)
+    {
+        final int count = highCount;
+        if (count == 0)
+        {
+            return GRANT_NONE;
+        }
+        int index = highPtr;
+        if (highRemaining > 0)
+        {
+            final int vl = highVl[index];
+            final int size = source.headSize(vl);
+            if (size > 0 && source.canSend(vl, size))
+            {
+                return sendHigh(index, vl, size, highRemaining);
+            }
+        }
+        for (int k = 1; k < count; k++)
+        {
+            if (++index == count)
+            {
+                index = 0;
+            }
+            final int vl = highVl[index];
+            final int size = source.headSize(vl);
+            if (size > 0 && source.canSend(vl, size))
+            {
+                return sendHigh(index, vl, size, highWeight[index]);
+            }
+        }
+        return GRANT_NONE;
+    }
+
+    private int chooseLow(final ArbiterSource source)
+    {
+        final int count = lowCount;
+        if (count == 0)
+        {
+            return GRANT_NONE;
+        }
+        int index = lowPtr;
+        if (lowRemaining > 0)
+        {
+            final int vl = lowVl[index];
+            final int size = source.headSize(vl);
+            if (size > 0 && source.canSend(vl, size))
+            {
+                return sendLow(index, vl, size, lowRemaining);
+            }
+        }
+        for (int k = 1; k < count; k++)
+        {
+            if (++index == count)
+            {
+                index = 0;
+            }
+            final int vl = lowVl[index];
+            final int size = source.headSize(vl);
+            if (size > 0 && source.canSend(vl, size))
+            {
+                return sendLow(index, vl, size, lowWeight[index]);
+            }
+        }
+        return GRANT_NONE;
+    }
+
+    /**
+     * Sending subtracts the packet's blocks from the entry's weight, which may go negative (overdraw, seed 000:
+     * 127 - 64 - 64 = -1); at zero or below the pointer moves on and the next entry's weight is reloaded. A
+     * high packet also subtracts its dwords from the counter (not when VLHighLimit is 255).
+     */
+    private int sendHigh(final int index, final int vl, final int size, final int remainingBefore)
+    {
+        final int remaining = remainingBefore - Sizes.blocks(size);
+        highCounter -= Sizes.dwords(size) & highChargeMask;
+        if (remaining <= 0)
+        {
+            final int next = index + 1 == highCount ? 0 : index + 1;
+            highPtr = next;
+            highRemaining = highWeight[next];
+        }
+        else
+        {
+            highPtr = index;
+            highRemaining = remaining;
+        }
+        count(vl, size);
+        return FROM_HIGH | vl;
+    }
+
+    private int sendLow(final int index, final int vl, final int size, final int remainingBefore)
+    {
+        final int remaining = remainingBefore - Sizes.blocks(size);
+        if (remaining <= 0)
+        {
+            final int next = index + 1 == lowCount ? 0 : index + 1;
+            lowPtr = next;
+            lowRemaining = lowWeight[next];
+            lowTurn = false;
+        }
+        else
+        {
+            lowPtr = index;
+            lowRemaining = remaining;
+            // Burst policy "weight": the entry keeps the turn until its weight is used up; "packet": one packet.
+            lowTurn = lowBurstWeight;
+        }
+        count(vl, size);
+        return FROM_LOW | vl;
+    }
+
+    private void count(final int vl, final int size)
+    {
+        lastSize = size;
+        grants[vl]++;
+        bytes[vl] += size;
+    }
+
+    /**
+     * @return the size of the packet the last data grant charged ({@link #FCP_SIZE} after an FCP grant, 0 after
+     * a VL15 grant: the caller knows its VL15 packet).
+     */
+    public int lastSize()
+    {
+        return lastSize;
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data grants made to the VL since construction.
+     */
+    public long grants(final int vl)
+    {
+        return grants[vl];
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return bytes (sizes {@code S}) granted to the VL since construction.
+     */
+    public long bytes(final int vl)
+    {
+        return bytes[vl];
+    }
+
+    /**
+     * @return VL15 grants since construction.
+     */
+    public long vl15Grants()
+    {
+        return vl15Grants;
+    }
+
+    /**
+     * @return flow-control packet grants since construction.
+     */
+    public long fcpGrants()
+    {
+        return fcpGrants;
+    }
+
+    /**
+     * @return the port's data VLs as installed.
+     */
+    public int dataVls()
+    {
+        return dataVls;
+    }
+
+    /**
+     * @return the high-priority counter in dwords (below zero = expired).
+     */
+    public int highCounter()
+    {
+        return highCounter;
+    }
+
+    /**
+     * @return whether a low turn is in progress (burst policy {@code weight}).
+     */
+    public boolean lowTurnInProgress()
+    {
+        return lowTurn;
+    }
+
+    /**
+     * @return the index, in the configured high table, of the entry under the high pointer (-1 when the table
+     * has no valid entry).
+     */
+    public int highPointer()
+    {
+        return highCount == 0 ? -1 : highEntry[highPtr];
+    }
+
+    /**
+     * @return the remaining weight of the entry under the high pointer, in blocks.
+     */
+    public int highRemaining()
+    {
+        return highRemaining;
+    }
+
+    /**
+     * @return the index, in the configured low table, of the entry under the low pointer (-1 when the table
+     * has no valid entry).
+     */
+    public int lowPointer()
+    {
+        return lowCount == 0 ? -1 : lowEntry[lowPtr];
+    }
+
+    /**
+     * @return the remaining weight of the entry under the low pointer, in blocks.
+     */
+    public int lowRemaining()
+    {
+        return lowRemaining;
+    }
+}
