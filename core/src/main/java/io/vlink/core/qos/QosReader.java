@@ -293,6 +293,14 @@ public final class QosReader
             }
         }
 
+        if (sl2vl != null && ((int[])sl2vl.value).length < QosConfig.SL_COUNT)
+        {
+            final int given = ((int[])sl2vl.value).length;
+            found.add(warning(sl2vl, sl2vl.column, sl2vl.key + " lists " + given + " VL" + (given == 1 ? "" : "s") +
+                ": " + (given == 15 ? "SL15 maps" : "SL" + given + "..SL15 map") + " to VL0 (as in OpenSM); list all " +
+                "16 SLs to say what you mean"));
+        }
+
         final StringBuilder dropped = new StringBuilder();
         int firstDropped = -1;
         for (int sl = 0; sl < QosConfig.SL_COUNT; sl++)
@@ -404,12 +412,6 @@ public final class QosReader
                 if (vls == null)
                 {
                     return null;
-                }
-                if (vls.length < QosConfig.SL_COUNT)
-                {
-                    diagnostics.add(new Diagnostic(file, lineNumber, column, Severity.WARNING, key + " lists " +
-                        vls.length + " VL" + (vls.length == 1 ? "" : "s") + ": SL" + vls.length + "..SL15 map to VL0 " +
-                        "(as in OpenSM); list all 16 SLs to say what you mean"));
                 }
                 return new Option(key, vls, lineNumber, column, columns(offsets, column));
             }
