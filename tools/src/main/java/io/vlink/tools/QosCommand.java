@@ -5,6 +5,7 @@ import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosReader;
 import io.vlink.core.qos.SmpqueryFormat;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,6 +37,24 @@ public final class QosCommand implements Runnable
     }
 
     /**
+     * The file and port type both subcommands take.
+     */
+    static final class QosFile
+    {
+        @Parameters(index = "0", paramLabel = "FILE", description = "An opensm.conf (non-QoS keys are ignored).")
+        Path file;
+
+        @Option(names = "--port-type", paramLabel = "T", defaultValue = "ca",
+            description = "Which qos_<type>_ options apply: ca, swe, sw0, rtr or sw2sw (default: ${DEFAULT-VALUE}).")
+        PortType portType;
+
+        QosReader.Result read(final boolean strict)
+        {
+            return QosConfig.read(file, portType, strict);
+        }
+    }
+
+    /**
      * {@code vlink qos check FILE}: exit 0 when the file can be applied (warnings are printed), 1 with every
      * error otherwise.
      */
@@ -49,12 +68,8 @@ public final class QosCommand implements Runnable
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "FILE", description = "An opensm.conf (non-QoS keys are ignored).")
-        Path file;
-
-        @Option(names = "--port-type", paramLabel = "T", defaultValue = "ca",
-            description = "Which qos_<type>_ options apply: ca, swe, sw0, rtr or sw2sw (default: ${DEFAULT-VALUE}).")
-        PortType portType;
+        @Mixin
+        QosFile qos;
 
         @Option(names = "--strict", description = "Every warning is an error.")
         boolean strict;
@@ -64,18 +79,18 @@ public final class QosCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final QosReader.Result result = QosConfig.read(file, portType, strict);
+            final QosReader.Result result = qos.read(strict);
             final int errors = Diagnostics.print(err, result.diagnostics());
             final int warnings = result.diagnostics().size() - errors;
             if (!result.ok())
             {
-                err.println(file + ": refused: " + Diagnostics.count(errors, "error") + ", " +
+                err.println(qos.file + ": refused: " + Diagnostics.count(errors, "error") + ", " +
                     Diagnostics.count(warnings, "warning") + "; nothing is applied");
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
             final QosConfig config = result.config();
-            out.println(file + ": ok: port type " + portType.label() + ", " +
+            out.println(qos.file + ": ok: port type " + qos.portType.label() + ", " +
                 Diagnostics.count(config.dataVls(), "data VL") + ", VLHighLimit " + config.highLimit() + ", " +
                 Diagnostics.count(warnings, "warning"));
             out.flush();
@@ -98,12 +113,8 @@ public final class QosCommand implements Runnable
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "FILE", description = "An opensm.conf (non-QoS keys are ignored).")
-        Path file;
-
-        @Option(names = "--port-type", paramLabel = "T", defaultValue = "ca",
-            description = "Which qos_<type>_ options apply: ca, swe, sw0, rtr or sw2sw (default: ${DEFAULT-VALUE}).")
-        PortType portType;
+        @Mixin
+        QosFile qos;
 
         @Option(names = "--cap", paramLabel = "N",
             description = "Entries shown per table, like LowCap/HighCap (default: the entry count rounded up to a " +
@@ -115,11 +126,11 @@ public final class QosCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final QosReader.Result result = QosConfig.read(file, portType, false);
+            final QosReader.Result result = qos.read(false);
             final int errors = Diagnostics.print(err, result.diagnostics());
             if (!result.ok())
             {
-                err.println(file + ": refused: " + Diagnostics.count(errors, "error") + "; nothing to show");
+                err.println(qos.file + ": refused: " + Diagnostics.count(errors, "error") + "; nothing to show");
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
@@ -132,7 +143,7 @@ public final class QosCommand implements Runnable
                 throw new ParameterException(spec.commandLine(), "--cap " + cap + ": the effective tables have up to " +
                     entries + " entries; a cap must be " + entries + "..64 so that no entry is hidden");
             }
-            final String port = portType.label();
+            final String port = qos.portType.label();
             final StringBuilder text = new StringBuilder();
             SmpqueryFormat.vlarb(text, config, port, lowCap, highCap);
             SmpqueryFormat.sl2vl(text, config, port);

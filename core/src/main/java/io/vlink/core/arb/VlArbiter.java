@@ -72,19 +72,8 @@ public final class VlArbiter
     /** -1 to charge high packets against the counter, 0 when VLHighLimit is 255 (unbounded). */
     private int highChargeMask;
 
-    private int highCount;
-    private int highPtr;
-    private int highRemaining;
-    private final int[] highVl = new int[VlArbTable.MAX_ENTRIES];
-    private final int[] highWeight = new int[VlArbTable.MAX_ENTRIES];
-    private final int[] highEntry = new int[VlArbTable.MAX_ENTRIES];
-
-    private int lowCount;
-    private int lowPtr;
-    private int lowRemaining;
-    private final int[] lowVl = new int[VlArbTable.MAX_ENTRIES];
-    private final int[] lowWeight = new int[VlArbTable.MAX_ENTRIES];
-    private final int[] lowEntry = new int[VlArbTable.MAX_ENTRIES];
+    private final Table high = new Table();
+    private final Table low = new Table();
 
     private int dataVls;
     private int lastSize;
@@ -175,32 +164,8 @@ public final class VlArbiter
         lowTurn = false;
 
         // Invalid entries are skipped, never remapped: keeping only the valid ones is the same walk.
-        highCount = compact(config.high(), highVl, highWeight, highEntry);
-        lowCount = compact(config.low(), lowVl, lowWeight, lowEntry);
-        highPtr = 0;
-        highRemaining = highWeight[0];
-        lowPtr = 0;
-        lowRemaining = lowWeight[0];
-    }
-
-    private int compact(final VlArbTable table, final int[] vls, final int[] weights, final int[] entries)
-    {
-        int count = 0;
-        for (int i = 0; i < table.size(); i++)
-        {
-            if (table.isValid(i, dataVls))
-            {
-                vls[count] = table.vl(i);
-                weights[count] = table.weight(i);
-                entries[count] = i;
-                count++;
-            }
-        }
-        if (count == 0)
-        {
-            weights[0] = 0;
-        }
-        return count;
+        high.install(config.high(), dataVls);
+        low.install(config.low(), dataVls);
     }
 
     /**
@@ -233,11 +198,11 @@ public final class VlArbiter
         // Step 1: a low turn in progress (burst policy "weight") continues while its entry can send.
         if (lowTurn)
         {
-            final int vl = lowVl[lowPtr];
+            final int vl = low.vl[low.ptr];
             final int size = source.headSize(vl);
             if (size > 0 && source.canSend(vl, size))
             {
-                return sendLow(lowPtr, vl, size, lowRemaining);
+                return sendLow(size);
             }
             lowTurn = false;
         }
@@ -245,26 +210,24 @@ public final class VlArbiter
         if (highCounter >= 0)
         {
             // Step 2: the counter has not expired: the high table.
-            final int grant = chooseHigh(source);
-            if (grant != GRANT_NONE)
+            if (high.choose(source))
             {
-                return grant;
+                return sendHigh(high.size);
             }
             // Step 3: the high table had nothing: reset the counter, the low table. Step 4 would ask the high
             // table again, which just had nothing (the source does not change within a decision).
             highCounter = highLimitDwords;
-            return chooseLow(source);
+            return low.choose(source) ? sendLow(low.size) : GRANT_NONE;
         }
 
         // Step 3: the counter expired: reset it and choose from the low table.
         highCounter = highLimitDwords;
-        final int grant = chooseLow(source);
-        if (grant != GRANT_NONE)
+        if (low.choose(source))
         {
-            return grant;
+            return sendLow(low.size);
         }
         // Step 4: work conserving: the high table although the low table just had its chance.
-        return chooseHigh(source);
+        return high.choose(source) ? sendHigh(high.size) : GRANT_NONE;
     }
 
     private int nextSingle(final ArbiterSource source)
@@ -279,117 +242,23 @@ public final class VlArbiter
     }
 
     /**
-     * Choosing from a table (spec): the entry under the pointer if it has weight left and its VL can send,
-     * else the first later valid entry whose VL can send, reloaded to its full weight; the pointer and the
-     * remaining weight stay as they are when nothing can send.
+     * A high packet: the table entry is charged its blocks and the counter its dwords (not when VLHighLimit
+     * is 255).
      */
-    private int chooseHigh(final ArbiterSource source)
+    private int sendHigh(final int size)
     {
-        final int count = highCount;
-        if (count == 0)
-        {
-            return GRANT_NONE;
-        }
-        int index = highPtr;
-        if (highRemaining > 0)
-        {
-            final int vl = highVl[index];
-            final int size = source.headSize(vl);
-            if (size > 0 && source.canSend(vl, size))
-            {
-                return sendHigh(index, vl, size, highRemaining);
-            }
-        }
-        for (int k = 1; k < count; k++)
-        {
-            if (++index == count)
-            {
-                index = 0;
-            }
-            final int vl = highVl[index];
-            final int size = source.headSize(vl);
-            if (size > 0 && source.canSend(vl, size))
-            {
-                return sendHigh(index, vl, size, highWeight[index]);
-            }
-        }
-        return GRANT_NONE;
-    }
-
-    private int chooseLow(final ArbiterSource source)
-    {
-        final int count = lowCount;
-        if (count == 0)
-        {
-            return GRANT_NONE;
-        }
-        int index = lowPtr;
-        if (lowRemaining > 0)
-        {
-            final int vl = lowVl[index];
-            final int size = source.headSize(vl);
-            if (size > 0 && source.canSend(vl, size))
-            {
-                return sendLow(index, vl, size, lowRemaining);
-            }
-        }
-        for (int k = 1; k < count; k++)
-        {
-            if (++index == count)
-            {
-                index = 0;
-            }
-            final int vl = lowVl[index];
-            final int size = source.headSize(vl);
-            if (size > 0 && source.canSend(vl, size))
-            {
-                return sendLow(index, vl, size, lowWeight[index]);
-            }
-        }
-        return GRANT_NONE;
-    }
-
-    /**
-     * Sending subtracts the packet's blocks from the entry's weight, which may go negative (overdraw, seed 000:
-     * 127 - 64 - 64 = -1); at zero or below the pointer moves on and the next entry's weight is reloaded. A
-     * high packet also subtracts its dwords from the counter (not when VLHighLimit is 255).
-     */
-    private int sendHigh(final int index, final int vl, final int size, final int remainingBefore)
-    {
-        final int remaining = remainingBefore - Sizes.blocks(size);
+        final int vl = high.vl[high.ptr];
         highCounter -= Sizes.dwords(size) & highChargeMask;
-        if (remaining <= 0)
-        {
-            final int next = index + 1 == highCount ? 0 : index + 1;
-            highPtr = next;
-            highRemaining = highWeight[next];
-        }
-        else
-        {
-            highPtr = index;
-            highRemaining = remaining;
-        }
+        high.charge(Sizes.blocks(size));
         count(vl, size);
         return FROM_HIGH | vl;
     }
 
-    private int sendLow(final int index, final int vl, final int size, final int remainingBefore)
+    private int sendLow(final int size)
     {
-        final int remaining = remainingBefore - Sizes.blocks(size);
-        if (remaining <= 0)
-        {
-            final int next = index + 1 == lowCount ? 0 : index + 1;
-            lowPtr = next;
-            lowRemaining = lowWeight[next];
-            lowTurn = false;
-        }
-        else
-        {
-            lowPtr = index;
-            lowRemaining = remaining;
-            // Burst policy "weight": the entry keeps the turn until its weight is used up; "packet": one packet.
-            lowTurn = lowBurstWeight;
-        }
+        final int vl = low.vl[low.ptr];
+        // Burst policy "weight": the entry keeps the turn until its weight is used up; "packet": one packet.
+        lowTurn = !low.charge(Sizes.blocks(size)) && lowBurstWeight;
         count(vl, size);
         return FROM_LOW | vl;
     }
@@ -474,7 +343,7 @@ public final class VlArbiter
      */
     public int highPointer()
     {
-        return highCount == 0 ? -1 : highEntry[highPtr];
+        return high.pointer();
     }
 
     /**
@@ -482,7 +351,7 @@ public final class VlArbiter
      */
     public int highRemaining()
     {
-        return highRemaining;
+        return high.remaining;
     }
 
     /**
@@ -491,7 +360,7 @@ public final class VlArbiter
      */
     public int lowPointer()
     {
-        return lowCount == 0 ? -1 : lowEntry[lowPtr];
+        return low.pointer();
     }
 
     /**
@@ -499,6 +368,109 @@ public final class VlArbiter
      */
     public int lowRemaining()
     {
-        return lowRemaining;
+        return low.remaining;
+    }
+
+    /**
+     * One VLArbitration table's state: its valid entries (compacted when installed), the pointer and the
+     * remaining weight of the entry under it.
+     */
+    private static final class Table
+    {
+        final int[] vl = new int[VlArbTable.MAX_ENTRIES];
+        final int[] weight = new int[VlArbTable.MAX_ENTRIES];
+        final int[] entry = new int[VlArbTable.MAX_ENTRIES];
+        int count;
+        int ptr;
+        int remaining;
+        /** The head packet's size of the entry {@link #choose(ArbiterSource)} found. */
+        int size;
+
+        void install(final VlArbTable table, final int dataVls)
+        {
+            count = 0;
+            for (int i = 0; i < table.size(); i++)
+            {
+                if (table.isValid(i, dataVls))
+                {
+                    vl[count] = table.vl(i);
+                    weight[count] = table.weight(i);
+                    entry[count] = i;
+                    count++;
+                }
+            }
+            ptr = 0;
+            remaining = count == 0 ? 0 : weight[0];
+        }
+
+        /**
+         * Choosing from a table (spec): the entry under the pointer if it has weight left and its VL can send,
+         * else the first later valid entry whose VL can send, which becomes current with its full weight. When
+         * nothing can send, the pointer and the remaining weight stay as they are.
+         *
+         * @return whether an entry can send: then {@link #ptr} is that entry and {@link #size} its head size.
+         */
+        boolean choose(final ArbiterSource source)
+        {
+            final int count = this.count;
+            if (count == 0)
+            {
+                return false;
+            }
+            int index = ptr;
+            if (remaining > 0)
+            {
+                final int vl = this.vl[index];
+                final int size = source.headSize(vl);
+                if (size > 0 && source.canSend(vl, size))
+                {
+                    this.size = size;
+                    return true;
+                }
+            }
+            for (int k = 1; k < count; k++)
+            {
+                if (++index == count)
+                {
+                    index = 0;
+                }
+                final int vl = this.vl[index];
+                final int size = source.headSize(vl);
+                if (size > 0 && source.canSend(vl, size))
+                {
+                    ptr = index;
+                    remaining = weight[index];
+                    this.size = size;
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Sending subtracts the packet's blocks from the current entry's weight, which may go negative
+         * (overdraw, seed 000: 127 - 64 - 64 = -1); at zero or below the pointer moves on and the next
+         * entry's weight is reloaded.
+         *
+         * @return whether the entry's weight is used up (the pointer moved on).
+         */
+        boolean charge(final int blocks)
+        {
+            final int left = remaining - blocks;
+            if (left <= 0)
+            {
+                final int next = ptr + 1 == count ? 0 : ptr + 1;
+                ptr = next;
+                remaining = weight[next];
+                return true;
+            }
+            remaining = left;
+            return false;
+        }
+
+        int pointer()
+        {
+            return count == 0 ? -1 : entry[ptr];
+        }
     }
 }
