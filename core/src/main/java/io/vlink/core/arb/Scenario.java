@@ -153,14 +153,14 @@ public final class Scenario
         long total = 0;
         for (int vl = 0; vl < dataVls; vl++)
         {
-            total += arbiter.bytes(vl);
+            total += port.sentBytes(vl);
         }
         for (int vl = 0; vl < dataVls; vl++)
         {
-            if (arbiter.grants(vl) > 0)
+            if (port.sentPackets(vl) > 0)
             {
-                out.accept("share vl=" + vl + " packets=" + arbiter.grants(vl) + " bytes=" + arbiter.bytes(vl) +
-                    " fraction=" + String.format(Locale.ROOT, "%.4f", (double)arbiter.bytes(vl) / total));
+                out.accept("share vl=" + vl + " packets=" + port.sentPackets(vl) + " bytes=" + port.sentBytes(vl) +
+                    " fraction=" + String.format(Locale.ROOT, "%.4f", (double)port.sentBytes(vl) / total));
             }
         }
     }

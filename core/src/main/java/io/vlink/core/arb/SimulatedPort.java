@@ -17,7 +17,10 @@ public final class SimulatedPort implements ArbiterSource
     private final int[] heads = new int[VlArbiter.VL_COUNT];
     private final int[] tails = new int[VlArbiter.VL_COUNT];
     private final long[] credits = new long[VlArbiter.VL_COUNT];
+    private final long[] sentPackets = new long[VlArbiter.VL_COUNT];
+    private final long[] sentBytes = new long[VlArbiter.VL_COUNT];
     private int fcpWaiting;
+    private long sentFcps;
 
     /**
      * An empty port with unlimited credits on every VL.
@@ -98,15 +101,44 @@ public final class SimulatedPort implements ArbiterSource
         if (grant == VlArbiter.GRANT_FCP)
         {
             fcpWaiting--;
+            sentFcps++;
             return VlArbiter.FCP_SIZE;
         }
         final int vl = VlArbiter.vl(grant);
         final int size = queues[vl][heads[vl]++];
+        sentPackets[vl]++;
+        sentBytes[vl] += size;
         if (vl != VL15 && credits[vl] != Long.MAX_VALUE)
         {
             credits[vl] -= Sizes.blocks(size);
         }
         return size;
+    }
+
+    /**
+     * @param vl a VL (15 for VL15).
+     * @return packets sent on it.
+     */
+    public long sentPackets(final int vl)
+    {
+        return sentPackets[vl];
+    }
+
+    /**
+     * @param vl a VL (15 for VL15).
+     * @return bytes (sizes {@code S}) sent on it.
+     */
+    public long sentBytes(final int vl)
+    {
+        return sentBytes[vl];
+    }
+
+    /**
+     * @return flow-control packets sent.
+     */
+    public long sentFcps()
+    {
+        return sentFcps;
     }
 
     @Override

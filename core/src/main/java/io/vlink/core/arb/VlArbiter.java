@@ -32,8 +32,8 @@ import java.util.Objects;
  * </ul>
  * Single-threaded and allocation-free: tables are compacted to their valid entries when installed, the state
  * is a handful of ints, and a decision with every VL backlogged makes four calls on the source. The arbiter
- * counts grants and bytes per data VL (cheap array increments; read them with {@link #grants(int)} and
- * {@link #bytes(int)} from the arbiter's thread).
+ * counts nothing: the caller, which sends the packets, counts them (the simulator's {@link SimulatedPort}
+ * does), so a decision costs no counter stores.
  * <p>
  * {@link #replace(QosConfig)} installs new tables and limit from the start state; call it on the arbiter's
  * thread between two calls of {@link #next()}, which is a packet boundary. It does not allocate.
@@ -77,10 +77,6 @@ public final class VlArbiter
 
     private int dataVls;
     private int lastSize;
-    private long vl15Grants;
-    private long fcpGrants;
-    private final long[] grants = new long[VL_COUNT];
-    private final long[] bytes = new long[VL_COUNT];
 
     /**
      * @param config the port's QoS settings.
@@ -148,7 +144,7 @@ public final class VlArbiter
     /**
      * Installs new tables, limit, data VLs and burst policy, from the start state: both pointers at entry 0
      * with its full weight, the counter at its limit, no low turn (spec: "tables replaced at a packet
-     * boundary"). Counters are kept. Allocation-free.
+     * boundary"). Allocation-free.
      *
      * @param config the new settings.
      */
@@ -180,13 +176,11 @@ public final class VlArbiter
         // Priority: VL15 > flow-control packets > data (seed 000, "Overall Arbitration Scheme").
         if (source.hasVl15())
         {
-            vl15Grants++;
             lastSize = 0;
             return GRANT_VL15;
         }
         if (source.hasFcp())
         {
-            fcpGrants++;
             lastSize = FCP_SIZE;
             return GRANT_FCP;
         }
@@ -202,7 +196,7 @@ public final class VlArbiter
             final int size = source.headSize(vl);
             if (size > 0 && source.canSend(vl, size))
             {
-                return sendLow(size);
+                return sendLow(vl, size);
             }
             lowTurn = false;
         }
@@ -210,24 +204,28 @@ public final class VlArbiter
         if (highCounter >= 0)
         {
             // Step 2: the counter has not expired: the high table.
-            if (high.choose(source))
+            final int vl = high.choose(source);
+            if (vl >= 0)
             {
-                return sendHigh(high.size);
+                return sendHigh(vl, high.size);
             }
             // Step 3: the high table had nothing: reset the counter, the low table. Step 4 would ask the high
             // table again, which just had nothing (the source does not change within a decision).
             highCounter = highLimitDwords;
-            return low.choose(source) ? sendLow(low.size) : GRANT_NONE;
+            final int lowVl = low.choose(source);
+            return lowVl >= 0 ? sendLow(lowVl, low.size) : GRANT_NONE;
         }
 
         // Step 3: the counter expired: reset it and choose from the low table.
         highCounter = highLimitDwords;
-        if (low.choose(source))
+        final int lowVl = low.choose(source);
+        if (lowVl >= 0)
         {
-            return sendLow(low.size);
+            return sendLow(lowVl, low.size);
         }
         // Step 4: work conserving: the high table although the low table just had its chance.
-        return high.choose(source) ? sendHigh(high.size) : GRANT_NONE;
+        final int highVl = high.choose(source);
+        return highVl >= 0 ? sendHigh(highVl, high.size) : GRANT_NONE;
     }
 
     private int nextSingle(final ArbiterSource source)
@@ -235,7 +233,7 @@ public final class VlArbiter
         final int size = source.headSize(0);
         if (size > 0 && source.canSend(0, size))
         {
-            count(0, size);
+            lastSize = size;
             return FROM_SINGLE;
         }
         return GRANT_NONE;
@@ -245,29 +243,20 @@ public final class VlArbiter
      * A high packet: the table entry is charged its blocks and the counter its dwords (not when VLHighLimit
      * is 255).
      */
-    private int sendHigh(final int size)
+    private int sendHigh(final int vl, final int size)
     {
-        final int vl = high.vl[high.ptr];
         highCounter -= Sizes.dwords(size) & highChargeMask;
         high.charge(Sizes.blocks(size));
-        count(vl, size);
+        lastSize = size;
         return FROM_HIGH | vl;
     }
 
-    private int sendLow(final int size)
+    private int sendLow(final int vl, final int size)
     {
-        final int vl = low.vl[low.ptr];
         // Burst policy "weight": the entry keeps the turn until its weight is used up; "packet": one packet.
         lowTurn = !low.charge(Sizes.blocks(size)) && lowBurstWeight;
-        count(vl, size);
-        return FROM_LOW | vl;
-    }
-
-    private void count(final int vl, final int size)
-    {
         lastSize = size;
-        grants[vl]++;
-        bytes[vl] += size;
+        return FROM_LOW | vl;
     }
 
     /**
@@ -277,40 +266,6 @@ public final class VlArbiter
     public int lastSize()
     {
         return lastSize;
-    }
-
-    /**
-     * @param vl a data VL.
-     * @return data grants made to the VL since construction.
-     */
-    public long grants(final int vl)
-    {
-        return grants[vl];
-    }
-
-    /**
-     * @param vl a data VL.
-     * @return bytes (sizes {@code S}) granted to the VL since construction.
-     */
-    public long bytes(final int vl)
-    {
-        return bytes[vl];
-    }
-
-    /**
-     * @return VL15 grants since construction.
-     */
-    public long vl15Grants()
-    {
-        return vl15Grants;
-    }
-
-    /**
-     * @return flow-control packet grants since construction.
-     */
-    public long fcpGrants()
-    {
-        return fcpGrants;
     }
 
     /**
@@ -408,14 +363,15 @@ public final class VlArbiter
          * else the first later valid entry whose VL can send, which becomes current with its full weight. When
          * nothing can send, the pointer and the remaining weight stay as they are.
          *
-         * @return whether an entry can send: then {@link #ptr} is that entry and {@link #size} its head size.
+         * @return the VL of the entry that can send (then {@link #ptr} is that entry and {@link #size} its head
+         * packet's size), or -1.
          */
-        boolean choose(final ArbiterSource source)
+        int choose(final ArbiterSource source)
         {
             final int count = this.count;
             if (count == 0)
             {
-                return false;
+                return -1;
             }
             int index = ptr;
             if (remaining > 0)
@@ -425,7 +381,7 @@ public final class VlArbiter
                 if (size > 0 && source.canSend(vl, size))
                 {
                     this.size = size;
-                    return true;
+                    return vl;
                 }
             }
             for (int k = 1; k < count; k++)
@@ -441,10 +397,10 @@ public final class VlArbiter
                     ptr = index;
                     remaining = weight[index];
                     this.size = size;
-                    return true;
+                    return vl;
                 }
             }
-            return false;
+            return -1;
         }
 
         /**

@@ -96,14 +96,15 @@ public final class QosReader
     }
 
     /**
-     * @param key the first word of a line.
+     * @param word the first word of a line.
      * @return whether the word is (or tries to be) a QoS option this reader must see: {@code qos...} or
      * {@code max_op_vls}, or a QoS policy file keyword.
      */
-    public static boolean isQosKey(final String key)
+    public static boolean isQosKey(final String word)
     {
-        return key.startsWith("qos") || key.startsWith(MAX_OP_VLS) || isPolicyKeyword(key) ||
-            key.startsWith("end-qos-");
+        final int equals = word.indexOf('=');
+        final String key = equals < 0 ? word : word.substring(0, equals);
+        return key.startsWith("qos") || key.equals(MAX_OP_VLS) || isPolicyKeyword(key) || key.startsWith("end-qos-");
     }
 
     /**

@@ -79,102 +79,52 @@ final class QosSyntax
     {
         final int[] vls = new int[VlArbTable.MAX_ENTRIES];
         final int[] weights = new int[VlArbTable.MAX_ENTRIES];
-        int count = 0;
-        boolean ok = true;
-        int start = 0;
-        final int length = text.length();
-        while (start <= length)
-        {
-            int end = text.indexOf(',', start);
-            final boolean last = end < 0;
-            if (last)
+        final int count = split(key, text, problems, VlArbTable.MAX_ENTRIES, "entry", "entries",
+            "comma-separated VL:weight entries, e.g. 0:4,1:64", entryOffsets, (index, item, offset) ->
             {
-                end = length;
-            }
-            final int itemStart = skipSpace(text, start, end);
-            final int itemEnd = trimEnd(text, itemStart, end);
-            if (itemStart == itemEnd)
-            {
-                if (!(last && count > 0))
-                {
-                    problems.error(itemStart, key + ": empty entry at '" + excerpt(text, start) +
-                        "': write comma-separated VL:weight entries, e.g. 0:4,1:64");
-                    ok = false;
-                }
-            }
-            else if (count == VlArbTable.MAX_ENTRIES)
-            {
-                problems.error(itemStart, key + ": more than " + VlArbTable.MAX_ENTRIES + " entries (entry 65 is '" +
-                    text.substring(itemStart, itemEnd) + "'): a VLArbitration table holds at most 64");
-                return null;
-            }
-            else
-            {
-                final String item = text.substring(itemStart, itemEnd);
                 final int colon = item.indexOf(':');
                 if (colon < 0)
                 {
-                    problems.error(itemStart, key + ": entry '" + item + "' has no ':': write each entry as VL:weight, " +
+                    problems.error(offset, key + ": entry '" + item + "' has no ':': write each entry as VL:weight, " +
                         "e.g. 1:64");
+                    return false;
+                }
+                final int vlEnd = trimEnd(item, 0, colon);
+                final int weightStart = skipSpace(item, colon + 1, item.length());
+                final String vlText = item.substring(0, vlEnd);
+                final String weightText = item.substring(weightStart);
+                final long vl = number(vlText);
+                final long weight = number(weightText);
+                boolean ok = true;
+                if (vl == NOT_A_NUMBER)
+                {
+                    problems.error(offset, key + ": VL '" + vlText + "' in entry '" + item +
+                        "' is not a number: write VL:weight with VL 0..14");
                     ok = false;
                 }
-                else
+                else if (vl < 0 || vl > VlArbTable.MAX_VL)
                 {
-                    final int vlEnd = trimEnd(item, 0, colon);
-                    final int weightStart = skipSpace(item, colon + 1, item.length());
-                    final String vlText = item.substring(0, vlEnd);
-                    final String weightText = item.substring(weightStart);
-                    final long vl = number(vlText);
-                    final long weight = number(weightText);
-                    if (vl == NOT_A_NUMBER)
-                    {
-                        problems.error(itemStart, key + ": VL '" + vlText + "' in entry '" + item +
-                            "' is not a number: write VL:weight with VL 0..14");
-                        ok = false;
-                    }
-                    else if (vl < 0 || vl > VlArbTable.MAX_VL)
-                    {
-                        problems.error(itemStart, key + ": VL " + vlText + " in entry '" + item + "' is out of range: " +
-                            "table VLs are 0..14 (VL15 carries subnet management and is never arbitrated by the tables)");
-                        ok = false;
-                    }
-                    if (weight == NOT_A_NUMBER)
-                    {
-                        problems.error(itemStart + weightStart, key + ": weight '" + weightText + "' in entry '" + item +
-                            "' is not a number: write VL:weight with weight 0..255 (64-byte blocks)");
-                        ok = false;
-                    }
-                    else if (weight < 0 || weight > VlArbTable.MAX_WEIGHT)
-                    {
-                        problems.error(itemStart + weightStart, key + ": weight " + weightText + " in entry '" + item +
-                            "' is out of range: weights are 0..255 (64-byte blocks; 0 disables the entry)");
-                        ok = false;
-                    }
-                    if (ok)
-                    {
-                        vls[count] = (int)vl;
-                        weights[count] = (int)weight;
-                    }
+                    problems.error(offset, key + ": VL " + vlText + " in entry '" + item + "' is out of range: " +
+                        "table VLs are 0..14 (VL15 carries subnet management and is never arbitrated by the tables)");
+                    ok = false;
                 }
-                if (entryOffsets != null)
+                if (weight == NOT_A_NUMBER)
                 {
-                    entryOffsets[count] = itemStart;
+                    problems.error(offset + weightStart, key + ": weight '" + weightText + "' in entry '" + item +
+                        "' is not a number: write VL:weight with weight 0..255 (64-byte blocks)");
+                    ok = false;
                 }
-                count++;
-            }
-            start = end + 1;
-        }
-        if (!ok)
-        {
-            return null;
-        }
-        if (count == 0)
-        {
-            problems.error(0, key + ": no entries: write comma-separated VL:weight entries, e.g. 0:4, " +
-                "or (null) to leave it unset");
-            return null;
-        }
-        return VlArbTable.copyOf(vls, weights, count);
+                else if (weight < 0 || weight > VlArbTable.MAX_WEIGHT)
+                {
+                    problems.error(offset + weightStart, key + ": weight " + weightText + " in entry '" + item +
+                        "' is out of range: weights are 0..255 (64-byte blocks; 0 disables the entry)");
+                    ok = false;
+                }
+                vls[index] = (int)vl;
+                weights[index] = (int)weight;
+                return ok;
+            });
+        return count < 0 ? null : VlArbTable.copyOf(vls, weights, count);
     }
 
     /**
@@ -190,6 +140,65 @@ final class QosSyntax
     static int[] sl2vl(final String key, final String text, final Problems problems, final int[] valueOffsets)
     {
         final int[] vls = new int[QosConfig.SL_COUNT];
+        final int count = split(key, text, problems, QosConfig.SL_COUNT, "value", "values",
+            "comma-separated VLs for SL0, SL1, ..., e.g. 0,1,2,3", valueOffsets, (index, item, offset) ->
+            {
+                final long vl = number(item);
+                if (vl == NOT_A_NUMBER)
+                {
+                    problems.error(offset, key + ": VL '" + item + "' for SL" + index +
+                        " is not a number: write VLs 0..15 (15 drops the SL's packets)");
+                    return false;
+                }
+                if (vl < 0 || vl > 15)
+                {
+                    problems.error(offset, key + ": VL " + item + " for SL" + index +
+                        " is out of range: VLs are 0..15 (15 drops the SL's packets)");
+                    return false;
+                }
+                vls[index] = (int)vl;
+                return true;
+            });
+        if (count < 0)
+        {
+            return null;
+        }
+        final int[] result = new int[count];
+        System.arraycopy(vls, 0, result, 0, count);
+        return result;
+    }
+
+    /**
+     * Parses one item of a list.
+     */
+    private interface ItemParser
+    {
+        /**
+         * @param index  the item's index in the list.
+         * @param item   the item, trimmed.
+         * @param offset where the item starts in the value.
+         * @return whether it was valid.
+         */
+        boolean parse(int index, String item, int offset);
+    }
+
+    /**
+     * Splits a comma-separated list (whitespace around separators allowed, one trailing comma tolerated) and
+     * hands each item to the parser.
+     *
+     * @return the number of items, or -1 when there was a problem.
+     */
+    private static int split(
+        final String key,
+        final String text,
+        final Problems problems,
+        final int max,
+        final String noun,
+        final String nouns,
+        final String hint,
+        final int[] offsets,
+        final ItemParser parser)
+    {
         int count = 0;
         boolean ok = true;
         int start = 0;
@@ -208,40 +217,24 @@ final class QosSyntax
             {
                 if (!(last && count > 0))
                 {
-                    problems.error(itemStart, key + ": empty value at '" + excerpt(text, start) +
-                        "': write comma-separated VLs for SL0, SL1, ..., e.g. 0,1,2,3");
+                    problems.error(itemStart, key + ": empty " + noun + " at '" + excerpt(text, start) + "': write " +
+                        hint);
                     ok = false;
                 }
             }
-            else if (count == QosConfig.SL_COUNT)
+            else if (count == max)
             {
-                problems.error(itemStart, key + ": more than 16 values (the 17th is '" +
-                    text.substring(itemStart, itemEnd) + "'): SL2VL maps the 16 SLs SL0..SL15");
-                return null;
+                problems.error(itemStart, key + ": more than " + max + " " + nouns + " (" + noun + " " + (max + 1) +
+                    " is '" + text.substring(itemStart, itemEnd) + "'): " + (max == QosConfig.SL_COUNT ?
+                    "SL2VL maps the 16 SLs SL0..SL15" : "a VLArbitration table holds at most " + max));
+                return -1;
             }
             else
             {
-                final String item = text.substring(itemStart, itemEnd);
-                final long vl = number(item);
-                if (vl == NOT_A_NUMBER)
+                ok &= parser.parse(count, text.substring(itemStart, itemEnd), itemStart);
+                if (offsets != null)
                 {
-                    problems.error(itemStart, key + ": VL '" + item + "' for SL" + count +
-                        " is not a number: write VLs 0..15 (15 drops the SL's packets)");
-                    ok = false;
-                }
-                else if (vl < 0 || vl > 15)
-                {
-                    problems.error(itemStart, key + ": VL " + item + " for SL" + count +
-                        " is out of range: VLs are 0..15 (15 drops the SL's packets)");
-                    ok = false;
-                }
-                else
-                {
-                    vls[count] = (int)vl;
-                }
-                if (valueOffsets != null)
-                {
-                    valueOffsets[count] = itemStart;
+                    offsets[count] = itemStart;
                 }
                 count++;
             }
@@ -249,16 +242,14 @@ final class QosSyntax
         }
         if (!ok)
         {
-            return null;
+            return -1;
         }
         if (count == 0)
         {
-            problems.error(0, key + ": no values: write comma-separated VLs for SL0..SL15, or (null) to leave it unset");
-            return null;
+            problems.error(0, key + ": no " + nouns + ": write " + hint + ", or (null) to leave it unset");
+            return -1;
         }
-        final int[] result = new int[count];
-        System.arraycopy(vls, 0, result, 0, count);
-        return result;
+        return count;
     }
 
     static int skipSpace(final String text, final int from, final int to)

@@ -214,8 +214,8 @@ class VlArbiterTest
         assertEquals(counter, arbiter.highCounter());
         assertEquals(List.of("high7", "high7", "low3", "high7", "high7", "high6", "high6", "high1", "low5"),
             run(arbiter, port, 9));
-        assertEquals(2, arbiter.vl15Grants());
-        assertEquals(1, arbiter.fcpGrants());
+        assertEquals(2, port.sentPackets(15));
+        assertEquals(1, port.sentFcps());
     }
 
     @Test
@@ -331,15 +331,15 @@ class VlArbiterTest
     }
 
     @Test
-    void countsGrantsAndBytesPerVl()
+    void lastSizeIsTheChargedHeadPacketAndThePortCountsWhatItSent()
     {
         final SimulatedPort port = new SimulatedPort().enqueue(1, 256, 2).enqueue(2, 512, 1);
         final VlArbiter arbiter = new VlArbiter(QosConfig.seedExample(), port);
-        run(arbiter, port, 4);
-        assertEquals(2, arbiter.grants(1));
-        assertEquals(512, arbiter.bytes(1));
-        assertEquals(1, arbiter.grants(2));
-        assertEquals(512, arbiter.bytes(2));
+        assertEquals(List.of("low1", "low1", "low2", "none"), run(arbiter, port, 4));
         assertEquals(512, arbiter.lastSize());
+        assertEquals(2, port.sentPackets(1));
+        assertEquals(512, port.sentBytes(1));
+        assertEquals(1, port.sentPackets(2));
+        assertEquals(512, port.sentBytes(2));
     }
 }

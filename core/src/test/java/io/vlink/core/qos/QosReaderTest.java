@@ -230,7 +230,7 @@ class QosReaderTest
             {4, "15:64", "qos_ca_vlarb_low: VL 15 in entry '15:64' is out of range: table VLs are 0..14"},
             {5, "300", "qos_ca_vlarb_low: weight 300 in entry '1:300' is out of range: weights are 0..255"},
             {6, "1-64", "qos_ca_vlarb_high: entry '1-64' has no ':': write each entry as VL:weight"},
-            {7, "0", "qos_ca_sl2vl: more than 16 values (the 17th is '0')"},
+            {7, "0", "qos_ca_sl2vl: more than 16 values (value 17 is '0'): SL2VL maps the 16 SLs"},
             {8, "=", "'qos_ca_sl2vl=0,1,2' uses '=': opensm.conf separates key and value with a space: " +
                 "write 'qos_ca_sl2vl 0,1,2'"},
             {9, "qos_ca_vlarb_hihg", "unknown QoS option 'qos_ca_vlarb_hihg': did you mean 'qos_ca_vlarb_high'?"},
