@@ -9,6 +9,8 @@ import io.vlink.core.qos.QosReader;
 import io.vlink.core.wire.Sizes;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -221,7 +223,7 @@ public final class Scenario
         {
             this.file = file;
             this.qos = new QosReader(file);
-            java.util.Arrays.fill(credits, -1);
+            Arrays.fill(credits, -1);
         }
 
         Parsed parse(final List<String> lines)
@@ -244,7 +246,7 @@ public final class Scenario
             }
             final QosReader.Result result = qos.finish(portType, dataVls, lowBurst, false);
             diagnostics.addAll(result.diagnostics());
-            diagnostics.sort(java.util.Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
+            diagnostics.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
             final boolean malformed = diagnostics.stream().anyMatch(Diagnostic::isError);
             final Scenario scenario = malformed ? null :
                 new Scenario(file, result.config(), traffic, arrivals, credits, maxGrants);

@@ -1,5 +1,7 @@
 package io.vlink.core.qos;
 
+import java.util.Locale;
+
 /**
  * Prints effective QoS tables exactly as {@code smpquery vlarb} and {@code smpquery sl2vl} print a port's
  * (spec {@code qos-config.md}), so operators can compare them with what real hardware reports.
@@ -105,7 +107,7 @@ public final class SmpqueryFormat
 
     private static String hex(final int value)
     {
-        return Integer.toHexString(value).toUpperCase(java.util.Locale.ROOT);
+        return Integer.toHexString(value).toUpperCase(Locale.ROOT);
     }
 
     private static String pad2(final String text, final boolean right)
