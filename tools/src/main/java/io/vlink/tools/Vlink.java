@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
     subcommands = {
         CommandLine.HelpCommand.class,
         SchedCommand.class,
+        ArbCommand.class,
+        QosCommand.class,
     })
 public final class Vlink implements Runnable
 {
