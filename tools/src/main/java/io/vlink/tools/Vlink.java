@@ -23,6 +23,9 @@ import picocli.CommandLine.Spec;
     subcommands = {
         CommandLine.HelpCommand.class,
         StatCommand.class,
+        SchedCommand.class,
+        ArbCommand.class,
+        QosCommand.class,
     })
 public final class Vlink implements Runnable
 {
