@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
         "QoS checks and deterministic simulators.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        DecodeCommand.class,
     })
 public final class Vlink implements Runnable
 {
