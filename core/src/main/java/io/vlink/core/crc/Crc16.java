@@ -100,9 +100,9 @@ public final class Crc16
         // the wire's first byte is the word's most significant: reverse so it sits in the low byte, as reflected
         // CRCs consume it; then the four bytes are one slicing-by-4 step.
         final int x = Integer.reverseBytes(word) ^ INITIAL_VALUE;
-        final int crc = TABLE[(3 << 8) | (x & 0xFF)] ^
-            TABLE[(2 << 8) | ((x >>> 8) & 0xFF)] ^
-            TABLE[(1 << 8) | ((x >>> 16) & 0xFF)] ^
+        final int crc = TABLE[(3 << 8) + (x & 0xFF)] ^
+            TABLE[(2 << 8) + ((x >>> 8) & 0xFF)] ^
+            TABLE[(1 << 8) + ((x >>> 16) & 0xFF)] ^
             TABLE[x >>> 24];
         return crc ^ FINAL_XOR;
     }
@@ -115,24 +115,20 @@ public final class Crc16
 
         for (final long limit = end - SLICES; p <= limit; p += SLICES)
         {
-            final long a = littleEndianLong(base, p) ^ crc;
+            final long a = littleEndianLong(base, p);
             final long b = littleEndianLong(base, p + 8);
-            crc = TABLE[(15 << 8) | (int)(a & 0xFF)] ^
-                TABLE[(14 << 8) | (int)((a >>> 8) & 0xFF)] ^
-                TABLE[(13 << 8) | (int)((a >>> 16) & 0xFF)] ^
-                TABLE[(12 << 8) | (int)((a >>> 24) & 0xFF)] ^
-                TABLE[(11 << 8) | (int)((a >>> 32) & 0xFF)] ^
-                TABLE[(10 << 8) | (int)((a >>> 40) & 0xFF)] ^
-                TABLE[(9 << 8) | (int)((a >>> 48) & 0xFF)] ^
-                TABLE[(8 << 8) | (int)(a >>> 56)] ^
-                TABLE[(7 << 8) | (int)(b & 0xFF)] ^
-                TABLE[(6 << 8) | (int)((b >>> 8) & 0xFF)] ^
-                TABLE[(5 << 8) | (int)((b >>> 16) & 0xFF)] ^
-                TABLE[(4 << 8) | (int)((b >>> 24) & 0xFF)] ^
-                TABLE[(3 << 8) | (int)((b >>> 32) & 0xFF)] ^
-                TABLE[(2 << 8) | (int)((b >>> 40) & 0xFF)] ^
-                TABLE[(1 << 8) | (int)((b >>> 48) & 0xFF)] ^
-                TABLE[(int)(b >>> 56)];
+            // the register is 16 bits wide, so only the first two bytes depend on it: the fourteen other lookups
+            // are summed in a balanced tree off the critical path, which is then one lookup and two XORs long
+            final int rest =
+                ((TABLE[(13 << 8) + (int)((a >>> 16) & 0xFF)] ^ TABLE[(12 << 8) + (int)((a >>> 24) & 0xFF)]) ^
+                (TABLE[(11 << 8) + (int)((a >>> 32) & 0xFF)] ^ TABLE[(10 << 8) + (int)((a >>> 40) & 0xFF)])) ^
+                ((TABLE[(9 << 8) + (int)((a >>> 48) & 0xFF)] ^ TABLE[(8 << 8) + (int)(a >>> 56)]) ^
+                (TABLE[(7 << 8) + (int)(b & 0xFF)] ^ TABLE[(6 << 8) + (int)((b >>> 8) & 0xFF)])) ^
+                ((TABLE[(5 << 8) + (int)((b >>> 16) & 0xFF)] ^ TABLE[(4 << 8) + (int)((b >>> 24) & 0xFF)]) ^
+                (TABLE[(3 << 8) + (int)((b >>> 32) & 0xFF)] ^ TABLE[(2 << 8) + (int)((b >>> 40) & 0xFF)])) ^
+                (TABLE[(1 << 8) + (int)((b >>> 48) & 0xFF)] ^ TABLE[(int)(b >>> 56)]);
+            final int x = (int)a ^ crc;
+            crc = rest ^ TABLE[(15 << 8) + (x & 0xFF)] ^ TABLE[(14 << 8) + ((x >>> 8) & 0xFF)];
         }
 
         for (; p < end; p++)
