@@ -2,6 +2,7 @@ package io.vlink.tools;
 
 import io.vlink.core.capture.CaptureException;
 import io.vlink.core.capture.PcapReader;
+import io.vlink.core.crc.Crc16;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.Fcp;
 import io.vlink.core.wire.GrhFlyweight;
@@ -224,7 +225,7 @@ public final class DecodeCommand implements Callable<Integer>
         }
         field("length", length);
         final boolean lpcrcPresent = length >= Fcp.RESERVED_OFFSET;
-        final boolean lpcrcOk = lpcrcPresent && Fcp.lpcrc(buffer, offset) == io.vlink.core.crc.Crc16.ofWord(word);
+        final boolean lpcrcOk = lpcrcPresent && Fcp.lpcrc(buffer, offset) == Crc16.ofWord(word);
         text("lpcrc", !lpcrcPresent ? "none" : lpcrcOk ? "ok" : "bad");
 
         String error = reader.error();

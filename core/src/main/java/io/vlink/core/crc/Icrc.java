@@ -1,9 +1,12 @@
 package io.vlink.core.crc;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
+
+import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * The invariant CRC of an IBA data packet (spec {@code wire.md}, "ICRC"): the standard CRC-32 of
@@ -33,9 +36,16 @@ public final class Icrc
     private static final int LNH_LOCAL = 2;
     private static final int LNH_GLOBAL = 3;
     private static final int CHUNK = 256;
+    /** LRH bytes 0-7: the VL nibble. */
+    private static final long LRH_VL_MASK = 0xF000_0000_0000_0000L;
+    /** BTH bytes 0-7: byte 4, resv8a. */
+    private static final long BTH_RESV8A_MASK = 0x0000_0000_FF00_0000L;
+    /** GRH bytes 0-7: TClass and FlowLabel (all of the first word but IPVer), and HopLmt (byte 7). */
+    private static final long GRH_VARIANT_MASK = 0x0FFF_FFFF_0000_00FFL;
 
     private final CRC32 crc32 = new CRC32();
     private final byte[] scratch = new byte[CHUNK];
+    private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
     private ByteBuffer viewSource;
     private ByteBuffer view;
 
@@ -69,36 +79,35 @@ public final class Icrc
     public int compute(final DirectBuffer buffer, final int offset, final int size)
     {
         final int lnh = buffer.getByte(offset + 1) & 0x3;
-        final int headers;
-        if (lnh == LNH_LOCAL)
-        {
-            headers = LOCAL_HEADERS_LENGTH;
-            buffer.getBytes(offset, scratch, 0, headers);
-            scratch[0] |= (byte)0xF0; // LRH.VL
-            scratch[8 + 4] = (byte)0xFF; // BTH.resv8a
-        }
-        else if (lnh == LNH_GLOBAL)
-        {
-            headers = GLOBAL_HEADERS_LENGTH;
-            buffer.getBytes(offset, scratch, 0, headers);
-            for (int i = 0; i < 8; i++)
-            {
-                scratch[i] = (byte)0xFF; // the whole LRH
-            }
-            scratch[8] |= (byte)0x0F; // GRH: TClass and FlowLabel, all but IPVer in the first word
-            scratch[9] = (byte)0xFF;
-            scratch[10] = (byte)0xFF;
-            scratch[11] = (byte)0xFF;
-            scratch[8 + 7] = (byte)0xFF; // GRH.HopLmt
-            scratch[48 + 4] = (byte)0xFF; // BTH.resv8a
-        }
-        else
+        final int headers = lnh == LNH_LOCAL ? LOCAL_HEADERS_LENGTH : lnh == LNH_GLOBAL ? GLOBAL_HEADERS_LENGTH : 0;
+        if (headers == 0)
         {
             throw new IllegalArgumentException("raw packets (LNH " + lnh + ") carry no ICRC");
         }
         if (size < headers + LENGTH)
         {
             throw new IllegalArgumentException("size " + size + " too small for LNH " + lnh + " headers and ICRC");
+        }
+
+        // the headers go to the scratch array with the variant bits set, in 8-byte words (a bulk copy of a few
+        // bytes costs more than the CRC of the whole packet); each mask below is read as big-endian bytes
+        final UnsafeBuffer masked = this.scratchBuffer;
+        if (lnh == LNH_LOCAL)
+        {
+            masked.putLong(0, buffer.getLong(offset, BIG_ENDIAN) | LRH_VL_MASK, BIG_ENDIAN);
+            masked.putLong(8, buffer.getLong(offset + 8, BIG_ENDIAN) | BTH_RESV8A_MASK, BIG_ENDIAN);
+            masked.putInt(16, buffer.getInt(offset + 16, BIG_ENDIAN), BIG_ENDIAN);
+        }
+        else
+        {
+            masked.putLong(0, -1L, BIG_ENDIAN);
+            masked.putLong(8, buffer.getLong(offset + 8, BIG_ENDIAN) | GRH_VARIANT_MASK, BIG_ENDIAN);
+            for (int i = 16; i < 48; i += 8)
+            {
+                masked.putLong(i, buffer.getLong(offset + i, BIG_ENDIAN), BIG_ENDIAN);
+            }
+            masked.putLong(48, buffer.getLong(offset + 48, BIG_ENDIAN) | BTH_RESV8A_MASK, BIG_ENDIAN);
+            masked.putInt(56, buffer.getInt(offset + 56, BIG_ENDIAN), BIG_ENDIAN);
         }
 
         final CRC32 crc32 = this.crc32;

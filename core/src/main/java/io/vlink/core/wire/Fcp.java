@@ -95,9 +95,10 @@ public final class Fcp
      */
     public static int encode(final MutableDirectBuffer buffer, final int offset, final int word)
     {
-        buffer.putInt(offset + WORD_OFFSET, word, BIG_ENDIAN);
-        // LPCRC in bytes 4-5 low byte first, then the reserved bytes 6-7 as zero: one little-endian int
-        buffer.putInt(offset + LPCRC_OFFSET, Crc16.ofWord(word), LITTLE_ENDIAN);
+        // one big-endian store: the word in bytes 0-3; the LPCRC byte-reversed lands low byte first in bytes 4-5,
+        // and zeros in the reserved bytes 6-7
+        final long lpcrc = Integer.reverseBytes(Crc16.ofWord(word)) & 0xFFFF_FFFFL;
+        buffer.putLong(offset + WORD_OFFSET, (long)word << 32 | lpcrc, BIG_ENDIAN);
         return LENGTH;
     }
 
@@ -118,8 +119,10 @@ public final class Fcp
             final int word = length >= 4 ? buffer.getInt(offset + WORD_OFFSET, BIG_ENDIAN) : 0;
             return result(TOO_SHORT, word);
         }
-        final int word = buffer.getInt(offset + WORD_OFFSET, BIG_ENDIAN);
-        final int lpcrc = buffer.getShort(offset + LPCRC_OFFSET, LITTLE_ENDIAN) & 0xFFFF;
+        // one load for the whole FCP: the word is the high half, the LPCRC the byte-reversed low half's low 16 bits
+        final long bytes = buffer.getLong(offset + WORD_OFFSET, BIG_ENDIAN);
+        final int word = (int)(bytes >>> 32);
+        final int lpcrc = Integer.reverseBytes((int)bytes) & 0xFFFF;
         final int verdict = lpcrc != Crc16.ofWord(word) ? BAD_LPCRC : (word >>> 29) != 0 ? RESERVED_OP : OK;
         return result(verdict, word);
     }

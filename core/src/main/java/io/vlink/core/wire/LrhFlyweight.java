@@ -53,7 +53,7 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
     public LrhFlyweight vl(final int vl)
     {
         final int b = buffer.getByte(offset + VL_LVER_OFFSET);
-        buffer.putByte(offset + VL_LVER_OFFSET, (byte)((b & 0x0F) | (vl << 4)));
+        buffer.putByte(offset + VL_LVER_OFFSET, (byte)((b & 0x0F) | ((vl & 0x0F) << 4)));
         return this;
     }
 
@@ -79,7 +79,7 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
     public LrhFlyweight sl(final int sl)
     {
         final int b = buffer.getByte(offset + SL_LNH_OFFSET);
-        buffer.putByte(offset + SL_LNH_OFFSET, (byte)((b & 0x0F) | (sl << 4)));
+        buffer.putByte(offset + SL_LNH_OFFSET, (byte)((b & 0x0F) | ((sl & 0x0F) << 4)));
         return this;
     }
 

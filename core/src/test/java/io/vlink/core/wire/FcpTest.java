@@ -1,5 +1,6 @@
 package io.vlink.core.wire;
 
+import io.vlink.core.crc.Crc16;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -130,7 +131,7 @@ class FcpTest
     {
         buffer.putLong(0, bytes);
         final int verdict = Fcp.verdict(Fcp.decode(buffer, 0, Fcp.LENGTH));
-        final boolean lpcrcMatches = Fcp.lpcrc(buffer, 0) == io.vlink.core.crc.Crc16.ofWord(Fcp.word(Fcp.decode(buffer, 0, 8)));
+        final boolean lpcrcMatches = Fcp.lpcrc(buffer, 0) == Crc16.ofWord(Fcp.word(Fcp.decode(buffer, 0, 8)));
         if (!lpcrcMatches)
         {
             assertEquals(Fcp.BAD_LPCRC, verdict);

@@ -1,5 +1,7 @@
 package io.vlink.core.wire;
 
+import io.vlink.core.crc.Crc16;
+import io.vlink.core.crc.Icrc;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -9,9 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.zip.CRC32;
-
-import io.vlink.core.crc.Icrc;
 
 import static io.vlink.core.wire.PacketChecker.BAD_ICRC;
 import static io.vlink.core.wire.PacketChecker.BAD_VCRC;
@@ -145,7 +146,7 @@ class PacketCheckerTest
         final UnsafeBuffer buffer = copy(Packets.RC_ACK, 0);
         buffer.putByte(20, (byte)(buffer.getByte(20) ^ 0x10));
         buffer.putShort(Packets.RC_ACK.length - 2,
-            (short)io.vlink.core.crc.Crc16.compute(buffer, 0, Packets.RC_ACK.length - 2), java.nio.ByteOrder.LITTLE_ENDIAN);
+            (short)Crc16.compute(buffer, 0, Packets.RC_ACK.length - 2), ByteOrder.LITTLE_ENDIAN);
         final int result = checker.check(buffer, 0, Packets.RC_ACK.length);
         assertEquals(BAD_ICRC, verdict(result));
         assertEquals(CRC_BAD, icrcStatus(result));
