@@ -219,6 +219,10 @@ public final class PcapReader implements AutoCloseable
         {
             error = "ERF rlen " + rlen + " cannot hold a " + wlen + "-byte packet";
         }
+        else if (rlen > Pcap.rlen(wlen))
+        {
+            error = "ERF rlen " + rlen + " does not fit wlen " + wlen + ": 16 + wlen rounded up to 8 is " + Pcap.rlen(wlen);
+        }
         else if (wlen > capturedPacket)
         {
             error = "truncated packet: " + capturedPacket + " of its " + wlen + " bytes captured";

@@ -243,6 +243,21 @@ class PcapTest
     }
 
     @Test
+    void absurdRlenIsReported() throws IOException
+    {
+        final byte[] file = Packets.captureBytes();
+        file[24 + 16 + Pcap.ERF_RLEN_OFFSET] = (byte)0xFF; // rlen 0xff38 for a 290-byte packet
+        try (PcapReader reader = reader(file))
+        {
+            assertTrue(reader.next());
+            assertEquals("ERF rlen 65336 does not fit wlen 290: 16 + wlen rounded up to 8 is 312", reader.error());
+            assertEquals(290, reader.packetLength(), "the packet is still there to decode");
+            assertTrue(reader.next());
+            assertNull(reader.error());
+        }
+    }
+
+    @Test
     void recordTooShortForAnErfHeaderIsSkipped() throws IOException
     {
         final byte[] whole = Packets.captureBytes();
