@@ -108,6 +108,22 @@ class DecodeCommandTest
     }
 
     @Test
+    void recordOfAnotherErfTypeIsReportedAndDecodingGoesOn() throws IOException
+    {
+        final byte[] file = realCapture();
+        file[24 + 16 + 8] = 2; // record 1: ERF type 2 (Ethernet)
+        file[packetOffset(file, 3) + 8 + 20] ^= 0x01; // record 3 (global): a bit of the SGID
+        final Cli cli = Cli.run("decode", "--json", write("types.pcap", file).toString());
+        assertEquals(1, cli.exitCode);
+        final String[] lines = lines(cli);
+        assertEquals(43, lines.length);
+        assertTrue(lines[0].startsWith("{\"index\":1,\"kind\":\"unknown\",") &&
+            lines[0].endsWith("\"error\":\"ERF type 2 is neither InfiniBand data (21) nor link (25)\"}"), lines[0]);
+        assertTrue(lines[2].contains("\"lnh\":3,") && lines[2].contains("\"icrc\":\"bad\",\"vcrc\":\"bad\""), lines[2]);
+        assertTrue(lines[3].contains("\"icrc\":\"ok\",\"vcrc\":\"ok\""), lines[3]);
+    }
+
+    @Test
     void truncatedCaptureReportsTheCutRecord() throws IOException
     {
         final byte[] whole = realCapture();

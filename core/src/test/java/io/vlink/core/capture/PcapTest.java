@@ -189,6 +189,28 @@ class PcapTest
     }
 
     @Test
+    void nanosecondPcapIsRead() throws IOException
+    {
+        final byte[] file = Packets.captureBytes();
+        ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putInt(0, Pcap.MAGIC_NANOS);
+        // the first record loses its ERF header (8 bytes captured): its time comes from the pcap header, in ns
+        ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putInt(24 + Pcap.TS_SUBSEC_OFFSET, 123_456_789);
+        try (PcapReader reader = reader(file))
+        {
+            assertTrue(reader.next());
+            assertNull(reader.error());
+            assertEquals(1_210_794_479_499_693_535L, reader.timestampNanos(), "ERF's timestamp wins when present");
+        }
+        ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putInt(24 + Pcap.INCL_LEN_OFFSET, 8);
+        try (PcapReader reader = reader(file))
+        {
+            assertTrue(reader.next());
+            assertTrue(reader.error().contains("too short for the 16-byte ERF header"), reader.error());
+            assertEquals(1_210_794_479_123_456_789L, reader.timestampNanos());
+        }
+    }
+
+    @Test
     void truncatedFileReportsTheLastRecordAndStops() throws IOException
     {
         final byte[] whole = Packets.captureBytes();
