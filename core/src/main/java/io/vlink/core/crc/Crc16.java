@@ -10,9 +10,11 @@ import java.nio.ByteOrder;
  * (spec {@code wire.md}, "CRCs"): polynomial 0x100B (reflected 0xD008), initial value 0xFFFF, input and output
  * reflected, final XOR 0xFFFF. The CRC of ASCII {@code "123456789"} is 0x0A3D.
  * <p>
- * Table-driven, slicing-by-16: sixteen 256-entry tables let one step consume 16 bytes read as two
- * little-endian longs, one table lookup per byte and no data-dependent branch. A range is bounds-checked once,
- * then read with plain unaligned loads. Stateless and allocation-free; safe from any thread.
+ * Table-driven, slicing-by-16: sixteen 256-entry tables let one step consume 16 bytes, one table lookup per byte
+ * and no data-dependent branch. The register is 16 bits wide, so only the step's first two bytes depend on it: the
+ * other fourteen lookups are summed in a balanced XOR tree off the critical path. Each byte is loaded on its own
+ * (a zero-extending load is cheaper than shifting and masking it out of a long). A range is bounds-checked once,
+ * then read with plain loads. Stateless and allocation-free; safe from any thread.
  * <p>
  * The value is written on the wire low byte first ({@link #CRC_BYTE_ORDER}).
  */
@@ -115,19 +117,16 @@ public final class Crc16
 
         for (final long limit = end - SLICES; p <= limit; p += SLICES)
         {
-            final long a = littleEndianLong(base, p);
-            final long b = littleEndianLong(base, p + 8);
-            // the register is 16 bits wide, so only the first two bytes depend on it: the fourteen other lookups
-            // are summed in a balanced tree off the critical path, which is then one lookup and two XORs long
+            // bytes 2..15 do not depend on the register: a balanced tree, off the critical path
             final int rest =
-                ((TABLE[(13 << 8) + (int)((a >>> 16) & 0xFF)] ^ TABLE[(12 << 8) + (int)((a >>> 24) & 0xFF)]) ^
-                (TABLE[(11 << 8) + (int)((a >>> 32) & 0xFF)] ^ TABLE[(10 << 8) + (int)((a >>> 40) & 0xFF)])) ^
-                ((TABLE[(9 << 8) + (int)((a >>> 48) & 0xFF)] ^ TABLE[(8 << 8) + (int)(a >>> 56)]) ^
-                (TABLE[(7 << 8) + (int)(b & 0xFF)] ^ TABLE[(6 << 8) + (int)((b >>> 8) & 0xFF)])) ^
-                ((TABLE[(5 << 8) + (int)((b >>> 16) & 0xFF)] ^ TABLE[(4 << 8) + (int)((b >>> 24) & 0xFF)]) ^
-                (TABLE[(3 << 8) + (int)((b >>> 32) & 0xFF)] ^ TABLE[(2 << 8) + (int)((b >>> 40) & 0xFF)])) ^
-                (TABLE[(1 << 8) + (int)((b >>> 48) & 0xFF)] ^ TABLE[(int)(b >>> 56)]);
-            final int x = (int)a ^ crc;
+                ((TABLE[(13 << 8) + u8(base, p + 2)] ^ TABLE[(12 << 8) + u8(base, p + 3)]) ^
+                (TABLE[(11 << 8) + u8(base, p + 4)] ^ TABLE[(10 << 8) + u8(base, p + 5)])) ^
+                ((TABLE[(9 << 8) + u8(base, p + 6)] ^ TABLE[(8 << 8) + u8(base, p + 7)]) ^
+                (TABLE[(7 << 8) + u8(base, p + 8)] ^ TABLE[(6 << 8) + u8(base, p + 9)])) ^
+                ((TABLE[(5 << 8) + u8(base, p + 10)] ^ TABLE[(4 << 8) + u8(base, p + 11)]) ^
+                (TABLE[(3 << 8) + u8(base, p + 12)] ^ TABLE[(2 << 8) + u8(base, p + 13)])) ^
+                (TABLE[(1 << 8) + u8(base, p + 14)] ^ TABLE[u8(base, p + 15)]);
+            final int x = (UnsafeApi.getShortUnaligned(base, p, false) & 0xFFFF) ^ crc;
             crc = rest ^ TABLE[(15 << 8) + (x & 0xFF)] ^ TABLE[(14 << 8) + ((x >>> 8) & 0xFF)];
         }
 
@@ -139,8 +138,8 @@ public final class Crc16
         return crc;
     }
 
-    private static long littleEndianLong(final Object base, final long address)
+    private static int u8(final Object base, final long address)
     {
-        return UnsafeApi.getLongUnaligned(base, address, false);
+        return UnsafeApi.getByte(base, address) & 0xFF;
     }
 }
