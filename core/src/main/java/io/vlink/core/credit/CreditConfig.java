@@ -12,20 +12,26 @@ package io.vlink.core.credit;
  *   <tr><td>chunkBytes</td><td>64</td><td>the receive buffer's allocation granularity</td></tr>
  *   <tr><td>vl15Packets</td><td>1</td><td>SMPs the VL15 receive buffer holds (IBA's minimum)</td></tr>
  *   <tr><td>lineRate</td><td>4x EDR</td><td>gives the FCP period</td></tr>
- *   <tr><td>fcpIntervalSymbols</td><td>65,536</td><td>the longest gap between FCPs for a VL, in symbol times (no
- *   more than 65,536)</td></tr>
+ *   <tr><td>fcpIntervalSymbols</td><td>57,344</td><td>when a VL's periodic FCP falls due, in symbol times after
+ *   its last one (1..65,536)</td></tr>
  *   <tr><td>earlyFcpThresholdBlocks</td><td>64</td><td>FCCL advance that sends an FCP early</td></tr>
  *   <tr><td>automatic</td><td>true</td><td>received FCPs arm and activate the link ({@link LinkStateMachine})</td></tr>
  * </table>
+ * The default FCP interval leaves 8,192 symbol times of the 65,536 the seed allows: an FCP that falls due while
+ * a packet is on the wire waits for it (up to 8,190 byte times for the largest PktLen) and for the next duty
+ * cycle's poll, and must still leave within 65,536 symbol times.
  */
 public final class CreditConfig
 {
+    /** 65,536 less room for the largest packet ahead of the FCP and a poll: see the class comment. */
+    public static final int DEFAULT_FCP_INTERVAL_SYMBOLS = LineRate.FCP_INTERVAL_SYMBOLS - 8_192;
+
     private int dataVls = 1;
     private int bufferBlocks = 3072;
     private int chunkBytes = 64;
     private int vl15Packets = 1;
     private LineRate lineRate = LineRate.EDR_4X;
-    private int fcpIntervalSymbols = LineRate.FCP_INTERVAL_SYMBOLS;
+    private int fcpIntervalSymbols = DEFAULT_FCP_INTERVAL_SYMBOLS;
     private int earlyFcpThresholdBlocks = FcpSchedule.DEFAULT_EARLY_THRESHOLD_BLOCKS;
     private boolean automatic = true;
 
