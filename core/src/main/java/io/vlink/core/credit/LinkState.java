@@ -14,18 +14,24 @@ package io.vlink.core.credit;
  */
 public enum LinkState
 {
-    DOWN(0),
-    INITIALIZE(1),
-    ARMED(2),
-    ACTIVE(3);
+    DOWN(0, -1, false, false),
+    INITIALIZE(1, FcpWord.OP_INIT, false, false),
+    ARMED(2, FcpWord.OP_NORMAL, false, true),
+    ACTIVE(3, FcpWord.OP_NORMAL, true, true);
 
     private static final LinkState[] BY_CODE = values();
 
     private final int code;
+    private final int fcpOp;
+    private final boolean maySendData;
+    private final boolean mayReceiveData;
 
-    LinkState(final int code)
+    LinkState(final int code, final int fcpOp, final boolean maySendData, final boolean mayReceiveData)
     {
         this.code = code;
+        this.fcpOp = fcpOp;
+        this.maySendData = maySendData;
+        this.mayReceiveData = mayReceiveData;
     }
 
     /**
@@ -50,26 +56,17 @@ public enum LinkState
      */
     public int fcpOp()
     {
-        switch (this)
-        {
-            case INITIALIZE:
-                return FcpWord.OP_INIT;
-            case ARMED:
-            case ACTIVE:
-                return FcpWord.OP_NORMAL;
-            default:
-                return -1;
-        }
+        return fcpOp;
     }
 
     public boolean maySendData()
     {
-        return this == ACTIVE;
+        return maySendData;
     }
 
     public boolean mayReceiveData()
     {
-        return this == ARMED || this == ACTIVE;
+        return mayReceiveData;
     }
 
     /**
@@ -77,7 +74,7 @@ public enum LinkState
      */
     public boolean isUp()
     {
-        return this != DOWN;
+        return fcpOp >= 0;
     }
 
     /**
@@ -87,6 +84,6 @@ public enum LinkState
      */
     public boolean mayReceiveFcp(final int op)
     {
-        return this == INITIALIZE ? op == FcpWord.OP_INIT : this != DOWN;
+        return fcpOp == FcpWord.OP_NORMAL || (fcpOp == FcpWord.OP_INIT && op == FcpWord.OP_INIT);
     }
 }
