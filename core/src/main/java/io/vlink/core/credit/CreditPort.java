@@ -204,7 +204,12 @@ public final class CreditPort
         }
         final int op = FcpWord.op(word);
         final int vl = FcpWord.vl(word);
+        // allowed or not by the state it arrived in (a normal FCP that arms an initializing port is still discarded)
         final boolean allowed = link.state().mayReceiveFcp(op);
+        if (link.onFcpReceived(vl, op))
+        {
+            entered(nowNs);
+        }
         if (allowed)
         {
             receiver.onBlocksSent(vl, FcpWord.fctbs(word));
@@ -214,10 +219,6 @@ public final class CreditPort
         else
         {
             discards.increment(DiscardReason.FCP_STATE);
-        }
-        if (link.onFcpReceived(vl, op))
-        {
-            entered(nowNs);
         }
         return allowed;
     }

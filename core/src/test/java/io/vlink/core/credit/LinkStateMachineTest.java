@@ -147,6 +147,36 @@ class LinkStateMachineTest
     }
 
     @Test
+    void aPeerThatRestartsAloneComesBackWithoutOverflowOrUncountedLoss()
+    {
+        final TestLink link = new TestLink(config(true), STEP_NS);
+        link.a.wantsToSend = true;
+        link.b.wantsToSend = true;
+        link.a.port.up(link.now());
+        link.b.port.up(link.now());
+        link.steps(20);
+        assertEquals(ACTIVE, link.a.port.state());
+
+        // b bounces on its own while a stays Active and FCPs are in flight
+        link.b.port.down();
+        link.b.port.up(link.now());
+        link.steps(200);
+        // a stays Active; b's init FCPs re-synchronize a's ABR (FCTBS 0), a's normal FCPs arm b and restore its ABR
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states);
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, INITIALIZE, ARMED, ACTIVE), link.b.states);
+        final long aReceived = link.a.dataReceived;
+        final long bReceived = link.b.dataReceived;
+        link.steps(10);
+        assertEquals(aReceived + 10, link.a.dataReceived, "b -> a flows again");
+        assertEquals(bReceived + 10, link.b.dataReceived, "a -> b flows again");
+        // what b missed while it was initializing is counted, nothing else is lost, nothing overflows
+        assertEquals(link.a.dataSent - link.b.dataReceived, link.b.port.discards().get(DiscardReason.DATA_STATE));
+        assertEquals(link.b.dataSent, link.a.dataReceived);
+        assertEquals(0, link.a.port.discards().get(DiscardReason.DATA_OVERFLOW) +
+            link.b.port.discards().get(DiscardReason.DATA_OVERFLOW));
+    }
+
+    @Test
     void underAnSmTheLinkMovesOnlyOnCommandOrOnTheFirstDataPacket()
     {
         final TestLink link = new TestLink(config(false), STEP_NS);
