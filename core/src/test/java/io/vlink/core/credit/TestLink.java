@@ -5,6 +5,7 @@ import org.agrona.concurrent.CachedNanoClock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 /**
  * Two {@link CreditPort}s back to back on an in-order wire, driven step by step on a fake clock. Each step: every
@@ -31,6 +32,10 @@ final class TestLink
         long dataSent;
         long dataReceived;
         long dataSentWhileNotActive;
+        long dataLost;
+        final ArrayDeque<int[]> held = new ArrayDeque<>();
+        /** With {@link #holdReceived}: the chance per step that the application takes the oldest held packet. */
+        double releaseChance;
 
         Side(final String name, final CreditPort port)
         {
@@ -52,6 +57,9 @@ final class TestLink
     final long stepNs;
     final Side a;
     final Side b;
+    /** When set: each frame on the wire is lost with {@link #lossChance}, and traffic picks random VLs and sizes. */
+    Random random;
+    double lossChance;
 
     TestLink(final CreditConfig config, final long stepNs)
     {
@@ -68,6 +76,8 @@ final class TestLink
     void step()
     {
         clock.advance(stepNs);
+        drain(a);
+        drain(b);
         send(a);
         send(b);
         deliver(a, b);
@@ -82,6 +92,15 @@ final class TestLink
         }
     }
 
+    private void drain(final Side side)
+    {
+        if (null != random && !side.held.isEmpty() && random.nextDouble() < side.releaseChance)
+        {
+            final int[] packet = side.held.poll();
+            side.port.release(packet[0], packet[1]);
+        }
+    }
+
     private void send(final Side side)
     {
         final CreditPort port = side.port;
@@ -93,6 +112,11 @@ final class TestLink
         }
         if (side.wantsToSend)
         {
+            if (null != random)
+            {
+                side.dataVl = random.nextInt(port.dataVls());
+                side.dataBlocks = 1 + random.nextInt(random.nextBoolean() ? 8 : 128);
+            }
             if (port.tryTransmit(side.dataVl, side.dataBlocks))
             {
                 if (port.state() != LinkState.ACTIVE)
@@ -109,6 +133,14 @@ final class TestLink
     {
         for (int[] frame; (frame = from.wire.poll()) != null; )
         {
+            if (null != random && random.nextDouble() < lossChance)
+            {
+                if (frame[0] == DATA)
+                {
+                    from.dataLost++;
+                }
+                continue;
+            }
             if (frame[0] == FCP)
             {
                 to.port.onFcp(frame[1], now());
@@ -119,6 +151,10 @@ final class TestLink
                 if (!to.holdReceived)
                 {
                     to.port.release(frame[1], frame[2]);
+                }
+                else
+                {
+                    to.held.add(new int[]{frame[1], frame[2]});
                 }
             }
             to.noteState();
