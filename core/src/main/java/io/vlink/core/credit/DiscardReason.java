@@ -31,7 +31,9 @@ public enum DiscardReason
     /** VL15 has no credits: an SMP arriving to a full VL15 buffer is dropped (spec flow-control.md, VL15). */
     VL15_FULL(9, "SMP arriving to a full VL15 buffer"),
     /** SMPs are received in every state but Down. */
-    VL15_STATE(10, "SMP not allowed in the link state");
+    VL15_STATE(10, "SMP not allowed in the link state"),
+    /** Fewer than the 8 bytes of an FCP arrived. */
+    FCP_TOO_SHORT(11, "FCP shorter than 8 bytes");
 
     private static final DiscardReason[] BY_ID;
 
