@@ -22,6 +22,9 @@ import picocli.CommandLine.Spec;
         "QoS checks and deterministic simulators.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        SchedCommand.class,
+        ArbCommand.class,
+        QosCommand.class,
     })
 public final class Vlink implements Runnable
 {

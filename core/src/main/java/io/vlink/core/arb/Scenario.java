@@ -1,0 +1,495 @@
+package io.vlink.core.arb;
+
+import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Diagnostic.Severity;
+import io.vlink.core.qos.LowBurst;
+import io.vlink.core.qos.PortType;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.QosReader;
+import io.vlink.core.wire.Sizes;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * A scenario of the deterministic arbitration simulator ({@code vlink arb simulate}; spec
+ * {@code vl-arbitration.md}): the port's QoS options (read by the real {@link QosReader}), its traffic,
+ * VL15 and flow-control arrivals and credits. {@link #run(Consumer)} drives the real {@link VlArbiter} over a
+ * {@link SimulatedPort} and prints the spec's lines.
+ */
+public final class Scenario
+{
+    private static final String DIRECTIVES = "a qos_* option, max_op_vls, port_type, data_vls, low_burst, packets, " +
+        "sl_packets, smp, fcp, credits or grants";
+    private static final String SIZE_RULE = "a packet size is a multiple of 4 from 8 to 8188 bytes (4 * PktLen)";
+
+    private final String file;
+    private final QosConfig config;
+    private final List<int[]> traffic;
+    private final List<int[]> arrivals;
+    private final long[] credits;
+    private final long maxGrants;
+
+    private Scenario(
+        final String file,
+        final QosConfig config,
+        final List<int[]> traffic,
+        final List<int[]> arrivals,
+        final long[] credits,
+        final long maxGrants)
+    {
+        this.file = file;
+        this.config = config;
+        this.traffic = traffic;
+        this.arrivals = arrivals;
+        this.credits = credits;
+        this.maxGrants = maxGrants;
+    }
+
+    /**
+     * @return the effective QoS settings of the scenario's port.
+     */
+    public QosConfig config()
+    {
+        return config;
+    }
+
+    /**
+     * @return the file name the scenario was read from.
+     */
+    public String file()
+    {
+        return file;
+    }
+
+    /**
+     * Parses a scenario.
+     *
+     * @param file  the file name diagnostics carry.
+     * @param lines the scenario's lines.
+     * @return the scenario (null when malformed) and every finding.
+     */
+    public static Parsed parse(final String file, final List<String> lines)
+    {
+        return new Parser(file).parse(lines);
+    }
+
+    /**
+     * Runs the scenario and emits the spec's output lines: drops, one line per slot, shares.
+     *
+     * @param out receives each line, without a line terminator.
+     */
+    public void run(final Consumer<String> out)
+    {
+        final SimulatedPort port = new SimulatedPort();
+        final int dataVls = config.dataVls();
+        for (final int[] t : traffic)
+        {
+            final boolean bySl = t[0] == Parser.SL_PACKETS;
+            final int vl = bySl ? config.sl2vl(t[1]) : t[1];
+            if (vl == 15 || vl >= dataVls)
+            {
+                out.accept("drop " + (bySl ? "sl=" + t[1] + " " : "") + "vl=" + vl + " packets=" + t[3]);
+            }
+            else
+            {
+                port.enqueue(vl, t[2], t[3]);
+            }
+        }
+        for (int vl = 0; vl < 15; vl++)
+        {
+            if (credits[vl] >= 0)
+            {
+                port.credits(vl, credits[vl]);
+            }
+        }
+
+        final VlArbiter arbiter = new VlArbiter(config, port);
+        final boolean[] applied = new boolean[arrivals.size()];
+        for (long slot = 1; slot <= maxGrants; slot++)
+        {
+            boolean pending = false;
+            for (int i = 0; i < arrivals.size(); i++)
+            {
+                final int[] a = arrivals.get(i);
+                if (!applied[i] && a[3] <= slot)
+                {
+                    applied[i] = true;
+                    if (a[0] == Parser.SMP)
+                    {
+                        port.enqueue(15, a[1], a[2]);
+                    }
+                    else
+                    {
+                        port.addFcp(a[2]);
+                    }
+                }
+                pending |= !applied[i];
+            }
+            final int grant = arbiter.next();
+            if (grant == VlArbiter.GRANT_NONE)
+            {
+                if (!pending)
+                {
+                    break;
+                }
+                out.accept("grant " + slot + " idle");
+                continue;
+            }
+            final int size = port.send(grant);
+            if (grant == VlArbiter.GRANT_FCP)
+            {
+                out.accept("grant " + slot + " fcp bytes=" + size);
+            }
+            else
+            {
+                out.accept("grant " + slot + " vl=" + VlArbiter.vl(grant) + " bytes=" + size + " from=" +
+                    VlArbiter.describe(grant));
+            }
+        }
+
+        long total = 0;
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            total += port.sentBytes(vl);
+        }
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            if (port.sentPackets(vl) > 0)
+            {
+                out.accept("share vl=" + vl + " packets=" + port.sentPackets(vl) + " bytes=" + port.sentBytes(vl) +
+                    " fraction=" + String.format(Locale.ROOT, "%.4f", (double)port.sentBytes(vl) / total));
+            }
+        }
+    }
+
+    /**
+     * What parsing a scenario gave.
+     */
+    public static final class Parsed
+    {
+        private final Scenario scenario;
+        private final List<Diagnostic> diagnostics;
+
+        Parsed(final Scenario scenario, final List<Diagnostic> diagnostics)
+        {
+            this.scenario = scenario;
+            this.diagnostics = List.copyOf(diagnostics);
+        }
+
+        /**
+         * @return the scenario, or null when it is malformed.
+         */
+        public Scenario scenario()
+        {
+            return scenario;
+        }
+
+        /**
+         * @return every error and warning, in line order.
+         */
+        public List<Diagnostic> diagnostics()
+        {
+            return diagnostics;
+        }
+    }
+
+    private static final class Parser
+    {
+        static final int PACKETS = 0;
+        static final int SL_PACKETS = 1;
+        static final int SMP = 2;
+        static final int FCP = 3;
+
+        private final String file;
+        private final QosReader qos;
+        private final List<Diagnostic> diagnostics = new ArrayList<>();
+        private final List<int[]> traffic = new ArrayList<>();
+        private final List<int[]> arrivals = new ArrayList<>();
+        private final long[] credits = new long[VlArbiter.VL_COUNT];
+        private PortType portType = PortType.CA;
+        private int dataVls;
+        private LowBurst lowBurst = LowBurst.WEIGHT;
+        private long maxGrants = Long.MAX_VALUE;
+        private int lineNumber;
+        private String[] words;
+        private int[] columns;
+
+        Parser(final String file)
+        {
+            this.file = file;
+            this.qos = new QosReader(file);
+            Arrays.fill(credits, -1);
+        }
+
+        Parsed parse(final List<String> lines)
+        {
+            for (int i = 0; i < lines.size(); i++)
+            {
+                lineNumber = i + 1;
+                final String text = lines.get(i);
+                split(text);
+                if (words.length == 0)
+                {
+                    continue;
+                }
+                if (QosReader.isQosKey(words[0]))
+                {
+                    qos.line(lineNumber, text);
+                    continue;
+                }
+                directive();
+            }
+            final QosReader.Result result = qos.finish(portType, dataVls, lowBurst, false);
+            diagnostics.addAll(result.diagnostics());
+            diagnostics.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
+            final boolean malformed = diagnostics.stream().anyMatch(Diagnostic::isError);
+            final Scenario scenario = malformed ? null :
+                new Scenario(file, result.config(), traffic, arrivals, credits, maxGrants);
+            return new Parsed(scenario, diagnostics);
+        }
+
+        private void directive()
+        {
+            final String name = words[0];
+            switch (name)
+            {
+                case "port_type":
+                    if (arguments(1, 1))
+                    {
+                        final PortType type = PortType.ofLabel(words[1]);
+                        if (type == null)
+                        {
+                            error(1, "port_type '" + words[1] + "' is not one of ca, swe, sw0, rtr, sw2sw");
+                        }
+                        else
+                        {
+                            portType = type;
+                        }
+                    }
+                    break;
+                case "data_vls":
+                    if (arguments(1, 1))
+                    {
+                        final long n = number(1, 1, 15, "data VLs");
+                        if (n > 0 && !QosConfig.isDataVlCount((int)n))
+                        {
+                            error(1, "data_vls " + words[1] + ": a port has 1, 2, 4, 8 or 15 data VLs");
+                        }
+                        else if (n > 0)
+                        {
+                            dataVls = (int)n;
+                        }
+                    }
+                    break;
+                case "low_burst":
+                    if (arguments(1, 1))
+                    {
+                        final LowBurst burst = LowBurst.ofLabel(words[1]);
+                        if (burst == null)
+                        {
+                            error(1, "low_burst '" + words[1] + "' is not weight or packet");
+                        }
+                        else
+                        {
+                            lowBurst = burst;
+                        }
+                    }
+                    break;
+                case "packets":
+                case "sl_packets":
+                    if (arguments(3, 3))
+                    {
+                        final boolean bySl = name.equals("sl_packets");
+                        final long vlOrSl = number(1, 0, 15, bySl ? "SL" : "VL");
+                        final long size = size(2);
+                        final long count = number(3, 1, Integer.MAX_VALUE, "COUNT");
+                        if (vlOrSl >= 0 && size > 0 && count > 0)
+                        {
+                            traffic.add(new int[] {bySl ? SL_PACKETS : PACKETS, (int)vlOrSl, (int)size, (int)count});
+                        }
+                    }
+                    break;
+                case "smp":
+                    if (arguments(2, 4))
+                    {
+                        final long size = size(1);
+                        final long count = number(2, 1, Integer.MAX_VALUE, "COUNT");
+                        final long before = before(3);
+                        if (size > 0 && count > 0 && before > 0)
+                        {
+                            arrivals.add(new int[] {SMP, (int)size, (int)count, (int)before});
+                        }
+                    }
+                    break;
+                case "fcp":
+                    if (arguments(1, 3))
+                    {
+                        final long count = number(1, 1, Integer.MAX_VALUE, "COUNT");
+                        final long before = before(2);
+                        if (count > 0 && before > 0)
+                        {
+                            arrivals.add(new int[] {FCP, VlArbiter.FCP_SIZE, (int)count, (int)before});
+                        }
+                    }
+                    break;
+                case "credits":
+                    if (arguments(2, 2))
+                    {
+                        final long vl = number(1, 0, 14, "VL (credits apply to data VLs 0..14; VL15 is never credited)");
+                        final long blocks = number(2, 0, Integer.MAX_VALUE, "BLOCKS");
+                        if (vl >= 0 && blocks >= 0)
+                        {
+                            credits[(int)vl] = blocks;
+                        }
+                    }
+                    break;
+                case "grants":
+                    if (arguments(1, 1))
+                    {
+                        final long n = number(1, 1, Integer.MAX_VALUE, "N");
+                        if (n > 0)
+                        {
+                            maxGrants = n;
+                        }
+                    }
+                    break;
+                default:
+                    error(0, "unknown directive '" + name + "': expected " + DIRECTIVES);
+            }
+        }
+
+        private long before(final int index)
+        {
+            if (index >= words.length)
+            {
+                return 1;
+            }
+            if (!words[index].equals("before") || index + 1 >= words.length)
+            {
+                error(index, "expected 'before G' after the count, got '" + words[index] + "'");
+                return -1;
+            }
+            return number(index + 1, 1, Integer.MAX_VALUE, "slot G");
+        }
+
+        private long size(final int index)
+        {
+            final long size = number(index, 0, Long.MAX_VALUE, "SIZE");
+            if (size < 0)
+            {
+                return -1;
+            }
+            if (size < Sizes.LRH_LENGTH || size > Sizes.MAX_SIZE || (size & 3) != 0)
+            {
+                error(index, "SIZE " + words[index] + " is not a packet size: " + SIZE_RULE);
+                return -1;
+            }
+            return size;
+        }
+
+        private long number(final int index, final long min, final long max, final String what)
+        {
+            final String word = words[index];
+            long value = 0;
+            if (word.isEmpty() || word.length() > 18)
+            {
+                value = -1;
+            }
+            for (int i = 0; i < word.length() && value >= 0; i++)
+            {
+                final char c = word.charAt(i);
+                value = c >= '0' && c <= '9' ? value * 10 + (c - '0') : -1;
+            }
+            if (value < 0)
+            {
+                error(index, what + " '" + word + "' is not a number");
+                return -1;
+            }
+            if (value < min || value > max)
+            {
+                error(index, what + " " + word + " is out of range " + min + ".." + (max == Integer.MAX_VALUE ||
+                    max == Long.MAX_VALUE ? "" : Long.toString(max)));
+                return -1;
+            }
+            return value;
+        }
+
+        private boolean arguments(final int min, final int max)
+        {
+            final int given = words.length - 1;
+            if (given < min || given > max)
+            {
+                final String usage;
+                switch (words[0])
+                {
+                    case "packets":
+                        usage = "packets VL SIZE COUNT";
+                        break;
+                    case "sl_packets":
+                        usage = "sl_packets SL SIZE COUNT";
+                        break;
+                    case "smp":
+                        usage = "smp SIZE COUNT [before G]";
+                        break;
+                    case "fcp":
+                        usage = "fcp COUNT [before G]";
+                        break;
+                    case "credits":
+                        usage = "credits VL BLOCKS";
+                        break;
+                    case "port_type":
+                        usage = "port_type ca|swe|sw0|rtr|sw2sw";
+                        break;
+                    case "low_burst":
+                        usage = "low_burst weight|packet";
+                        break;
+                    default:
+                        usage = words[0] + " N";
+                }
+                error(0, words[0] + " takes " + (min == max ? Integer.toString(min) : min + " to " + max) +
+                    " argument" + (max == 1 ? "" : "s") + ", got " + given + ": write '" + usage + "'");
+                return false;
+            }
+            return true;
+        }
+
+        private void split(final String text)
+        {
+            final int hash = text.indexOf('#');
+            final String body = hash < 0 ? text : text.substring(0, hash);
+            final List<String> found = new ArrayList<>();
+            final List<Integer> at = new ArrayList<>();
+            int i = 0;
+            while (i < body.length())
+            {
+                while (i < body.length() && Character.isWhitespace(body.charAt(i)))
+                {
+                    i++;
+                }
+                final int start = i;
+                while (i < body.length() && !Character.isWhitespace(body.charAt(i)))
+                {
+                    i++;
+                }
+                if (i > start)
+                {
+                    found.add(body.substring(start, i));
+                    at.add(start + 1);
+                }
+            }
+            words = found.toArray(new String[0]);
+            columns = at.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        private void error(final int wordIndex, final String message)
+        {
+            diagnostics.add(new Diagnostic(file, lineNumber, columns[Math.min(wordIndex, columns.length - 1)],
+                Severity.ERROR, message));
+        }
+    }
+}

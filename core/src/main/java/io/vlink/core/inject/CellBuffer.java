@@ -1,0 +1,484 @@
+package io.vlink.core.inject;
+
+import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The shared output buffer of seed 004: an off-heap region of C fixed-size cells where injected packets wait
+ * until they are sent. A packet of S bytes takes {@code ceil(S / cell)} cells from {@link #claim} until its
+ * cells are {@link #free freed} and {@link #reclaim reclaimed}.
+ * <p>
+ * <b>Cells are chained, not contiguous.</b> A packet is identified by its first cell; each cell's metadata holds
+ * the next cell of the packet ({@link #NO_CELL} after the last). Chaining never fails for fragmentation, so the
+ * accounting below ("a class has N cells available") is exact; readers copy a packet out with
+ * {@link #getBytes} (at most {@code ceil(MTU packet / cell)} segments) or walk {@link #nextCell}.
+ * <p>
+ * <b>Accounting.</b> C = the reserved cells of every class + the shared pool. A class may hold its reserved
+ * cells plus up to its shared limit of the pool (while the pool lasts). Occupancy (OCC) is kept per injector,
+ * with the cells of immediate-data (IDC) packets also counted apart, and per class.
+ * <p>
+ * <b>Threading contract.</b> Two roles, each on one thread at a time:
+ * <ul>
+ * <li>the <em>injecting</em> thread owns allocation and every count: {@link #claim}, {@link #putBytes},
+ * {@link #publish}, {@link #reclaim} and the figures ({@link #occ}, {@link #classCells}, ...);</li>
+ * <li>the <em>sending</em> thread reads and frees: {@link #publishedLength}, {@link #getBytes},
+ * {@link #nextCell}, {@link #cellOffset}, {@link #free}.</li>
+ * </ul>
+ * Publication follows Aeron's {@code FrameDescriptor}: the injecting thread writes the body and the chain,
+ * then the length last with {@code putIntRelease}; the sending thread reads the length with
+ * {@code getIntAcquire} and only then the body (0 = not yet published). Freeing never touches the injecting
+ * side's state: {@link #free} clears the length and offers the first cell to a single-producer
+ * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
+ * the injecting thread reads the tail with acquire, splices the packet's chain back onto its free list (O(1))
+ * and updates the counts. The ring holds one slot per cell, so under correct use (each claimed packet freed
+ * once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
+ * injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
+ * after the sending thread freed it, and the free happens-before the reclaim (release/acquire on the ring), so
+ * the injecting thread never writes a cell the sending thread may still read.
+ * <p>
+ * Single-threaded use (tests, simulations) calls {@link #free} then {@link #reclaim} on the same thread.
+ */
+public final class CellBuffer
+{
+    /** Returned by {@link #claim} when the class has not enough cells available; ends a chain. */
+    public static final int NO_CELL = -1;
+
+    /** Per-cell metadata: the packet length (first cell only, release/acquire) and the next cell. */
+    static final int LENGTH_OFFSET = 0;
+    static final int NEXT_OFFSET = 4;
+    static final int META_LENGTH = 8;
+
+    private static final int PAD = 128;
+    private static final int INFO_STRIDE = 4;
+    private static final int RETURN_TAIL_OFFSET = 0;
+    /** The sending side's cached copy of the head, on the tail's line: the injecting side never writes it. */
+    private static final int RETURN_HEAD_CACHE_OFFSET = 8;
+    private static final int RETURN_HEAD_OFFSET = PAD;
+    private static final int RETURN_SLOTS_OFFSET = 2 * PAD;
+
+    private final int cellSize;
+    private final int cellShift;
+    private final int totalCells;
+    private final UnsafeBuffer data;
+    private final UnsafeBuffer meta;
+    private final UnsafeBuffer returns;
+    private final int returnMask;
+
+    // injecting side: free cells form one list linked through their NEXT metadata, so a claim only reads the
+    // links (and ends the chain), and a reclaim splices a whole packet back in O(1)
+    private int freeHead;
+    private int freeCount;
+    // per packet, at its first cell: injector, cells, last cell, class << 1 | idc
+    private final int[] packetInfo;
+    private final int[] reserved;
+    private final int[] sharedLimit;
+    private final int sharedPool;
+    private int sharedUsed;
+    private final int[] classUsed;
+    private final int[] occ;
+    private final int[] idcOcc;
+    private final int[] injectorClass;
+    private long cellsClaimed;
+    private long cellsReleased;
+    private long refusals;
+
+    /**
+     * @param config cell size, classes (reserved cells, shared limits), shared pool, injectors and their classes.
+     */
+    public CellBuffer(final InjectionConfig config)
+    {
+        cellSize = config.cellSize;
+        cellShift = Integer.numberOfTrailingZeros(cellSize);
+        totalCells = config.totalCells();
+        if (totalCells == 0)
+        {
+            throw new IllegalArgumentException("the buffer needs at least one cell");
+        }
+        data = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(totalCells * cellSize, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        meta = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(totalCells * META_LENGTH, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        final int returnCapacity = BitUtil.findNextPositivePowerOfTwo(totalCells);
+        returnMask = returnCapacity - 1;
+        returns = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            RETURN_SLOTS_OFFSET + BitUtil.align(returnCapacity * Integer.BYTES, PAD), BitUtil.CACHE_LINE_LENGTH));
+
+        for (int i = 0; i < totalCells; i++)
+        {
+            // a fresh buffer hands out cells 0, 1, 2, ... in order
+            meta.putInt(i * META_LENGTH + NEXT_OFFSET, i + 1 < totalCells ? i + 1 : NO_CELL);
+        }
+        freeHead = 0;
+        freeCount = totalCells;
+        packetInfo = new int[totalCells * INFO_STRIDE];
+        reserved = config.reservedCells.clone();
+        sharedLimit = config.sharedLimit.clone();
+        sharedPool = config.sharedCells;
+        classUsed = new int[config.classes];
+        occ = new int[config.injectors];
+        idcOcc = new int[config.injectors];
+        injectorClass = config.injectorClass.clone();
+    }
+
+    /**
+     * @param size packet bytes.
+     * @return cells it takes: {@code ceil(size / cell)}.
+     */
+    public int cellsFor(final int size)
+    {
+        return (size + cellSize - 1) >>> cellShift;
+    }
+
+    /**
+     * Injecting thread. Cells a class can still claim: its free reserved cells plus what it may still take of
+     * the shared pool (its shared limit, and what the pool has left).
+     *
+     * @param bufferClass which.
+     * @return cells available to it.
+     */
+    public int available(final int bufferClass)
+    {
+        final int used = classUsed[bufferClass];
+        final int res = reserved[bufferClass];
+        final int reservedFree = used < res ? res - used : 0;
+        final int sharedHeld = used > res ? used - res : 0;
+        final int byLimit = sharedLimit[bufferClass] - sharedHeld;
+        final int byPool = sharedPool - sharedUsed;
+        return reservedFree + Math.max(0, Math.min(byLimit, byPool));
+    }
+
+    /**
+     * Injecting thread. Take the cells of one packet, reserved cells of the class first, then shared ones.
+     *
+     * @param injector    the injector the packet comes from (its OCC grows).
+     * @param size        packet bytes (> 0).
+     * @param idc         true when it comes from an immediate-data command (counted apart as well).
+     * @return the packet's first cell, or {@link #NO_CELL} when the class has not enough cells (back-pressure,
+     * counted in {@link #refusals()}).
+     */
+    public int claim(final int injector, final int size, final boolean idc)
+    {
+        final int bufferClass = injectorClass[injector];
+        final int cells = cellsFor(size);
+        if (size <= 0 || cells > available(bufferClass))
+        {
+            refusals++;
+            return NO_CELL;
+        }
+        return take(injector, bufferClass, cells, idc);
+    }
+
+    /**
+     * Injecting thread. Take cells already known to be available to the class ({@link InjectorArbiter} checked
+     * {@link #available} when it chose the injector).
+     *
+     * @param injector    the packet's injector.
+     * @param bufferClass its class.
+     * @param cells       cells to take.
+     * @param idc         true for an immediate-data packet.
+     * @return the packet's first cell.
+     */
+    int take(final int injector, final int bufferClass, final int cells, final boolean idc)
+    {
+        // the free list is already a chain: take its first cells and end the chain after the last
+        final int first = freeHead;
+        int last = first;
+        for (int i = 1; i < cells; i++)
+        {
+            last = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
+        }
+        freeHead = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
+        meta.putInt(last * META_LENGTH + NEXT_OFFSET, NO_CELL);
+        freeCount -= cells;
+
+        final int info = first * INFO_STRIDE;
+        packetInfo[info] = injector;
+        packetInfo[info + 1] = cells;
+        packetInfo[info + 2] = last;
+        packetInfo[info + 3] = bufferClass << 1 | (idc ? 1 : 0);
+        account(bufferClass, injector, idc, cells);
+        cellsClaimed += cells;
+        return first;
+    }
+
+    private void account(final int bufferClass, final int injector, final boolean idc, final int cells)
+    {
+        final int res = reserved[bufferClass];
+        final int before = classUsed[bufferClass];
+        final int after = before + cells;
+        classUsed[bufferClass] = after;
+        sharedUsed += Math.max(0, after - res) - Math.max(0, before - res);
+        occ[injector] += cells;
+        if (idc)
+        {
+            idcOcc[injector] += cells;
+        }
+    }
+
+    /**
+     * Injecting thread. Write part of a packet, across cells as needed.
+     *
+     * @param firstCell    from {@link #claim}.
+     * @param packetOffset where in the packet to write.
+     * @param src          source bytes.
+     * @param srcIndex     first source byte.
+     * @param length       bytes to write (within the claimed size).
+     */
+    public void putBytes(
+        final int firstCell, final int packetOffset, final DirectBuffer src, final int srcIndex, final int length)
+    {
+        copy(firstCell, packetOffset, null, src, srcIndex, length);
+    }
+
+    /**
+     * Injecting thread. Make the packet visible to the sending thread: its length is stored last, with release
+     * semantics, after the body and the chain (Aeron's {@code FrameDescriptor.frameLengthOrdered}).
+     *
+     * @param firstCell from {@link #claim}.
+     * @param size      the packet's bytes (> 0), as claimed.
+     */
+    public void publish(final int firstCell, final int size)
+    {
+        meta.putIntRelease(firstCell * META_LENGTH + LENGTH_OFFSET, size);
+    }
+
+    /**
+     * Sending thread. Read a packet's length with acquire semantics; the body may be read once it is non-zero.
+     *
+     * @param firstCell the packet's first cell.
+     * @return its size in bytes, or 0 when it is not published yet.
+     */
+    public int publishedLength(final int firstCell)
+    {
+        return meta.getIntAcquire(firstCell * META_LENGTH + LENGTH_OFFSET);
+    }
+
+    /**
+     * Sending thread (after {@link #publishedLength}), or injecting thread. Copy part of a packet out.
+     *
+     * @param firstCell    the packet's first cell.
+     * @param packetOffset where in the packet to start.
+     * @param dst          destination.
+     * @param dstIndex     first destination byte.
+     * @param length       bytes to copy.
+     */
+    public void getBytes(
+        final int firstCell, final int packetOffset, final MutableDirectBuffer dst, final int dstIndex, final int length)
+    {
+        copy(firstCell, packetOffset, dst, null, dstIndex, length);
+    }
+
+    private void copy(
+        final int firstCell,
+        final int packetOffset,
+        final MutableDirectBuffer dst,
+        final DirectBuffer src,
+        final int index,
+        final int length)
+    {
+        int cell = firstCell;
+        int skip = packetOffset;
+        while (skip >= cellSize)
+        {
+            cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+            skip -= cellSize;
+        }
+        int done = 0;
+        while (done < length)
+        {
+            final int chunk = Math.min(cellSize - skip, length - done);
+            if (dst != null)
+            {
+                dst.putBytes(index + done, data, (cell << cellShift) + skip, chunk);
+            }
+            else
+            {
+                data.putBytes((cell << cellShift) + skip, src, index + done, chunk);
+            }
+            done += chunk;
+            skip = 0;
+            if (done < length)
+            {
+                cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+            }
+        }
+    }
+
+    /**
+     * @param cell a cell of a published packet.
+     * @return the packet's next cell, or {@link #NO_CELL} after its last.
+     */
+    public int nextCell(final int cell)
+    {
+        return meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+    }
+
+    /**
+     * @param cell a cell.
+     * @return the offset of its bytes in {@link #data()}.
+     */
+    public int cellOffset(final int cell)
+    {
+        return cell << cellShift;
+    }
+
+    /** @return the cells' memory (for zero-copy access through {@link #cellOffset}). */
+    public UnsafeBuffer data()
+    {
+        return data;
+    }
+
+    /**
+     * Sending thread. Hand a sent packet's cells back to the injecting thread, without locks: the length is
+     * cleared (so a reused cell reads as unpublished) and the first cell is offered to the return ring with a
+     * release store of the tail. The counts change when the injecting thread calls {@link #reclaim}.
+     *
+     * @param firstCell the packet's first cell.
+     * @return false only on misuse (more frees than claims): the ring was full and nothing was done.
+     */
+    public boolean free(final int firstCell)
+    {
+        final long tail = returns.getLong(RETURN_TAIL_OFFSET);
+        if (tail - returns.getLong(RETURN_HEAD_CACHE_OFFSET) > returnMask)
+        {
+            final long head = returns.getLongAcquire(RETURN_HEAD_OFFSET);
+            returns.putLong(RETURN_HEAD_CACHE_OFFSET, head);
+            if (tail - head > returnMask)
+            {
+                return false;
+            }
+        }
+        meta.putInt(firstCell * META_LENGTH + LENGTH_OFFSET, 0);
+        returns.putInt(RETURN_SLOTS_OFFSET + (int)(tail & returnMask) * Integer.BYTES, firstCell);
+        returns.putLongRelease(RETURN_TAIL_OFFSET, tail + 1);
+        return true;
+    }
+
+    /**
+     * Injecting thread. Take back every packet freed since the last call: its cells return to the free stack and
+     * the occupancy of its injector and class drops.
+     *
+     * @param handler told the injector of each reclaimed packet (its OCC changed), or null.
+     * @return packets reclaimed.
+     */
+    public int reclaim(final ReleaseHandler handler)
+    {
+        final long head = returns.getLong(RETURN_HEAD_OFFSET);
+        final long tail = returns.getLongAcquire(RETURN_TAIL_OFFSET);
+        if (tail == head)
+        {
+            return 0;
+        }
+        for (long position = head; position < tail; position++)
+        {
+            final int first = returns.getInt(RETURN_SLOTS_OFFSET + (int)(position & returnMask) * Integer.BYTES);
+            final int info = first * INFO_STRIDE;
+            final int injector = packetInfo[info];
+            final int cells = packetInfo[info + 1];
+            final int classAndIdc = packetInfo[info + 3];
+            // splice the whole chain back onto the free list
+            meta.putInt(packetInfo[info + 2] * META_LENGTH + NEXT_OFFSET, freeHead);
+            freeHead = first;
+            freeCount += cells;
+            account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
+            cellsReleased += cells;
+            if (handler != null)
+            {
+                handler.onRelease(injector);
+            }
+        }
+        returns.putLongRelease(RETURN_HEAD_OFFSET, tail);
+        return (int)(tail - head);
+    }
+
+    /** Told which injector's cells were reclaimed. */
+    @FunctionalInterface
+    public interface ReleaseHandler
+    {
+        /**
+         * @param injector whose occupancy dropped.
+         */
+        void onRelease(int injector);
+    }
+
+    /** @return cell size in bytes. */
+    public int cellSize()
+    {
+        return cellSize;
+    }
+
+    /** @return every cell of the buffer. */
+    public int totalCells()
+    {
+        return totalCells;
+    }
+
+    /** @return cells not held by any packet (as of the last reclaim). */
+    public int freeCells()
+    {
+        return freeCount;
+    }
+
+    /**
+     * @param injector which.
+     * @return its occupied cell count (all its packets, IDC and DMA).
+     */
+    public int occ(final int injector)
+    {
+        return occ[injector];
+    }
+
+    /**
+     * @param injector which.
+     * @return the part of its OCC from immediate-data packets.
+     */
+    public int idcOcc(final int injector)
+    {
+        return idcOcc[injector];
+    }
+
+    /**
+     * @param bufferClass which.
+     * @return cells its packets hold.
+     */
+    public int classCells(final int bufferClass)
+    {
+        return classUsed[bufferClass];
+    }
+
+    /** @return cells of the shared pool in use. */
+    public int sharedCellsUsed()
+    {
+        return sharedUsed;
+    }
+
+    /**
+     * @param injector which.
+     * @return its buffer class.
+     */
+    public int injectorClass(final int injector)
+    {
+        return injectorClass[injector];
+    }
+
+    /** @return cells ever claimed. */
+    public long cellsClaimed()
+    {
+        return cellsClaimed;
+    }
+
+    /** @return cells ever reclaimed. */
+    public long cellsReleased()
+    {
+        return cellsReleased;
+    }
+
+    /** @return claims refused for lack of cells. */
+    public long refusals()
+    {
+        return refusals;
+    }
+}
