@@ -25,6 +25,20 @@ class LinkStateMachineTest
         return new CreditConfig().dataVls(4).bufferBlocks(512).lineRate(LineRate.EDR_4X).automatic(automatic);
     }
 
+    /** Two ports brought up together, both sending on VL0, after 20 steps. */
+    private static TestLink activeLinkWithTraffic()
+    {
+        final TestLink link = new TestLink(config(true), STEP_NS);
+        link.a.wantsToSend = true;
+        link.b.wantsToSend = true;
+        link.a.port.up(link.now());
+        link.b.port.up(link.now());
+        link.steps(20);
+        assertEquals(ACTIVE, link.a.port.state());
+        assertEquals(ACTIVE, link.b.port.state());
+        return link;
+    }
+
     @Test
     void twoPortsComeUpThroughInitializeAndArmedToActiveAndCarryDataOnlyWhenActive()
     {
@@ -76,13 +90,7 @@ class LinkStateMachineTest
     @Test
     void goingDownAndUpAgainStartsEveryCounterFromZero()
     {
-        final TestLink link = new TestLink(config(true), STEP_NS);
-        link.a.wantsToSend = true;
-        link.b.wantsToSend = true;
-        link.a.port.up(link.now());
-        link.b.port.up(link.now());
-        link.steps(20);
-        assertEquals(ACTIVE, link.a.port.state());
+        final TestLink link = activeLinkWithTraffic();
         assertTrue(link.a.port.transmitter().blocksSent(0) > 0);
         assertTrue(link.b.port.receiver().blocksReceived(0) > 0);
 
@@ -149,13 +157,7 @@ class LinkStateMachineTest
     @Test
     void aPeerThatRestartsAloneComesBackWithoutOverflowOrUncountedLoss()
     {
-        final TestLink link = new TestLink(config(true), STEP_NS);
-        link.a.wantsToSend = true;
-        link.b.wantsToSend = true;
-        link.a.port.up(link.now());
-        link.b.port.up(link.now());
-        link.steps(20);
-        assertEquals(ACTIVE, link.a.port.state());
+        final TestLink link = activeLinkWithTraffic();
 
         // b bounces on its own while a stays Active and FCPs are in flight
         link.b.port.down();
