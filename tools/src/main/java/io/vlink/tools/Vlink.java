@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
         SchedCommand.class,
         ArbCommand.class,
         QosCommand.class,
+        DecodeCommand.class,
     })
 public final class Vlink implements Runnable
 {

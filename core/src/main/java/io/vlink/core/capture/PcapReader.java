@@ -1,0 +1,340 @@
+package io.vlink.core.capture;
+
+import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static java.nio.ByteOrder.BIG_ENDIAN;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+/**
+ * Reads a pcap/ERF capture ({@link Pcap}) record by record, as a cursor: {@link #next()} moves to the next record
+ * and the accessors describe it; the packet bytes stay where they are in the file's buffer.
+ * <p>
+ * It survives damaged files. A file that is not a capture is refused when opened, with a {@link CaptureException}
+ * saying why. Damage inside a record (a record cut short by the end of the file, an ERF header missing or
+ * inconsistent, an unknown ERF type) is reported by {@link #error()} on that record and reading goes on with the
+ * next record whenever the pcap framing still tells where it starts; a record cut by the end of the file is the
+ * last one. Both byte orders of classic pcap are read, with microsecond or nanosecond timestamps.
+ */
+public final class PcapReader implements AutoCloseable
+{
+    private final DirectBuffer buffer;
+    private final int limit;
+    private final ByteOrder order;
+    private final boolean nanosecondTimestamps;
+    private final MappedByteBuffer mapped;
+
+    private int position = Pcap.FILE_HEADER_LENGTH;
+    private int index;
+    private long timestampNanos;
+    private int erfType;
+    private int erfFlags;
+    private int rlen;
+    private int wlen;
+    private int packetOffset;
+    private int packetLength;
+    private String error;
+
+    /**
+     * Reads a capture held in memory.
+     *
+     * @param buffer holding the file's bytes from offset 0.
+     * @param length of the file in bytes.
+     * @throws CaptureException if the bytes are not a pcap capture with link type ERF.
+     */
+    public PcapReader(final DirectBuffer buffer, final int length) throws CaptureException
+    {
+        this(buffer, length, null);
+    }
+
+    private PcapReader(final DirectBuffer buffer, final int length, final MappedByteBuffer mapped)
+        throws CaptureException
+    {
+        this.buffer = buffer;
+        this.limit = length;
+        this.mapped = mapped;
+
+        if (length < Pcap.FILE_HEADER_LENGTH)
+        {
+            throw new CaptureException("not a pcap capture: " + length + " bytes, fewer than the " +
+                Pcap.FILE_HEADER_LENGTH + "-byte pcap file header");
+        }
+        final int magic = buffer.getInt(Pcap.MAGIC_OFFSET, LITTLE_ENDIAN);
+        if (magic == Pcap.MAGIC_MICROS || magic == Pcap.MAGIC_NANOS)
+        {
+            order = LITTLE_ENDIAN;
+        }
+        else if (Integer.reverseBytes(magic) == Pcap.MAGIC_MICROS || Integer.reverseBytes(magic) == Pcap.MAGIC_NANOS)
+        {
+            order = BIG_ENDIAN;
+        }
+        else if (magic == Pcap.MAGIC_PCAPNG)
+        {
+            throw new CaptureException("a pcapng capture: vlink reads classic pcap; convert it with " +
+                "'editcap -F pcap IN OUT'");
+        }
+        else
+        {
+            throw new CaptureException(String.format(
+                "not a pcap capture: the file starts with 0x%08x, not the pcap magic a1b2c3d4", Integer.reverseBytes(magic)));
+        }
+        nanosecondTimestamps = (buffer.getInt(Pcap.MAGIC_OFFSET, order)) == Pcap.MAGIC_NANOS;
+
+        final int major = buffer.getShort(Pcap.VERSION_MAJOR_OFFSET, order) & 0xFFFF;
+        if (major != Pcap.VERSION_MAJOR)
+        {
+            throw new CaptureException("unsupported pcap version " + major + "." +
+                (buffer.getShort(Pcap.VERSION_MINOR_OFFSET, order) & 0xFFFF) + ": vlink reads version 2.x");
+        }
+        // the upper bits of the link-type field may carry FCS information: the type is the low 16 bits
+        final int linkType = buffer.getInt(Pcap.LINKTYPE_OFFSET, order) & 0xFFFF;
+        if (linkType != Pcap.LINKTYPE_ERF)
+        {
+            throw new CaptureException("link type " + linkType + " is not ERF (" + Pcap.LINKTYPE_ERF +
+                "): vlink decodes InfiniBand captures as ibdump writes them");
+        }
+    }
+
+    /**
+     * Opens a capture file (memory-mapped, read-only).
+     *
+     * @param file to read.
+     * @return a reader positioned before the first record.
+     * @throws CaptureException if the file is not a pcap capture with link type ERF.
+     * @throws IOException      if the file cannot be read.
+     */
+    public static PcapReader open(final Path file) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            final long size = channel.size();
+            if (size > Integer.MAX_VALUE)
+            {
+                throw new CaptureException("capture of " + size + " bytes: vlink reads captures up to 2 GiB");
+            }
+            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            try
+            {
+                return new PcapReader(new UnsafeBuffer(mapped), (int)size, mapped);
+            }
+            catch (final CaptureException ex)
+            {
+                IoUtil.unmap(mapped);
+                throw ex;
+            }
+        }
+    }
+
+    /**
+     * Moves to the next record.
+     *
+     * @return true if there is one (possibly damaged: see {@link #error()}), false at the end of the file.
+     */
+    public boolean next()
+    {
+        final int remaining = limit - position;
+        if (remaining <= 0)
+        {
+            return false;
+        }
+        index++;
+        clear();
+
+        if (remaining < Pcap.RECORD_HEADER_LENGTH)
+        {
+            error = "truncated record: " + remaining + " bytes left, fewer than the 16-byte pcap record header";
+            position = limit;
+            return true;
+        }
+
+        final int recordStart = position;
+        final long inclLen = buffer.getInt(recordStart + Pcap.INCL_LEN_OFFSET, order) & 0xFFFF_FFFFL;
+        final long seconds = buffer.getInt(recordStart + Pcap.TS_SEC_OFFSET, order) & 0xFFFF_FFFFL;
+        final long subSeconds = buffer.getInt(recordStart + Pcap.TS_SUBSEC_OFFSET, order) & 0xFFFF_FFFFL;
+        timestampNanos = seconds * 1_000_000_000L + (nanosecondTimestamps ? subSeconds : subSeconds * 1000);
+
+        final int dataStart = recordStart + Pcap.RECORD_HEADER_LENGTH;
+        final int available = limit - dataStart;
+        final int captured;
+        if (inclLen > available)
+        {
+            error = "truncated record: its header says " + inclLen + " bytes, the file holds " + available;
+            captured = available;
+            position = limit;
+        }
+        else
+        {
+            captured = (int)inclLen;
+            position = dataStart + captured;
+        }
+
+        if (captured < Pcap.ERF_HEADER_LENGTH)
+        {
+            if (error == null)
+            {
+                error = "record of " + captured + " bytes, too short for the 16-byte ERF header";
+            }
+            packetOffset = dataStart + captured;
+            return true;
+        }
+
+        timestampNanos = Pcap.epochNanos(buffer.getLong(dataStart + Pcap.ERF_TIMESTAMP_OFFSET, LITTLE_ENDIAN));
+        final int type = buffer.getByte(dataStart + Pcap.ERF_TYPE_OFFSET) & 0xFF;
+        erfType = type & ~Pcap.ERF_TYPE_EXTENSION_BIT;
+        erfFlags = buffer.getByte(dataStart + Pcap.ERF_FLAGS_OFFSET) & 0xFF;
+        rlen = buffer.getShort(dataStart + Pcap.ERF_RLEN_OFFSET, BIG_ENDIAN) & 0xFFFF;
+        wlen = buffer.getShort(dataStart + Pcap.ERF_WLEN_OFFSET, BIG_ENDIAN) & 0xFFFF;
+
+        packetOffset = dataStart + Pcap.ERF_HEADER_LENGTH;
+        final int capturedPacket = captured - Pcap.ERF_HEADER_LENGTH;
+        // the capture may hold padding after the packet (rlen counts it; some writers capture it): wlen decides
+        packetLength = Math.min(wlen, capturedPacket);
+
+        if (error != null)
+        {
+            return true;
+        }
+        if ((type & Pcap.ERF_TYPE_EXTENSION_BIT) != 0)
+        {
+            error = "ERF extension headers are not supported";
+            packetLength = 0;
+        }
+        else if (erfType != Pcap.ERF_TYPE_INFINIBAND && erfType != Pcap.ERF_TYPE_INFINIBAND_LINK)
+        {
+            error = "ERF type " + erfType + " is neither InfiniBand data (21) nor link (25)";
+        }
+        else if (rlen < Pcap.ERF_HEADER_LENGTH)
+        {
+            error = "ERF rlen " + rlen + " is less than its own 16-byte header";
+        }
+        else if (rlen < Pcap.ERF_HEADER_LENGTH + wlen)
+        {
+            error = "ERF rlen " + rlen + " cannot hold a " + wlen + "-byte packet";
+        }
+        else if (rlen > Pcap.rlen(wlen))
+        {
+            error = "ERF rlen " + rlen + " does not fit wlen " + wlen + ": 16 + wlen rounded up to 8 is " + Pcap.rlen(wlen);
+        }
+        else if (wlen > capturedPacket)
+        {
+            error = "truncated packet: " + capturedPacket + " of its " + wlen + " bytes captured";
+        }
+        return true;
+    }
+
+    private void clear()
+    {
+        timestampNanos = 0;
+        erfType = -1;
+        erfFlags = 0;
+        rlen = 0;
+        wlen = 0;
+        packetOffset = position;
+        packetLength = 0;
+        error = null;
+    }
+
+    /** @return the record's number, from 1. */
+    public int index()
+    {
+        return index;
+    }
+
+    /** @return the record's time, nanoseconds since the epoch (from ERF's 32.32 timestamp when present). */
+    public long timestampNanos()
+    {
+        return timestampNanos;
+    }
+
+    /** @return the ERF type without the extension bit, or -1 if the record has no ERF header. */
+    public int erfType()
+    {
+        return erfType;
+    }
+
+    /** @return true for an InfiniBand data packet (ERF type 21). */
+    public boolean isData()
+    {
+        return erfType == Pcap.ERF_TYPE_INFINIBAND;
+    }
+
+    /** @return true for a link packet, an FCP (ERF type 25). */
+    public boolean isFcp()
+    {
+        return erfType == Pcap.ERF_TYPE_INFINIBAND_LINK;
+    }
+
+    public int erfFlags()
+    {
+        return erfFlags;
+    }
+
+    /** @return the interface the packet was seen on, bits 1:0 of the ERF flags. */
+    public int iface()
+    {
+        return erfFlags & Pcap.ERF_FLAG_INTERFACE_MASK;
+    }
+
+    /** @return true if the capture marks the packet as received with an error. */
+    public boolean rxError()
+    {
+        return (erfFlags & Pcap.ERF_FLAG_RX_ERROR) != 0;
+    }
+
+    public int rlen()
+    {
+        return rlen;
+    }
+
+    /** @return the packet's length on the wire, as the ERF header says. */
+    public int wlen()
+    {
+        return wlen;
+    }
+
+    /** @return the buffer holding the file. */
+    public DirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /** @return where the packet's bytes start in {@link #buffer()}. */
+    public int packetOffset()
+    {
+        return packetOffset;
+    }
+
+    /** @return the packet bytes available: {@code wlen}, or fewer if the record is cut short. */
+    public int packetLength()
+    {
+        return packetLength;
+    }
+
+    /** @return why the record is damaged, or null if it is sound. */
+    public String error()
+    {
+        return error;
+    }
+
+    /** @return the byte order of the file's pcap headers. */
+    public ByteOrder byteOrder()
+    {
+        return order;
+    }
+
+    public void close()
+    {
+        if (mapped != null)
+        {
+            IoUtil.unmap(mapped);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.vlink.core.wire;
+
+import io.vlink.core.crc.Crc16;
+import io.vlink.core.crc.Icrc;
+import org.agrona.MutableDirectBuffer;
+
+import static java.nio.ByteOrder.BIG_ENDIAN;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+/**
+ * Completes a data packet for the wire (spec {@code wire.md}): given the LRH, the transport headers and the
+ * payload (pad included) written in a buffer, it fills LRH.PktLen, the ICRC (LNH 2 and 3) and the VCRC.
+ * <pre>
+ *  offset                                                 offset + size
+ *  | LRH | GRH? | BTH | ... payload, pad ... |   ICRC (4)   | VCRC (2) |
+ *                                            ^ filled        ^ filled
+ * </pre>
+ * The pad count in the BTH is the caller's business; the size must already be a multiple of 4.
+ * <p>
+ * One instance per thread (it owns an {@link Icrc}); allocation-free.
+ */
+public final class PacketFramer
+{
+    private final Icrc icrc = new Icrc();
+
+    /**
+     * @param buffer holding the packet from its first LRH byte, with room for the VCRC after the ICRC.
+     * @param offset of the first LRH byte.
+     * @param size   bytes from the first LRH byte through the ICRC: a multiple of 4, the PktLen to write times 4.
+     * @return the packet's length on the wire, {@code size + 2}.
+     * @throws IllegalArgumentException if the size cannot be a packet's (a caller's mistake, not wire input).
+     */
+    public int frame(final MutableDirectBuffer buffer, final int offset, final int size)
+    {
+        final int lnh = LrhFlyweight.lnh(buffer, offset);
+        if ((size & 3) != 0 || size < Math.max(LrhFlyweight.LENGTH, Icrc.minSize(lnh)) || size > Sizes.MAX_SIZE)
+        {
+            throw new IllegalArgumentException("cannot frame a packet of " + size + " bytes with LNH " + lnh +
+                ": the size must be a multiple of 4 between its headers' length and " + Sizes.MAX_SIZE);
+        }
+        buffer.boundsCheck(offset, size + Sizes.VCRC_LENGTH);
+
+        buffer.putShort(offset + LrhFlyweight.PKT_LEN_OFFSET, (short)Sizes.dwords(size), BIG_ENDIAN);
+        if (LrhFlyweight.isIba(lnh))
+        {
+            buffer.putInt(offset + size - Icrc.LENGTH, icrc.compute(buffer, offset, size), LITTLE_ENDIAN);
+        }
+        buffer.putShort(offset + size, (short)Crc16.compute(buffer, offset, size), LITTLE_ENDIAN);
+        return size + Sizes.VCRC_LENGTH;
+    }
+}

@@ -1,0 +1,89 @@
+package io.vlink.core.crc;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class Crc16Test
+{
+    /** Bit at a time, straight from the definition: the reference the tables must agree with. */
+    static int reference(final byte[] bytes, final int offset, final int length)
+    {
+        int crc = 0xFFFF;
+        for (int i = offset; i < offset + length; i++)
+        {
+            crc ^= bytes[i] & 0xFF;
+            for (int bit = 0; bit < 8; bit++)
+            {
+                crc = (crc & 1) != 0 ? (crc >>> 1) ^ 0xD008 : crc >>> 1;
+            }
+        }
+        return crc ^ 0xFFFF;
+    }
+
+    @Test
+    void checkValueOfTheSpec()
+    {
+        final byte[] check = "123456789".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(0x0A3D, Crc16.compute(check, 0, check.length));
+        assertEquals(0x0A3D, Crc16.compute(new UnsafeBuffer(check), 0, check.length));
+        assertEquals(0x0A3D, reference(check, 0, check.length));
+    }
+
+    @Test
+    void lpcrcVectorsOfTheSpec()
+    {
+        assertEquals(0x9FD1, Crc16.ofWord(0x01233456));
+        assertEquals(0x0C38, Crc16.ofWord(0x100000FF));
+        assertEquals(0x62B3, Crc16.ofWord(0x00000000));
+        assertEquals(0x9FD1, Crc16.compute(new byte[] {0x01, 0x23, 0x34, 0x56}, 0, 4));
+    }
+
+    @Test
+    void emptyRangeIsTheCrcOfNothing()
+    {
+        assertEquals(0xFFFF ^ 0xFFFF, Crc16.compute(new byte[0], 0, 0));
+    }
+
+    @Test
+    void rangeOutsideTheArrayIsRefused()
+    {
+        assertThrows(IndexOutOfBoundsException.class, () -> Crc16.compute(new byte[8], 4, 5));
+        assertThrows(IndexOutOfBoundsException.class, () -> Crc16.compute(new UnsafeBuffer(new byte[8]), 4, 5));
+    }
+
+    @Property(seed = "16", tries = 300)
+    void tablesAgreeWithTheDefinitionAtEveryLengthAndAlignment(
+        @ForAll @Size(min = 0, max = 200) final byte[] bytes,
+        @ForAll @IntRange(min = 0, max = 7) final int shift)
+    {
+        final byte[] shifted = new byte[bytes.length + shift];
+        System.arraycopy(bytes, 0, shifted, shift, bytes.length);
+        final int expected = reference(bytes, 0, bytes.length);
+
+        assertEquals(expected, Crc16.compute(shifted, shift, bytes.length));
+        assertEquals(expected, Crc16.compute(new UnsafeBuffer(shifted), shift, bytes.length));
+
+        final ByteBuffer direct = BufferUtil.allocateDirectAligned(Math.max(64, (shifted.length + 63) & ~63), 64);
+        final UnsafeBuffer offHeap = new UnsafeBuffer(direct);
+        offHeap.putBytes(0, shifted);
+        assertEquals(expected, Crc16.compute(offHeap, shift, bytes.length));
+    }
+
+    @Property(seed = "17", tries = 200)
+    void ofWordIsTheCrcOfTheWordsFourBigEndianBytes(@ForAll final int word)
+    {
+        final byte[] bytes = {(byte)(word >>> 24), (byte)(word >>> 16), (byte)(word >>> 8), (byte)word};
+        assertEquals(reference(bytes, 0, 4), Crc16.ofWord(word));
+    }
+}

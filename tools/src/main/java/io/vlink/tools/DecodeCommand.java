@@ -1,0 +1,384 @@
+package io.vlink.tools;
+
+import io.vlink.core.capture.CaptureException;
+import io.vlink.core.capture.PcapReader;
+import io.vlink.core.crc.Crc16;
+import io.vlink.core.wire.BthFlyweight;
+import io.vlink.core.wire.Fcp;
+import io.vlink.core.wire.GrhFlyweight;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.PacketChecker;
+import io.vlink.core.wire.Sizes;
+import org.agrona.DirectBuffer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code vlink decode FILE [--json]} (spec {@code cli.md}): decodes a pcap/ERF capture and checks every CRC, which
+ * Wireshark does not. One line per packet; with {@code --json} one JSON object per line.
+ */
+@Command(
+    name = "decode",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Decodes a capture (classic pcap, link type 197 ERF, as ibdump writes) and checks every CRC: the ICRC and " +
+            "VCRC of data packets, the LPCRC of flow-control packets.",
+        "One line per packet; with --json one JSON object per line. A damaged record is reported on its line " +
+            "(\"error\") and decoding goes on with the next record where the file still says where it starts.",
+    },
+    footer = {
+        "",
+        "Exit status: 0 every packet is sound; 1 some packet has a bad CRC or is malformed (every packet is still " +
+            "printed, and a count goes to stderr), or FILE is not a capture; 2 usage error.",
+    })
+public final class DecodeCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The capture to decode.")
+    Path file;
+
+    @Option(names = "--json", description = "One JSON object per packet and line.")
+    boolean json;
+
+    @Option(names = "--mtu", paramLabel = "BYTES", defaultValue = "4096",
+        description = "The link's MTU (256, 512, 1024, 2048, 4096): longer packets are malformed. Default: ${DEFAULT-VALUE}.")
+    int mtu;
+
+    private final LrhFlyweight lrh = new LrhFlyweight();
+    private final StringBuilder line = new StringBuilder(256);
+    private boolean first;
+
+    @Override
+    public Integer call()
+    {
+        final PacketChecker checker;
+        try
+        {
+            checker = new PacketChecker(mtu);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "--mtu: " + ex.getMessage());
+        }
+
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        int data = 0;
+        int fcps = 0;
+        int bad = 0;
+        try (PcapReader reader = PcapReader.open(file))
+        {
+            while (reader.next())
+            {
+                line.setLength(0);
+                first = true;
+                final boolean sound;
+                if (reader.isData())
+                {
+                    data++;
+                    sound = decodeData(reader, checker);
+                }
+                else if (reader.isFcp())
+                {
+                    fcps++;
+                    sound = decodeFcp(reader);
+                }
+                else
+                {
+                    start(reader, "unknown");
+                    error(reader.error());
+                    sound = false;
+                }
+                if (!sound)
+                {
+                    bad++;
+                }
+                out.println(end());
+            }
+            out.flush();
+            if (bad > 0)
+            {
+                err.println("vlink decode: " + bad + " of " + reader.index() + " records have a bad CRC or are " +
+                    "malformed (" + data + " data, " + fcps + " fcp)");
+            }
+        }
+        catch (final NoSuchFileException ex)
+        {
+            err.println("vlink decode: " + file + ": no such file");
+            return Vlink.EXIT_FAILURE;
+        }
+        catch (final CaptureException ex)
+        {
+            err.println("vlink decode: " + file + ": " + ex.getMessage());
+            return Vlink.EXIT_FAILURE;
+        }
+        catch (final IOException ex)
+        {
+            err.println("vlink decode: " + file + ": cannot read: " + ex);
+            return Vlink.EXIT_FAILURE;
+        }
+        return bad == 0 ? 0 : Vlink.EXIT_FAILURE;
+    }
+
+    private boolean decodeData(final PcapReader reader, final PacketChecker checker)
+    {
+        final DirectBuffer buffer = reader.buffer();
+        final int offset = reader.packetOffset();
+        final int length = reader.packetLength();
+        start(reader, "data");
+
+        if (length < LrhFlyweight.LENGTH)
+        {
+            field("length", length);
+            text("icrc", "none");
+            text("vcrc", "none");
+            error(reader.error() != null ? reader.error() : "packet of " + length + " bytes, shorter than an LRH");
+            return false;
+        }
+
+        final int lnh = LrhFlyweight.lnh(buffer, offset);
+        field("vl", LrhFlyweight.vl(buffer, offset));
+        field("lver", buffer.getByte(offset) & 0x0F);
+        field("sl", LrhFlyweight.sl(buffer, offset));
+        field("lnh", lnh);
+        field("dlid", LrhFlyweight.dlid(buffer, offset));
+        field("pktlen", LrhFlyweight.pktLen(buffer, offset));
+        field("slid", LrhFlyweight.slid(buffer, offset));
+        field("length", length);
+
+        final int result = checker.check(buffer, offset, length);
+        final int verdict = PacketChecker.verdict(result);
+        final int icrc = PacketChecker.icrcStatus(result);
+        final int vcrc = PacketChecker.vcrcStatus(result);
+        text("icrc", PacketChecker.crcStatusName(icrc));
+        text("vcrc", PacketChecker.crcStatusName(vcrc));
+
+        final int bthOffset = LrhFlyweight.LENGTH + (lnh == LrhFlyweight.LNH_GLOBAL ? GrhFlyweight.LENGTH : 0);
+        if (LrhFlyweight.isIba(lnh) && length >= bthOffset + BthFlyweight.LENGTH)
+        {
+            hex("bth_opcode", BthFlyweight.opcode(buffer, offset + bthOffset), 2);
+            field("dest_qp", BthFlyweight.destQp(buffer, offset + bthOffset));
+            field("psn", BthFlyweight.psn(buffer, offset + bthOffset));
+        }
+
+        String error = reader.error();
+        if (error == null && verdict != PacketChecker.OK && verdict != PacketChecker.BAD_ICRC &&
+            verdict != PacketChecker.BAD_VCRC)
+        {
+            error = malformed(verdict, buffer, offset, length, checker);
+        }
+        if (error != null)
+        {
+            error(error);
+        }
+        return error == null && verdict == PacketChecker.OK;
+    }
+
+    private static String malformed(
+        final int verdict, final DirectBuffer buffer, final int offset, final int length, final PacketChecker checker)
+    {
+        final int pktLen = LrhFlyweight.pktLen(buffer, offset);
+        switch (verdict)
+        {
+            case PacketChecker.LENGTH_MISMATCH:
+                return "bad length: " + length + " bytes, PktLen " + pktLen + " says " + Sizes.wireLength(pktLen);
+            case PacketChecker.TOO_LONG:
+                return "bad length: " + Sizes.sizeOfPktLen(pktLen) + " bytes exceed the " + checker.maxSize() +
+                    " an MTU of " + (checker.maxSize() - PacketChecker.HEADERS_ALLOWANCE) + " allows";
+            case PacketChecker.TOO_SHORT:
+                return "bad length: " + length + " bytes, too short for the headers LNH " +
+                    LrhFlyweight.lnh(buffer, offset) + " announces";
+            default:
+                return PacketChecker.verdictName(verdict);
+        }
+    }
+
+    private boolean decodeFcp(final PcapReader reader)
+    {
+        final DirectBuffer buffer = reader.buffer();
+        final int offset = reader.packetOffset();
+        final int length = reader.packetLength();
+        start(reader, "fcp");
+
+        final long result = Fcp.decode(buffer, offset, length);
+        final int verdict = Fcp.verdict(result);
+        final int word = Fcp.word(result);
+        if (length >= 4)
+        {
+            field("op", Fcp.op(word));
+            field("fctbs", Fcp.fctbs(word));
+            field("vl", Fcp.vl(word));
+            field("fccl", Fcp.fccl(word));
+        }
+        field("length", length);
+        final boolean lpcrcPresent = length >= Fcp.RESERVED_OFFSET;
+        final boolean lpcrcOk = lpcrcPresent && Fcp.lpcrc(buffer, offset) == Crc16.ofWord(word);
+        text("lpcrc", !lpcrcPresent ? "none" : lpcrcOk ? "ok" : "bad");
+
+        String error = reader.error();
+        if (error == null)
+        {
+            if (verdict == Fcp.TOO_SHORT)
+            {
+                error = "bad length: " + length + " bytes, an FCP has " + Fcp.LENGTH;
+            }
+            else if (verdict == Fcp.RESERVED_OP)
+            {
+                error = "reserved op " + Fcp.op(word) + ": only 0 (normal) and 1 (init) are defined";
+            }
+            else if (length != Fcp.LENGTH)
+            {
+                error = "bad length: " + length + " bytes, an FCP has " + Fcp.LENGTH;
+            }
+        }
+        if (error != null)
+        {
+            error(error);
+        }
+        return error == null && verdict == Fcp.OK;
+    }
+
+    private void start(final PcapReader reader, final String kind)
+    {
+        if (json)
+        {
+            line.append('{');
+            field("index", reader.index());
+            text("kind", kind);
+            if (reader.erfType() >= 0)
+            {
+                field("iface", reader.iface());
+                text("time", Instant.ofEpochSecond(0, reader.timestampNanos()).toString());
+                if (reader.rxError())
+                {
+                    line.append(",\"rx_error\":true");
+                }
+            }
+        }
+        else
+        {
+            line.append(reader.index()).append(' ').append(kind);
+            if (reader.erfType() >= 0)
+            {
+                line.append(" if").append(reader.iface());
+                if (reader.rxError())
+                {
+                    line.append(" rx-error");
+                }
+            }
+            first = false;
+        }
+    }
+
+    private String end()
+    {
+        if (json)
+        {
+            line.append('}');
+        }
+        return line.toString();
+    }
+
+    private void key(final String key)
+    {
+        if (json)
+        {
+            if (!first)
+            {
+                line.append(',');
+            }
+            line.append('"').append(key).append("\":");
+        }
+        else
+        {
+            line.append(' ').append(key).append('=');
+        }
+        first = false;
+    }
+
+    private void field(final String key, final int value)
+    {
+        key(key);
+        line.append(value);
+    }
+
+    private void hex(final String key, final int value, final int digits)
+    {
+        key(key);
+        if (json)
+        {
+            line.append(value);
+        }
+        else
+        {
+            final String hex = Integer.toHexString(value);
+            line.append("0x");
+            for (int i = hex.length(); i < digits; i++)
+            {
+                line.append('0');
+            }
+            line.append(hex);
+        }
+    }
+
+    private void text(final String key, final String value)
+    {
+        key(key);
+        if (json)
+        {
+            quote(value);
+        }
+        else
+        {
+            line.append(value);
+        }
+    }
+
+    private void error(final String reason)
+    {
+        key("error");
+        if (json)
+        {
+            quote(reason);
+        }
+        else
+        {
+            line.append('"').append(reason).append('"');
+        }
+    }
+
+    private void quote(final String value)
+    {
+        line.append('"');
+        for (int i = 0; i < value.length(); i++)
+        {
+            final char c = value.charAt(i);
+            if (c == '"' || c == '\\')
+            {
+                line.append('\\').append(c);
+            }
+            else if (c < 0x20)
+            {
+                line.append(String.format("\\u%04x", (int)c));
+            }
+            else
+            {
+                line.append(c);
+            }
+        }
+        line.append('"');
+    }
+}
