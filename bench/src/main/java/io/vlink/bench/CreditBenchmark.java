@@ -4,6 +4,9 @@ import io.vlink.core.credit.CreditConfig;
 import io.vlink.core.credit.CreditPort;
 import io.vlink.core.credit.CreditTransmitter;
 import io.vlink.core.credit.Credits;
+import io.vlink.core.wire.Fcp;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -20,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Link-level flow control costs (issue 4): the credit check plus the accounting of one send (goal under 5 ns),
- * and building one FCP on one port plus applying it on the peer (goal under 15 ns), both 0 B/op; with a
- * baseline of the same shape (a 12-bit add and compare on a field) for the ratio.
+ * and building one FCP on one port plus applying it on the peer (goal under 15 ns), both 0 B/op, also through
+ * the bytes (encode with LPCRC, decode and check, apply); with a baseline of the same shape as the credit check
+ * (a 12-bit add and compare on a field) for the ratio.
  * <p>
  * Run: {@code bench/run CreditBenchmark -prof gc}.
  */
@@ -38,6 +42,7 @@ public class CreditBenchmark
     private static final int SENDS = 64;
     private static final int BLOCKS = 4;
 
+    private final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64, 64));
     private CreditTransmitter transmitter;
     private CreditPort a;
     private CreditPort b;
@@ -113,5 +118,21 @@ public class CreditBenchmark
         this.vl = vl;
         final long nowNs = this.nowNs += 100;
         return b.onFcp(a.buildFcp(vl, nowNs), nowNs);
+    }
+
+    /**
+     * As {@link #buildAndApplyFcp()}, through the wire bytes: a builds the FCP and encodes it with its LPCRC into a
+     * buffer, b decodes it (length, LPCRC, Op), validates and applies it.
+     *
+     * @return whether b applied it, for the blackhole.
+     */
+    @Benchmark
+    public boolean encodeDecodeApplyFcp()
+    {
+        final int vl = (this.vl + 1) & (DATA_VLS - 1);
+        this.vl = vl;
+        final long nowNs = this.nowNs += 100;
+        final int length = a.buildFcp(buffer, 8, vl, nowNs);
+        return b.onFcp(buffer, 8, length, nowNs);
     }
 }

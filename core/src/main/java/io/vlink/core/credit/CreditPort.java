@@ -1,5 +1,9 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.Fcp;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
 /**
  * One port's link-level flow control, whole: link state, transmitter and receiver credits of every data VL, the
  * VL15 buffer, the FCP schedule and the discard counters, with the state rules applied between them (spec
@@ -183,7 +187,44 @@ public final class CreditPort
         final int fccl = receiver.fccl(vl);
         schedule.onFcpSent(vl, nowNs, fccl);
         fcpsSent++;
-        return FcpWord.pack(op, transmitter.blocksSent(vl), vl, fccl);
+        return Fcp.word(op, transmitter.blocksSent(vl), vl, fccl);
+    }
+
+    /**
+     * Build the FCP for a VL and write its 8 bytes with their LPCRC ({@link Fcp#encode}).
+     *
+     * @param buffer to write into.
+     * @param offset of the FCP's first byte.
+     * @param vl     a data VL.
+     * @param nowNs  the clock.
+     * @return {@link Fcp#LENGTH}, the bytes written.
+     * @see #buildFcp(int, long)
+     */
+    public int buildFcp(final MutableDirectBuffer buffer, final int offset, final int vl, final long nowNs)
+    {
+        return Fcp.encode(buffer, offset, buildFcp(vl, nowNs));
+    }
+
+    /**
+     * Check a received FCP's bytes ({@link Fcp#decode}: length, LPCRC, Op) and apply it.
+     *
+     * @param buffer holding the FCP.
+     * @param offset of its first byte.
+     * @param length bytes received.
+     * @param nowNs  the clock.
+     * @return true if applied; false if discarded (too short, bad LPCRC, reserved Op, or any reason of
+     * {@link #onFcp(int, long)}), counted in {@link #discards()}.
+     */
+    public boolean onFcp(final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+    {
+        final long result = Fcp.decode(buffer, offset, length);
+        final int verdict = Fcp.verdict(result);
+        if (verdict != Fcp.OK)
+        {
+            discards.increment(FcpCheck.discardReason(verdict));
+            return false;
+        }
+        return onFcp(Fcp.word(result), nowNs);
     }
 
     /**
@@ -196,14 +237,14 @@ public final class CreditPort
      */
     public boolean onFcp(final int word, final long nowNs)
     {
-        final int verdict = FcpWord.validate(word, dataVls);
-        if (verdict != FcpWord.VALID)
+        final int verdict = FcpCheck.validate(word, dataVls);
+        if (verdict != FcpCheck.VALID)
         {
             discards.increment(verdict);
             return false;
         }
-        final int op = FcpWord.op(word);
-        final int vl = FcpWord.vl(word);
+        final int op = Fcp.op(word);
+        final int vl = Fcp.vl(word);
         // allowed or not by the state it arrived in (a normal FCP that arms an initializing port is still discarded)
         final boolean allowed = link.state().mayReceiveFcp(op);
         if (link.onFcpReceived(vl, op))
@@ -212,8 +253,8 @@ public final class CreditPort
         }
         if (allowed)
         {
-            receiver.onBlocksSent(vl, FcpWord.fctbs(word));
-            transmitter.onCreditLimit(vl, FcpWord.fccl(word));
+            receiver.onBlocksSent(vl, Fcp.fctbs(word));
+            transmitter.onCreditLimit(vl, Fcp.fccl(word));
             fcpsReceived++;
         }
         else
@@ -224,7 +265,8 @@ public final class CreditPort
     }
 
     /**
-     * Count an FCP whose LPCRC did not match (the wire codec found it): it is discarded unread.
+     * Count an FCP whose LPCRC did not match, when the caller checked it itself (
+     * {@link #onFcp(DirectBuffer, int, int, long)} counts its own): it is discarded unread.
      */
     public void onBadFcp()
     {

@@ -19,7 +19,7 @@ public final class DiscardCounters
     }
 
     /**
-     * @param reasonId a {@link DiscardReason#id()}, as returned by {@link FcpWord#validate(int, int)}.
+     * @param reasonId a {@link DiscardReason#id()}, as returned by {@link FcpCheck#validate(int, int)}.
      */
     public void increment(final int reasonId)
     {

@@ -1,5 +1,7 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.Fcp;
+
 /**
  * The link layer's states (spec {@code flow-control.md}, "Link states"): {@code Down -> Initialize -> Armed ->
  * Active}, and what each lets through.
@@ -15,9 +17,9 @@ package io.vlink.core.credit;
 public enum LinkState
 {
     DOWN(0, -1, false, false),
-    INITIALIZE(1, FcpWord.OP_INIT, false, false),
-    ARMED(2, FcpWord.OP_NORMAL, false, true),
-    ACTIVE(3, FcpWord.OP_NORMAL, true, true);
+    INITIALIZE(1, Fcp.OP_INIT, false, false),
+    ARMED(2, Fcp.OP_NORMAL, false, true),
+    ACTIVE(3, Fcp.OP_NORMAL, true, true);
 
     private static final LinkState[] BY_CODE = values();
 
@@ -84,6 +86,6 @@ public enum LinkState
      */
     public boolean mayReceiveFcp(final int op)
     {
-        return fcpOp == FcpWord.OP_NORMAL || (fcpOp == FcpWord.OP_INIT && op == FcpWord.OP_INIT);
+        return fcpOp == Fcp.OP_NORMAL || (fcpOp == Fcp.OP_INIT && op == Fcp.OP_INIT);
     }
 }

@@ -1,5 +1,7 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.Fcp;
+
 /**
  * The link state machine of one port: {@code Down -> Initialize -> Armed -> Active} (spec {@code flow-control.md},
  * "Link states"; IBA's LinkDown, LinkInitialize, LinkArm, LinkActive).
@@ -123,14 +125,14 @@ public final class LinkStateMachine
         }
         if (state == LinkState.INITIALIZE)
         {
-            if (op == FcpWord.OP_NORMAL)
+            if (op == Fcp.OP_NORMAL)
             {
                 return enter(LinkState.ARMED);
             }
             fcpVlsSeen |= 1 << vl;
             return fcpVlsSeen == allVls && enter(LinkState.ARMED);
         }
-        if (state == LinkState.ARMED && op == FcpWord.OP_NORMAL)
+        if (state == LinkState.ARMED && op == Fcp.OP_NORMAL)
         {
             fcpVlsSeen |= 1 << vl;
             return fcpVlsSeen == allVls && enter(LinkState.ACTIVE);

@@ -1,12 +1,16 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.Fcp;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -29,19 +33,62 @@ class DiscardTest
     }
 
     @Test
-    void wordsPackAsTheWireSpecsVectors()
+    void aPortWritesTheWireSpecsVectorFromItsOwnCounters()
     {
-        // wire.md: 01233456 is Op 0, FCTBS 0x123, VL 3, FCCL 0x456; 100000ff is Op 1, FCTBS 0, VL 0, FCCL 255
-        assertEquals(0x01233456, FcpWord.pack(0, 0x123, 3, 0x456));
-        assertEquals(0x100000ff, FcpWord.pack(1, 0, 0, 255));
-        final int word = 0x01233456;
-        assertEquals(0, FcpWord.op(word));
-        assertEquals(0x123, FcpWord.fctbs(word));
-        assertEquals(3, FcpWord.vl(word));
-        assertEquals(0x456, FcpWord.fccl(word));
-        assertEquals(1, FcpWord.op(0x100000ff));
-        assertEquals(15, FcpWord.op(0xF0000000));
-        assertEquals("op=0 fctbs=291 vl=3 fccl=1110", FcpWord.toString(word));
+        // FCTBS 0x123 (291 blocks sent on VL3) and FCCL 0x456 (an empty 1110-block buffer): wire.md's vector
+        final CreditPort port = new CreditPort(new CreditConfig().dataVls(4).bufferBlocks(0x456).automatic(false));
+        port.up(0);
+        port.arm(0);
+        port.activate();
+        assertTrue(port.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 3, 2048), 0));
+        for (int i = 0; i < 0x123 / 3; i++)
+        {
+            assertTrue(port.tryTransmit(3, 3));
+        }
+        assertTrue(port.tryTransmit(3, 0x123 % 3));
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[12]);
+        assertEquals(Fcp.LENGTH, port.buildFcp(buffer, 2, 3, 0));
+        final byte[] bytes = new byte[Fcp.LENGTH];
+        buffer.getBytes(2, bytes);
+        assertArrayEquals(HexFormat.of().parseHex("01233456d19f0000"), bytes);
+    }
+
+    @Test
+    void fcpBytesAreCheckedThenApplied()
+    {
+        final CreditPort port = new CreditPort(new CreditConfig().dataVls(1).automatic(false));
+        port.up(0);
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
+
+        // wire.md: 100000ff 380c, Op 1, FCTBS 0, VL 0, FCCL 255: an Initialize port takes it
+        buffer.putBytes(0, HexFormat.of().parseHex("100000ff380c0000"));
+        assertTrue(port.onFcp(buffer, 0, 8, 0));
+        assertEquals(255, port.transmitter().creditLimit(0));
+
+        // one bit flipped in the FCCL: bad LPCRC, nothing moves
+        buffer.putByte(3, (byte)0xfe);
+        assertFalse(port.onFcp(buffer, 0, 8, 0));
+        assertEquals(1, port.discards().get(DiscardReason.FCP_BAD_LPCRC));
+        assertEquals(255, port.transmitter().creditLimit(0));
+
+        // seven bytes: too short
+        assertFalse(port.onFcp(buffer, 0, 7, 0));
+        assertEquals(1, port.discards().get(DiscardReason.FCP_TOO_SHORT));
+
+        // a good LPCRC over a reserved Op
+        Fcp.encode(buffer, 0, Fcp.word(2, 0, 0, 300));
+        assertFalse(port.onFcp(buffer, 0, 8, 0));
+        assertEquals(1, port.discards().get(DiscardReason.FCP_RESERVED_OP));
+
+        // a good FCP for VL15 and for VL1 of a one-VL port: only the credit layer can refuse these
+        Fcp.encode(buffer, 0, Fcp.word(Fcp.OP_INIT, 0, 15, 300));
+        assertFalse(port.onFcp(buffer, 0, 8, 0));
+        Fcp.encode(buffer, 0, Fcp.word(Fcp.OP_INIT, 0, 1, 300));
+        assertFalse(port.onFcp(buffer, 0, 8, 0));
+        assertEquals(1, port.discards().get(DiscardReason.FCP_VL15));
+        assertEquals(1, port.discards().get(DiscardReason.FCP_MISSING_VL));
+        assertEquals(5, port.discards().fcpTotal());
+        assertEquals(255, port.transmitter().creditLimit(0));
     }
 
     @Test
@@ -68,8 +115,9 @@ class DiscardTest
     void aReservedOpIsDiscardedAndCounted(final int op)
     {
         final CreditPort port = activePort(4);
-        final int word = FcpWord.pack(op, 100, 1, 200);
-        assertEquals(DiscardReason.FCP_RESERVED_OP.id(), FcpWord.validate(word, 4));
+        final int word = Fcp.word(op, 100, 1, 200);
+        assertEquals(DiscardReason.FCP_RESERVED_OP.id(), FcpCheck.validate(word, 4));
+        assertEquals(FcpCheck.VALID, FcpCheck.validate(Fcp.word(Fcp.OP_INIT, 100, 3, 200), 4));
         assertFalse(port.onFcp(word, 0));
         assertEquals(1, port.discards().get(DiscardReason.FCP_RESERVED_OP));
         assertEquals(0, port.transmitter().creditLimit(1), "nothing applied");
@@ -80,9 +128,9 @@ class DiscardTest
     void anFcpForVl15IsDiscarded()
     {
         final CreditPort port = activePort(15);
-        assertFalse(port.onFcp(FcpWord.pack(0, 1, 15, 2), 0));
+        assertFalse(port.onFcp(Fcp.word(0, 1, 15, 2), 0));
         assertEquals(1, port.discards().get(DiscardReason.FCP_VL15));
-        assertTrue(port.onFcp(FcpWord.pack(0, 1, 14, 2), 0), "VL14 exists on a 15-VL port");
+        assertTrue(port.onFcp(Fcp.word(0, 1, 14, 2), 0), "VL14 exists on a 15-VL port");
     }
 
     @ParameterizedTest
@@ -90,7 +138,7 @@ class DiscardTest
     void anFcpForAVlThePortLacksIsDiscarded(final int vl)
     {
         final CreditPort port = activePort(4);
-        assertFalse(port.onFcp(FcpWord.pack(0, 1, vl, 2), 0));
+        assertFalse(port.onFcp(Fcp.word(0, 1, vl, 2), 0));
         assertEquals(1, port.discards().get(DiscardReason.FCP_MISSING_VL));
         assertEquals(0, port.fcpsReceived());
     }

@@ -1,5 +1,6 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.Fcp;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -59,9 +60,9 @@ class LinkStateMachineTest
         assertEquals(ARMED, link.b.port.state());
         for (final int[] fcp : link.a.sentFcps)
         {
-            assertEquals(FcpWord.OP_INIT, FcpWord.op(fcp[1]));
-            assertEquals(0, FcpWord.fctbs(fcp[1]));
-            assertEquals(512, FcpWord.fccl(fcp[1]));
+            assertEquals(Fcp.OP_INIT, Fcp.op(fcp[1]));
+            assertEquals(0, Fcp.fctbs(fcp[1]));
+            assertEquals(512, Fcp.fccl(fcp[1]));
         }
         assertEquals(4, link.a.sentFcps.size(), "one init FCP per data VL");
         assertEquals(512, link.a.port.transmitter().creditLimit(2), "credit known, yet no data in Armed");
@@ -69,7 +70,7 @@ class LinkStateMachineTest
 
         // step 2: both send normal FCPs (Op 0) at once on arming; on receipt each is Active
         link.step();
-        assertEquals(FcpWord.OP_NORMAL, FcpWord.op(link.a.sentFcps.get(link.a.sentFcps.size() - 1)[1]));
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(link.a.sentFcps.get(link.a.sentFcps.size() - 1)[1]));
         assertEquals(ACTIVE, link.a.port.state());
         assertEquals(ACTIVE, link.b.port.state());
         assertEquals(0, link.a.dataSent + link.b.dataSent, "data waits for the next packet boundary");
@@ -120,9 +121,9 @@ class LinkStateMachineTest
         assertEquals(2, link.a.port.link().ups());
         link.step();
         final int[] first = link.a.sentFcps.get(fcpsBefore);
-        assertEquals(FcpWord.OP_INIT, FcpWord.op(first[1]));
-        assertEquals(0, FcpWord.fctbs(first[1]));
-        assertEquals(512, FcpWord.fccl(first[1]));
+        assertEquals(Fcp.OP_INIT, Fcp.op(first[1]));
+        assertEquals(0, Fcp.fctbs(first[1]));
+        assertEquals(512, Fcp.fccl(first[1]));
         // step 2 activates both; steps 3 to 12 carry one packet each
         link.steps(11);
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states);
@@ -210,10 +211,10 @@ class LinkStateMachineTest
     {
         final CreditPort port = new CreditPort(config(false));
         port.up(0);
-        assertTrue(port.onFcp(FcpWord.pack(FcpWord.OP_INIT, 7, 1, 300), 0));
+        assertTrue(port.onFcp(Fcp.word(Fcp.OP_INIT, 7, 1, 300), 0));
         assertEquals(300, port.transmitter().creditLimit(1));
         assertEquals(7, port.receiver().blocksReceived(1));
-        assertFalse(port.onFcp(FcpWord.pack(FcpWord.OP_NORMAL, 9, 1, 400), 0));
+        assertFalse(port.onFcp(Fcp.word(Fcp.OP_NORMAL, 9, 1, 400), 0));
         assertEquals(1, port.discards().get(DiscardReason.FCP_STATE));
         assertEquals(300, port.transmitter().creditLimit(1), "the discarded FCP moved nothing");
         assertFalse(port.onData(1, 1));
@@ -221,14 +222,14 @@ class LinkStateMachineTest
         assertFalse(port.tryTransmit(1, 1), "credit, but not Active");
         assertTrue(port.onSmp());
         assertTrue(port.maySendSmp());
-        assertEquals(FcpWord.OP_INIT, FcpWord.op(port.buildFcp(0, 0)));
+        assertEquals(Fcp.OP_INIT, Fcp.op(port.buildFcp(0, 0)));
 
         // Armed: data is received (not sent), FCPs of both Ops are applied (the peer may still be initializing)
         port.arm(0);
-        assertTrue(port.onFcp(FcpWord.pack(FcpWord.OP_INIT, 8, 1, 301), 0));
-        assertTrue(port.onFcp(FcpWord.pack(FcpWord.OP_NORMAL, 9, 1, 302), 0));
+        assertTrue(port.onFcp(Fcp.word(Fcp.OP_INIT, 8, 1, 301), 0));
+        assertTrue(port.onFcp(Fcp.word(Fcp.OP_NORMAL, 9, 1, 302), 0));
         assertFalse(port.tryTransmit(1, 1));
-        assertEquals(FcpWord.OP_NORMAL, FcpWord.op(port.buildFcp(0, 0)));
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(port.buildFcp(0, 0)));
         assertTrue(port.onData(1, 1));
         assertEquals(ACTIVE, port.state());
         assertTrue(port.tryTransmit(1, 1));
@@ -238,7 +239,7 @@ class LinkStateMachineTest
     void downTakesNothingAndSendsNothing()
     {
         final CreditPort port = new CreditPort(config(true));
-        assertFalse(port.onFcp(FcpWord.pack(FcpWord.OP_INIT, 0, 0, 10), 0));
+        assertFalse(port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 10), 0));
         assertFalse(port.onData(0, 1));
         assertFalse(port.maySendSmp());
         assertEquals(FcpSchedule.NONE, port.pollFcp(0));
