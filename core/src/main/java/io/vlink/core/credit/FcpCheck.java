@@ -1,0 +1,65 @@
+package io.vlink.core.credit;
+
+import io.vlink.core.wire.Fcp;
+
+/**
+ * What only the credit layer can check about a received FCP, and how the wire codec's verdicts map to
+ * {@link DiscardReason}s. The FCP word itself ({@code op << 28 | fctbs << 16 | vl << 12 | fccl}) and its bytes
+ * with the LPCRC are {@link Fcp}'s.
+ */
+public final class FcpCheck
+{
+    /** {@link #validate(int, int)} result for a word the credit layer may apply. */
+    public static final int VALID = -1;
+    /** VL15 carries no credits: an FCP for it is discarded. */
+    public static final int VL15 = 15;
+
+    private FcpCheck()
+    {
+    }
+
+    /**
+     * Checks an FCP whose LPCRC was good (spec {@code wire.md}): its Op is defined and it names a data VL this port
+     * has.
+     *
+     * @param word    the FCP's first four bytes.
+     * @param dataVls the port's data VLs (1, 2, 4, 8 or 15).
+     * @return {@link #VALID}, or the {@link DiscardReason#id()} to count.
+     */
+    public static int validate(final int word, final int dataVls)
+    {
+        final int op = Fcp.op(word);
+        if (op != Fcp.OP_NORMAL && op != Fcp.OP_INIT)
+        {
+            return DiscardReason.FCP_RESERVED_OP.id();
+        }
+        final int vl = Fcp.vl(word);
+        if (vl == VL15)
+        {
+            return DiscardReason.FCP_VL15.id();
+        }
+        if (vl >= dataVls)
+        {
+            return DiscardReason.FCP_MISSING_VL.id();
+        }
+        return VALID;
+    }
+
+    /**
+     * @param verdict a verdict of {@link Fcp#decode}: {@link Fcp#TOO_SHORT}, {@link Fcp#BAD_LPCRC} or
+     *                {@link Fcp#RESERVED_OP}.
+     * @return the reason to count the discard under.
+     */
+    public static DiscardReason discardReason(final int verdict)
+    {
+        switch (verdict)
+        {
+            case Fcp.TOO_SHORT:
+                return DiscardReason.FCP_TOO_SHORT;
+            case Fcp.RESERVED_OP:
+                return DiscardReason.FCP_RESERVED_OP;
+            default:
+                return DiscardReason.FCP_BAD_LPCRC;
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.vlink.core.credit;
+
+import java.util.Arrays;
+
+/**
+ * When each data VL needs a flow-control packet (spec {@code flow-control.md}, "FCPs"; seed 001 "Frequency of FCP
+ * Transmission"), on a clock the caller reads once per duty cycle and passes in.
+ * <ul>
+ *   <li><b>Periodic:</b> an FCP for every data VL at least once per period, by default 65,536 symbol times at the
+ *   link's data rate ({@link LineRate}): 5.24 us at 4x EDR. The period restarts whenever an FCP for the VL goes
+ *   out, so a VL sending early FCPs sends no extra periodic ones.</li>
+ *   <li><b>Early:</b> as soon as the VL's FCCL has moved at least {@code earlyThresholdBlocks} past the FCCL of
+ *   its last FCP. FCCL moves when the upper layer frees space (and, while more than 2048 blocks are free, as
+ *   blocks arrive): this is "space freed that matters", the credit the peer does not know about yet, so a
+ *   receiver that drains quickly re-opens the window at once.</li>
+ *   <li>When the link comes up ({@link #reset(long)}) or changes the Op it sends ({@link #makeAllDue(long)}),
+ *   every VL is due at once.</li>
+ * </ul>
+ * Use, once per duty cycle: {@code while ((vl = schedule.poll(nowNs)) != NONE) { send the FCP for vl;
+ * schedule.onFcpSent(vl, nowNs, fccl); }}. A VL left unsent stays due. {@link #poll(long)} starts its scan one
+ * VL after the last one it returned, so VLs due together take turns. Single-threaded and allocation-free.
+ */
+public final class FcpSchedule
+{
+    /** {@link #poll(long)}: no VL needs an FCP now. */
+    public static final int NONE = -1;
+    /** Early-FCP threshold by default: one 4 KB packet's worth of credit. */
+    public static final int DEFAULT_EARLY_THRESHOLD_BLOCKS = 64;
+
+    private final int dataVls;
+    private final long periodNs;
+    private final int earlyThresholdBlocks;
+    private final FcclSource fcclSource;
+    private final long[] dueNs;
+    private final int[] advertisedFccl;
+    private int nextVl;
+
+    /**
+     * @param dataVls              the port's data VLs: 1, 2, 4, 8 or 15.
+     * @param periodNs             the longest gap between two FCPs for one VL, in ns (see {@link #periodNs(LineRate)}).
+     * @param earlyThresholdBlocks FCCL advance that sends an FCP early: 1..2048 blocks.
+     * @param fcclSource           each VL's current FCCL, normally the port's {@link CreditReceiver}.
+     */
+    public FcpSchedule(
+        final int dataVls, final long periodNs, final int earlyThresholdBlocks, final FcclSource fcclSource)
+    {
+        this.dataVls = Credits.requireDataVls(dataVls);
+        if (periodNs <= 0)
+        {
+            throw new IllegalArgumentException("FCP period must be positive: " + periodNs + " ns");
+        }
+        if (earlyThresholdBlocks < 1 || earlyThresholdBlocks > Credits.MAX_CREDIT)
+        {
+            throw new IllegalArgumentException("early FCP threshold must be 1..2048 blocks: " + earlyThresholdBlocks);
+        }
+        this.periodNs = periodNs;
+        this.earlyThresholdBlocks = earlyThresholdBlocks;
+        this.fcclSource = fcclSource;
+        dueNs = new long[dataVls];
+        advertisedFccl = new int[dataVls];
+    }
+
+    /**
+     * @param rate the link's rate.
+     * @return 65,536 symbol times at that rate, in ns: the longest an FCP may wait.
+     */
+    public static long periodNs(final LineRate rate)
+    {
+        return rate.nanosOf(LineRate.FCP_INTERVAL_SYMBOLS);
+    }
+
+    public long periodNs()
+    {
+        return periodNs;
+    }
+
+    public int earlyThresholdBlocks()
+    {
+        return earlyThresholdBlocks;
+    }
+
+    /**
+     * The link came up: every VL is due now, and nothing has been advertised yet.
+     *
+     * @param nowNs the clock.
+     */
+    public void reset(final long nowNs)
+    {
+        Arrays.fill(advertisedFccl, 0);
+        makeAllDue(nowNs);
+        nextVl = 0;
+    }
+
+    /**
+     * Every VL is due now (the Op changed: the peer should learn at once).
+     *
+     * @param nowNs the clock.
+     */
+    public void makeAllDue(final long nowNs)
+    {
+        Arrays.fill(dueNs, nowNs);
+    }
+
+    /**
+     * @param nowNs the clock, read once per duty cycle.
+     * @return a data VL that needs an FCP now, or {@link #NONE}.
+     */
+    public int poll(final long nowNs)
+    {
+        int vl = nextVl;
+        for (int i = 0; i < dataVls; i++)
+        {
+            if (nowNs - dueNs[vl] >= 0 ||
+                ((fcclSource.fccl(vl) - advertisedFccl[vl]) & Credits.MASK) >= earlyThresholdBlocks)
+            {
+                nextVl = vl + 1 == dataVls ? 0 : vl + 1;
+                return vl;
+            }
+            vl = vl + 1 == dataVls ? 0 : vl + 1;
+        }
+        return NONE;
+    }
+
+    /**
+     * An FCP for the VL went out: its period restarts and its FCCL is what the peer now knows.
+     *
+     * @param vl    the data VL.
+     * @param nowNs the clock.
+     * @param fccl  the FCCL the FCP carried.
+     */
+    public void onFcpSent(final int vl, final long nowNs, final int fccl)
+    {
+        dueNs[vl] = nowNs + periodNs;
+        advertisedFccl[vl] = fccl & Credits.MASK;
+    }
+
+    /**
+     * @param vl the data VL.
+     * @return when its next periodic FCP is due, in the clock's ns.
+     */
+    public long dueNs(final int vl)
+    {
+        return dueNs[vl];
+    }
+
+    /**
+     * @param vl the data VL.
+     * @return the FCCL of its last FCP.
+     */
+    public int advertisedFccl(final int vl)
+    {
+        return advertisedFccl[vl];
+    }
+}
