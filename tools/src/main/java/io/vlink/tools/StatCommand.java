@@ -31,9 +31,9 @@ import java.util.concurrent.locks.LockSupport;
     mixinStandardHelpOptions = true,
     description = {
         "Live counters of every running vlink engine on this machine, read from their counters files.",
-        "Output, one record a line: '# vlink stat TIME', then for each engine an 'engine ...' line followed by",
-        "its 'counter ...' lines (and 'error ...' lines with --errors). A file left by a dead process is shown",
-        "as state=dead without counters."
+        "One record a line, key=value fields: '# vlink stat TIME dir=DIR', then per engine an 'engine' line, " +
+            "its 'counter' lines and, with --errors, its 'error' lines. A file left by a dead process shows " +
+            "state=dead and no counters (docs/engine.md has the full form)."
     })
 public final class StatCommand implements Callable<Integer>
 {

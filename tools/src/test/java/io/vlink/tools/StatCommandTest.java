@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import io.vlink.core.credit.DiscardReason;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
@@ -33,7 +34,7 @@ class StatCommandTest
             file.newCounter(CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE).setRelease(1);
             port.txPackets(1).getAndAddRelease(42);
             port.rxBytes(15).getAndAddRelease(256);
-            port.discards(3).getAndAddRelease(5);
+            port.discards(DiscardReason.DATA_BAD_CRC.id()).getAndAddRelease(5);
             new ErrorLogHandler(file.errorLog(), System.err).onError(new IllegalStateException("bad \"frame\""));
 
             final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--errors");
@@ -45,7 +46,7 @@ class StatCommandTest
                 lines.get(1));
             assertTrue(lines.contains("counter engine=soak port=1 vl=1 name=tx_packets value=42"), cli.out);
             assertTrue(lines.contains("counter engine=soak port=1 vl=15 name=rx_bytes value=256"), cli.out);
-            assertTrue(lines.contains("counter engine=soak port=1 vl=- name=discards_bad_vcrc value=5"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=1 vl=- name=discards_data_bad_crc value=5"), cli.out);
             assertTrue(lines.contains("counter engine=soak port=- vl=- name=errors value=1"), cli.out);
             assertTrue(lines.contains("counter engine=soak port=1 vl=0 name=credit_stalls value=0"), cli.out);
             assertTrue(lines.stream().anyMatch((l) -> l.matches(

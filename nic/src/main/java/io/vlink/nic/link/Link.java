@@ -49,6 +49,16 @@ public interface Link extends AutoCloseable
     AtomicBuffer buffer();
 
     /**
+     * Whether a claim of {@code length} bytes would succeed now (conservative: it may say no when a claim would
+     * succeed, never yes when it would fail). The arbiter asks before it grants, so a granted packet always has
+     * room and back-pressure never undoes a decision.
+     *
+     * @param length a frame length.
+     * @return true if {@link #tryClaim} of that length will succeed before anything else claims.
+     */
+    boolean hasRoomFor(int length);
+
+    /**
      * Send a claimed frame.
      *
      * @param offset the offset {@link #tryClaim} returned.

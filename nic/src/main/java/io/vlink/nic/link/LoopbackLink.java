@@ -2,12 +2,14 @@ package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.PortCounters;
+import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -93,6 +95,16 @@ public final class LoopbackLink implements Link
             return BACK_PRESSURED;
         }
         return index;
+    }
+
+    @Override
+    public boolean hasRoomFor(final int length)
+    {
+        // A claim needs the aligned record contiguous; at the wrap it may first pad the rest of the ring,
+        // which is shorter than the record: twice the record always suffices.
+        final long used = transmitRing.producerPosition() - transmitRing.consumerPosition();
+        final int record = BitUtil.align(length + RecordDescriptor.HEADER_LENGTH, RecordDescriptor.ALIGNMENT);
+        return transmitRing.capacity() - used >= 2L * record;
     }
 
     @Override

@@ -143,6 +143,12 @@ public final class UdpLink implements Link
     }
 
     @Override
+    public boolean hasRoomFor(final int length)
+    {
+        return !pending || 0 != flush();
+    }
+
+    @Override
     public AtomicBuffer buffer()
     {
         return sendBuffer;

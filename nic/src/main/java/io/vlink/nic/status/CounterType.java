@@ -13,6 +13,9 @@ public enum CounterType
 
     /** Gauge: the port's link state (0 down, 1 initialize, 2 armed, 3 active; flow-control.md). */
     LINK_STATE(2, "link_state", CounterScope.PORT),
+    /** Frames the capture tap could not record (it fell behind). */
+    CAPTURE_DROPS(4, "capture_drops", CounterScope.ENGINE),
+
     /** Link state changes. */
     LINK_TRANSITIONS(3, "link_transitions", CounterScope.PORT),
 

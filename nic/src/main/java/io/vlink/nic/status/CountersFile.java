@@ -102,11 +102,31 @@ public final class CountersFile implements AutoCloseable
         }
         IoUtil.ensureDirectoryExists(directory, "vlink counters directory");
         final File file = CountersFileDescriptor.file(directory, name, ProcessHandle.current().pid());
+        if (file.exists() && isOpenedByThisProcess(file))
+        {
+            throw new IllegalStateException("an engine named '" + name + "' is already running in this process: " +
+                "give each engine its own name");
+        }
+        // a file of ours that is not open was left by an engine of a process that had our PID: replace it
         IoUtil.deleteIfExists(file);
         final long length = fileLength(
             maxCounters * CountersReader.METADATA_LENGTH, maxCounters * CountersReader.COUNTER_LENGTH, errorLogLength);
-        final MappedByteBuffer mapped = IoUtil.mapNewFile(file, length, true);
+        // a new file reads as zeros: no need to write them
+        final MappedByteBuffer mapped = IoUtil.mapNewFile(file, length, false);
         return new CountersFile(file, mapped, name, maxCounters, errorLogLength, clock);
+    }
+
+    private static boolean isOpenedByThisProcess(final File file)
+    {
+        try (CountersFileReader reader = CountersFileReader.open(file))
+        {
+            return reader.isOpen() && reader.pid() == ProcessHandle.current().pid() &&
+                reader.liveness(System.currentTimeMillis(), Long.MAX_VALUE) != EngineLiveness.DEAD;
+        }
+        catch (final IllegalStateException ex)
+        {
+            return false;
+        }
     }
 
     /**

@@ -1,27 +1,25 @@
 package io.vlink.nic.status;
 
+import io.vlink.core.credit.DiscardReason;
+
+import java.util.Locale;
+
 /**
- * The discard reasons a port counts, by stable id and stable snake_case name: the one place that says which
- * reasons exist, so that the counters, {@code vlink stat} and the receive path agree.
- * <p>
- * Ids are dense from 0 and never change meaning; a reason that is no longer produced keeps its id.
+ * The discard reasons a port counts, by stable id and stable snake_case name: the one place that maps
+ * {@code core}'s {@link DiscardReason} (ids stable, appended never renumbered) to counters and to what
+ * {@code vlink stat} prints.
  */
 public final class DiscardReasons
 {
-    private static final String[] NAMES =
+    private static final String[] NAMES = new String[DiscardReason.count()];
+
+    static
     {
-        "malformed_length",
-        "bad_lrh",
-        "bad_icrc",
-        "bad_vcrc",
-        "bad_lpcrc",
-        "fcp_reserved_op",
-        "fcp_bad_vl",
-        "no_such_vl",
-        "buffer_overflow",
-        "vl15_full",
-        "link_not_active",
-    };
+        for (int id = 0; id < NAMES.length; id++)
+        {
+            NAMES[id] = DiscardReason.get(id).name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     private DiscardReasons()
     {
@@ -37,7 +35,7 @@ public final class DiscardReasons
 
     /**
      * @param id a reason id.
-     * @return its stable name, or {@code reason_<id>} for an id this version does not know.
+     * @return its stable name, or {@code reason_<id>} for an id this version does not know (a newer engine).
      */
     public static String name(final int id)
     {

@@ -101,7 +101,8 @@ class AgentGroupTest
         assertFalse(threads.get(0).isAlive());
         assertEquals(1, agents.get(0).closes.get());
         assertEquals(1, agents.get(1).closes.get());
-        assertEquals(errorCounter.get(), errors.size());
+        // an error raised while the runner is closing goes to the handler but is no longer counted
+        assertTrue(errors.size() - errorCounter.get() <= 1, errors.size() + " errors, counted " + errorCounter.get());
     }
 
     @Test

@@ -157,6 +157,19 @@ class CountersFileTest
     }
 
     @Test
+    void refusesASecondEngineOfTheSameNameInOneProcess()
+    {
+        clock.update(System.currentTimeMillis());
+        try (CountersFile first = CountersFile.create(dir, "twice", 16, 4096, clock))
+        {
+            final IllegalStateException ex = assertThrows(
+                IllegalStateException.class, () -> CountersFile.create(dir, "twice", 16, 4096, clock));
+            assertTrue(ex.getMessage().contains("already running"), ex.getMessage());
+            assertTrue(first.file().exists());
+        }
+    }
+
+    @Test
     void refusesBadNames()
     {
         assertThrows(IllegalArgumentException.class, () -> CountersFile.create(dir, "../x", 16, 4096, clock));
