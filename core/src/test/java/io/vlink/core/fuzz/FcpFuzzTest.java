@@ -11,6 +11,7 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
 import java.util.HexFormat;
 import java.util.Random;
 
@@ -31,9 +32,8 @@ class FcpFuzzTest
         @ForAll @Size(max = 24) final byte[] bytes, @ForAll final int offsetChoice, @ForAll final int lengthChoice)
     {
         final int n = bytes.length;
-        final int offset = (offsetChoice & 1) == 0 ? Math.floorMod(offsetChoice, n + 1) :
-            Math.max(0, n - Math.floorMod(offsetChoice >> 1, 10));
-        final int length = Math.floorMod(lengthChoice, n - offset + 1);
+        final int offset = Fuzz.offset(n, offsetChoice, 10);
+        final int length = Fuzz.length(n, offset, lengthChoice);
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         final String input = HexFormat.of().formatHex(bytes) + " at " + offset + " length " + length;
 
@@ -49,7 +49,7 @@ class FcpFuzzTest
             final boolean lpcrcOk = Fcp.lpcrc(buffer, offset) == Crc16.ofWord(word);
             final int expected = !lpcrcOk ? Fcp.BAD_LPCRC : Fcp.op(word) > Fcp.OP_INIT ? Fcp.RESERVED_OP : Fcp.OK;
             assertEquals(expected, verdict, input);
-            assertEquals(buffer.getInt(offset, java.nio.ByteOrder.BIG_ENDIAN), word, input);
+            assertEquals(buffer.getInt(offset, ByteOrder.BIG_ENDIAN), word, input);
         }
         assertTrue(Fcp.verdictName(verdict).length() > 0 && Fcp.toString(word).startsWith("FCP"), input);
     }

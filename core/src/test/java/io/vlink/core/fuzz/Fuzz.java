@@ -26,6 +26,29 @@ public final class Fuzz
     }
 
     /**
+     * @param capacity of the buffer.
+     * @param choice   any int: even picks anywhere in the buffer, odd picks within the last {@code tail} bytes.
+     * @param tail     bytes at the end of the buffer that odd choices pick from.
+     * @return an offset from 0 to {@code capacity}.
+     */
+    public static int offset(final int capacity, final int choice, final int tail)
+    {
+        return (choice & 1) == 0 ? Math.floorMod(choice, capacity + 1) :
+            Math.max(0, capacity - Math.floorMod(choice >> 1, tail));
+    }
+
+    /**
+     * @param capacity of the buffer.
+     * @param offset   from {@link #offset(int, int, int)}.
+     * @param choice   any int.
+     * @return a length from 0 to the end of the buffer.
+     */
+    public static int length(final int capacity, final int offset, final int choice)
+    {
+        return Math.floorMod(choice, capacity - offset + 1);
+    }
+
+    /**
      * @param prefix of the directory's name.
      * @return a new temporary directory, deleted (with the files left in it) when the JVM exits.
      */

@@ -3,6 +3,7 @@ package io.vlink.core.fuzz;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
 import net.jqwik.api.lifecycle.PropertyExecutionResult;
 import net.jqwik.api.lifecycle.PropertyExecutor;
+import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 
 /**
@@ -35,11 +36,20 @@ public final class FuzzTries implements AroundPropertyHook
     }
 
     /**
-     * @return the tries a property runs: the campaign's if set, else {@code annotated}.
+     * @return the properties of the class it is added to ({@code @AddLifecycleHook(FuzzTries.class)}).
      */
-    public static int tries(final int annotated)
+    @Override
+    public PropagationMode propagateTo()
     {
-        final String tries = System.getProperty(TRIES_PROPERTY);
-        return tries == null || tries.isBlank() ? annotated : Integer.parseInt(tries.trim());
+        return PropagationMode.DIRECT_DESCENDANTS;
+    }
+
+    /**
+     * @return outermost, so that the attributes are changed before jqwik reads them to start the property.
+     */
+    @Override
+    public int aroundPropertyProximity()
+    {
+        return -100;
     }
 }

@@ -51,9 +51,8 @@ class WireFuzzTest
     {
         // offset anywhere in the buffer, often near its end; length anything that stays inside it
         final int n = bytes.length;
-        final int offset = (offsetChoice & 1) == 0 ? Math.floorMod(offsetChoice, n + 1) :
-            Math.max(0, n - Math.floorMod(offsetChoice >> 1, 16));
-        final int length = Math.floorMod(lengthChoice, n - offset + 1);
+        final int offset = Fuzz.offset(n, offsetChoice, 16);
+        final int length = Fuzz.length(n, offset, lengthChoice);
         receive(new UnsafeBuffer(bytes), offset, length, HexFormat.of().formatHex(bytes));
     }
 

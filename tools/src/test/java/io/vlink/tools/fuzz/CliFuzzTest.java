@@ -118,9 +118,11 @@ class CliFuzzTest
         final List<String> valid = FuzzInputs.OPENSM_FILES.get(mutator.random().nextInt(FuzzInputs.OPENSM_FILES.size()));
         final byte[] bytes = mutator.mutateText(valid, 1 + mutator.random().nextInt(5)).getBytes(StandardCharsets.ISO_8859_1);
         final Path file = write("opensm.conf", bytes);
-        final String command = mutator.random().nextBoolean() ? "check" : "show";
-        final Cli cli = mutator.random().nextBoolean() ? Cli.run("qos", command, file.toString()) :
-            Cli.run("qos", command, "--strict".equals(command) ? "" : file.toString(), "--port-type", "swe");
+        final String[] portTypes = {"ca", "swe", "sw0", "rtr", "sw2sw"};
+        final String portType = portTypes[mutator.random().nextInt(portTypes.length)];
+        final Cli cli = mutator.random().nextBoolean() ?
+            Cli.run("qos", "check", file.toString(), "--port-type", portType, "--strict") :
+            Cli.run("qos", "show", file.toString(), "--port-type", portType);
         final String input = "seed " + seed;
         assertTrue(cli.exitCode == 0 || cli.exitCode == 1, input + ": " + cli);
         noStackTrace(cli, input);
