@@ -17,7 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * cells). The sending thread frees A then B into the return ring; meanwhile the injecting thread reclaims what
  * has come back and claims a new one-cell packet, which succeeds only if it got cells back. A final reclaim (after
  * both) takes the rest. No cell is lost or handed out twice: the packets reclaimed add up to 2 and the free cells
- * to 3 less the new packet's cell.
+ * to 3 less the new packet's cell. The two frees wrap around the end of the return ring.
  * <p>
  * r1 = packets reclaimed by the injecting thread, r2 = 1 if its claim succeeded, r3 = packets reclaimed at the
  * end, r4 = free cells at the end.
@@ -36,6 +36,14 @@ public class CellBufferReclaim
 
     public CellBufferReclaim()
     {
+        // three packets through the return ring first (4 slots for 3 cells): the frees below wrap around it
+        for (int i = 0; i < 3; i++)
+        {
+            final int cell = cells.claim(0, Cells.CELL_SIZE, false);
+            cells.publish(cell, Cells.CELL_SIZE);
+            cells.free(cell);
+            cells.reclaim(null);
+        }
         a = cells.claim(0, Cells.CELL_SIZE, false);
         b = cells.claim(0, Cells.PACKET_SIZE, false);
         cells.publish(a, Cells.CELL_SIZE);
