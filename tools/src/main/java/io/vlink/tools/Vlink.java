@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
         "QoS checks and deterministic simulators.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        StatCommand.class,
         SchedCommand.class,
         ArbCommand.class,
         QosCommand.class,

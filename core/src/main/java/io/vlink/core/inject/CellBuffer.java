@@ -6,6 +6,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteBuffer;
+
 /**
  * The shared output buffer of seed 004: an off-heap region of C fixed-size cells where injected packets wait
  * until they are sent. A packet of S bytes takes {@code ceil(S / cell)} cells from {@link #claim} until its
@@ -66,6 +68,8 @@ public final class CellBuffer
     private final UnsafeBuffer meta;
     private final UnsafeBuffer returns;
     private final int returnMask;
+    private final ByteBuffer[] parents = new ByteBuffer[3];
+    private int parentCount;
 
     // injecting side: free cells form one list linked through their NEXT metadata, so a claim only reads the
     // links (and ends the chain), and a reclaim splices a whole packet back in O(1)
@@ -97,13 +101,13 @@ public final class CellBuffer
         {
             throw new IllegalArgumentException("the buffer needs at least one cell");
         }
-        data = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+        data = new UnsafeBuffer(allocate(
             BitUtil.align(totalCells * cellSize, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
-        meta = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+        meta = new UnsafeBuffer(allocate(
             BitUtil.align(totalCells * META_LENGTH, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
         final int returnCapacity = BitUtil.findNextPositivePowerOfTwo(totalCells);
         returnMask = returnCapacity - 1;
-        returns = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+        returns = new UnsafeBuffer(allocate(
             RETURN_SLOTS_OFFSET + BitUtil.align(returnCapacity * Integer.BYTES, PAD), BitUtil.CACHE_LINE_LENGTH));
 
         for (int i = 0; i < totalCells; i++)
@@ -121,6 +125,30 @@ public final class CellBuffer
         occ = new int[config.injectors];
         idcOcc = new int[config.injectors];
         injectorClass = config.injectorClass.clone();
+    }
+
+    // Aligned slices of direct buffers whose parents are kept, so that close() can free them (a slice cannot be).
+    private ByteBuffer allocate(final int length, final int alignment)
+    {
+        final ByteBuffer parent = ByteBuffer.allocateDirect(length + alignment);
+        parents[parentCount++] = parent;
+        final int misalignment = (int)(BufferUtil.address(parent) & (alignment - 1));
+        final int start = 0 == misalignment ? 0 : alignment - misalignment;
+        return parent.position(start).limit(start + length).slice();
+    }
+
+    /**
+     * Free the off-heap memory now rather than when the collector finds it. Call once, after both threads have
+     * stopped using the buffer.
+     */
+    public void close()
+    {
+        for (int i = 0; i < parentCount; i++)
+        {
+            BufferUtil.free(parents[i]);
+            parents[i] = null;
+        }
+        parentCount = 0;
     }
 
     /**

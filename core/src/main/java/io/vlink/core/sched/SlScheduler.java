@@ -234,9 +234,22 @@ public final class SlScheduler
      */
     public int next()
     {
+        return next(0);
+    }
+
+    /**
+     * {@link #next()} for an engine whose injectors can refuse work: the SLs in {@code blockedSls} (bit {@code sl})
+     * count as having no work for this step, so one SL whose injector is full (its VL stalled on credits) does not
+     * hold up the others.
+     *
+     * @param blockedSls a bit per SL that may not generate a packet now.
+     * @return the packet's bytes, or {@link #NO_WORK} when no QP reachable through the table has work.
+     */
+    public int next(final int blockedSls)
+    {
         // step 1: choose the SL
         final int entries = entrySl.length;
-        if (remainingWeight <= 0 || slBacklogged[entrySl[pointer]] == 0)
+        if (remainingWeight <= 0 || slBacklogged[entrySl[pointer]] == 0 || (blockedSls & (1 << entrySl[pointer])) != 0)
         {
             int found = -1;
             for (int i = 1; i <= entries; i++)
@@ -246,7 +259,7 @@ public final class SlScheduler
                 {
                     e -= entries;
                 }
-                if (entryWeight[e] != 0 && slBacklogged[entrySl[e]] != 0)
+                if (entryWeight[e] != 0 && slBacklogged[entrySl[e]] != 0 && (blockedSls & (1 << entrySl[e])) == 0)
                 {
                     found = e;
                     break;

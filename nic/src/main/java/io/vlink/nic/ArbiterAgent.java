@@ -1,0 +1,228 @@
+package io.vlink.nic;
+
+import io.vlink.core.arb.ArbiterSource;
+import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.CreditTransmitter;
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.inject.CellBuffer;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.Fcp;
+import io.vlink.core.wire.PacketFramer;
+import io.vlink.core.wire.Sizes;
+import io.vlink.nic.capture.CaptureTap;
+import io.vlink.nic.link.Link;
+import io.vlink.nic.ring.VlRings;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+
+/**
+ * The arbiter agent: for each port, at every packet boundary, {@code core}'s {@link VlArbiter} picks VL15, a
+ * flow-control packet or a data VL (vl-arbitration.md), using the port's per-VL rings and credit state as its
+ * {@link ArbiterSource}; the agent then frames the packet into the link's off-heap buffer in one copy (from the
+ * cells: LRH, ICRC and VCRC filled by {@code core}'s {@link PacketFramer}) and frees its cells.
+ * <p>
+ * It owns each data VL's FCTBS (a {@link CreditTransmitter}); the credit limits come from the credit agent,
+ * published with release and read here with acquire. FCPs are built here, when they go on the wire, so the
+ * FCTBS they carry counts exactly the blocks sent before them (flow-control.md).
+ */
+final class ArbiterAgent implements Agent
+{
+    private final PortArbiter[] ports;
+
+    ArbiterAgent(final Port[] ports, final int burst, final CaptureTap capture)
+    {
+        this.ports = new PortArbiter[ports.length];
+        for (int i = 0; i < ports.length; i++)
+        {
+            this.ports[i] = new PortArbiter(ports[i], burst, capture, ports.length > 1 ? i : 0);
+        }
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = 0;
+        for (final PortArbiter port : ports)
+        {
+            work += port.doWork();
+        }
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "arbiter";
+    }
+
+    static final class PortArbiter implements ArbiterSource
+    {
+        private final Port port;
+        private final Link link;
+        private final int burst;
+        private final VlRings<TxPacket> rings;
+        private final CellBuffer cells;
+        private final CreditTransmitter transmitter;
+        private final VlArbiter arbiter;
+        private final PacketFramer framer = new PacketFramer();
+        private final OneToOneRingBuffer fcpRequests;
+        private final PortCounters counters;
+        private final CaptureTap capture;
+        private final int iface;
+        private final boolean[] stalled = new boolean[VlArbiter.VL_COUNT];
+        private final int dataVls;
+        private int epoch;
+        private int state;
+        private int fcpWord;
+        private final ControlledMessageHandler fcpReader = this::onFcpRequest;
+
+        PortArbiter(final Port port, final int burst, final CaptureTap capture, final int iface)
+        {
+            this.port = port;
+            this.link = port.link();
+            this.burst = burst;
+            this.rings = port.vlRings;
+            this.cells = port.cells;
+            this.dataVls = port.dataVls();
+            this.transmitter = new CreditTransmitter(dataVls);
+            this.arbiter = new VlArbiter(port.qos(), this);
+            this.fcpRequests = port.fcpRequests;
+            this.counters = port.counters();
+            this.capture = capture;
+            this.iface = iface;
+            this.epoch = port.linkEpoch();
+        }
+
+        int doWork()
+        {
+            final int currentEpoch = port.linkEpoch();
+            if (currentEpoch != epoch)
+            {
+                // link (re)initialisation: every counter from zero (flow-control.md, Link states)
+                epoch = currentEpoch;
+                transmitter.reset();
+            }
+            state = port.linkStateCode();
+            final QosConfig replacement = port.takeQosReplacement();
+            if (null != replacement)
+            {
+                arbiter.replace(replacement);
+            }
+            int work = link.flush();
+            for (int i = 0; i < burst; i++)
+            {
+                if (!link.hasRoomFor(Link.MAX_DATA_FRAME_LENGTH))
+                {
+                    counters.linkBackPressure.incrementRelease();
+                    break;
+                }
+                final int grant = arbiter.next();
+                if (VlArbiter.GRANT_NONE == grant)
+                {
+                    break;
+                }
+                if (VlArbiter.GRANT_FCP == grant)
+                {
+                    sendFcp();
+                }
+                else
+                {
+                    sendPacket(VlArbiter.vl(grant));
+                }
+                work++;
+            }
+            return work;
+        }
+
+        private void sendPacket(final int vl)
+        {
+            final TxPacket packet = rings.poll(vl);
+            final int size = packet.size;
+            final int offset = link.tryClaim(Link.DATA_FRAME, size + Sizes.VCRC_LENGTH);
+            final AtomicBuffer buffer = link.buffer();
+            // the one copy: cells -> the link's buffer; then LRH.PktLen, ICRC and VCRC in place
+            cells.getBytes(packet.firstCell, 0, buffer, offset, size);
+            final int length = framer.frame(buffer, offset, size);
+            if (Port.VL15 != vl)
+            {
+                transmitter.onTransmit(vl, Sizes.blocks(size));
+                stalled[vl] = false;
+            }
+            if (null != capture)
+            {
+                capture.record(iface, Link.DATA_FRAME, buffer, offset, length);
+            }
+            link.commit(offset);
+            cells.free(packet.firstCell);
+            counters.txPackets(vl).incrementRelease();
+            counters.txBytes(vl).getAndAddRelease(size);
+        }
+
+        private void sendFcp()
+        {
+            fcpRequests.controlledRead(fcpReader, 1);
+            final int vl = Fcp.vl(fcpWord);
+            final int word = Fcp.word(Fcp.op(fcpWord), transmitter.blocksSent(vl), vl, Fcp.fccl(fcpWord));
+            final int offset = link.tryClaim(Link.LINK_FRAME, Fcp.LENGTH);
+            final AtomicBuffer buffer = link.buffer();
+            Fcp.encode(buffer, offset, word);
+            if (null != capture)
+            {
+                capture.record(iface, Link.LINK_FRAME, buffer, offset, Fcp.LENGTH);
+            }
+            link.commit(offset);
+            counters.fcpSent.incrementRelease();
+        }
+
+        private ControlledMessageHandler.Action onFcpRequest(
+            final int msgTypeId, final DirectBuffer buffer, final int index, final int length)
+        {
+            fcpWord = buffer.getInt(index);
+            return ControlledMessageHandler.Action.COMMIT;
+        }
+
+        @Override
+        public boolean hasVl15()
+        {
+            // VL15 needs no credit, only a link that is up (flow-control.md)
+            return state != LinkState.DOWN.code() && null != rings.peek(Port.VL15);
+        }
+
+        @Override
+        public boolean hasFcp()
+        {
+            return fcpRequests.size() > 0;
+        }
+
+        @Override
+        public int headSize(final int vl)
+        {
+            final TxPacket packet = rings.peek(vl);
+            return null == packet ? 0 : packet.size;
+        }
+
+        @Override
+        public boolean canSend(final int vl, final int size)
+        {
+            if (state != LinkState.ACTIVE.code())
+            {
+                return false;
+            }
+            transmitter.onCreditLimit(vl, port.creditLimit(vl));
+            if (transmitter.mayTransmit(vl, Sizes.blocks(size)))
+            {
+                return true;
+            }
+            if (!stalled[vl])
+            {
+                stalled[vl] = true;
+                counters.creditStalls(vl).incrementRelease();
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,364 @@
+package io.vlink.nic;
+
+import io.vlink.core.inject.CellBuffer;
+import io.vlink.core.inject.InjectorArbiter;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.BthFlyweight;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.nic.ring.VlRings;
+import io.vlink.nic.status.PortCounters;
+import io.vlink.core.credit.DiscardReason;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The injection agent: for each port, queue pairs -> SL arbitration with tenure ({@link SlScheduler}) ->
+ * injectors (one per SL, and one for SMPs) -> injector arbitration with water marks ({@link InjectorArbiter}) ->
+ * the shared {@link CellBuffer} -> SL2VL -> the per-VL rings, which carry descriptors, never bytes
+ * ({@code injection.md}).
+ * <p>
+ * Each injector holds at most one packet that SL arbitration produced and that waits for cells; SL arbitration
+ * skips the SLs whose injector is holding one ({@link SlScheduler#next(int)}), so a VL stalled on credits holds
+ * up only its own SLs, and packets of one queue pair never overtake each other.
+ */
+final class InjectAgent implements Agent
+{
+    private final PortInjector[] ports;
+    private final NanoClock clock;
+
+    InjectAgent(final Port[] ports, final NanoClock clock)
+    {
+        this.ports = new PortInjector[ports.length];
+        for (int i = 0; i < ports.length; i++)
+        {
+            this.ports[i] = new PortInjector(ports[i]);
+        }
+        this.clock = clock;
+    }
+
+    @Override
+    public void onStart()
+    {
+        final long nowNs = clock.nanoTime();
+        for (final PortInjector port : ports)
+        {
+            port.injectors.reset(nowNs);
+        }
+    }
+
+    @Override
+    public int doWork()
+    {
+        final long nowNs = clock.nanoTime();
+        int work = 0;
+        for (final PortInjector port : ports)
+        {
+            work += port.doWork(nowNs);
+        }
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "inject";
+    }
+
+    static final class PortInjector
+    {
+        static final int SMP_INJECTOR = 16;
+        static final int INJECTORS = 17;
+        // BTH opcodes of RC SEND (IBA): first, middle, last, only
+        static final int SEND_FIRST = 0x00;
+        static final int SEND_MIDDLE = 0x01;
+        static final int SEND_LAST = 0x02;
+        static final int SEND_ONLY = 0x04;
+        static final int HEADERS = LrhFlyweight.LENGTH + BthFlyweight.LENGTH;
+        static final int ICRC = 4;
+
+        private final Port port;
+        private final Engine engine;
+        private final QosConfig qos;
+        private final int dataVls;
+        private final int burst;
+        final CellBuffer cells;
+        final InjectorArbiter injectors;
+        private final SlScheduler scheduler;
+        private final VlRings<TxPacket> rings;
+        private final TxPacket[] packets;
+        private final PortCounters counters;
+        private final QueuePair[] bySchedulerIndex;
+        private int known;
+
+        // one pending packet per injector
+        private final QueuePair[] pendingQp = new QueuePair[INJECTORS];
+        private final long[] pendingSeq = new long[INJECTORS];
+        private final int[] pendingOffset = new int[INJECTORS];
+        private final int[] pendingBytes = new int[INJECTORS];
+        private final int[] pendingSize = new int[INJECTORS];
+        private final boolean[] pendingEnd = new boolean[INJECTORS];
+
+        // a bit per SL whose injector holds a packet waiting for cells: SL arbitration skips it
+        private int busySls;
+
+        private final UnsafeBuffer header = new UnsafeBuffer(new byte[HEADERS]);
+        private final UnsafeBuffer zeros = new UnsafeBuffer(new byte[8]);
+        private final LrhFlyweight lrh = new LrhFlyweight();
+        private final BthFlyweight bth = new BthFlyweight();
+
+        PortInjector(final Port port)
+        {
+            this.port = port;
+            this.engine = port.engine();
+            this.qos = port.qos();
+            this.dataVls = qos.dataVls();
+            this.burst = 4 * engine.config().burst();
+            this.cells = port.cells;
+            this.rings = port.vlRings;
+            this.packets = port.packets;
+            this.counters = port.counters();
+            final Engine.Builder config = engine.config();
+            this.injectors = new InjectorArbiter(port.injectionConfig(), cells);
+            int[] sls = config.slTableSls();
+            int[] weights = config.slTableWeights();
+            if (null == sls)
+            {
+                sls = new int[16];
+                weights = new int[16];
+                for (int sl = 0; sl < 16; sl++)
+                {
+                    sls[sl] = sl;
+                    weights[sl] = port.mtu();
+                }
+            }
+            final int maxQps = config.maxQueuePairs() + 16;
+            scheduler = new SlScheduler(
+                sls, weights, port.mtu(), config.tenureBytes(), config.tenurePackets(), maxQps, config.queueDepth());
+            bySchedulerIndex = new QueuePair[maxQps];
+        }
+
+        int doWork(final long nowNs)
+        {
+            adoptQueuePairs();
+            feed();
+            int work = readySmp();
+            work += produce();
+            for (int i = 0; i < burst; i++)
+            {
+                final int injector = injectors.select(nowNs);
+                if (InjectorArbiter.NONE == injector)
+                {
+                    break;
+                }
+                inject(injector, injectors.claimedCell());
+                work++;
+                produce();
+                readySmp();
+            }
+            counters.cellOccupancy.setRelease(cells.totalCells() - cells.freeCells());
+            counters.injectorPriorityChanges.setRelease(injectors.priorityChanges());
+            return work;
+        }
+
+        private void adoptQueuePairs()
+        {
+            final QueuePair[] qps = port.queuePairs();
+            while (known < qps.length)
+            {
+                final QueuePair qp = qps[known++];
+                final int index = scheduler.createQp(qp.qpn(), qp.sl());
+                qp.schedulerIndex = index;
+                bySchedulerIndex[index] = qp;
+            }
+        }
+
+        private void feed()
+        {
+            for (int i = 0; i < known; i++)
+            {
+                final QueuePair qp = bySchedulerIndex[i];
+                final long posted = qp.posted();
+                while (qp.fed < posted && scheduler.post(qp.schedulerIndex, qp.lengthOf(qp.fed), qp.fed))
+                {
+                    qp.fed++;
+                }
+            }
+        }
+
+        private int readySmp()
+        {
+            final QueuePair smp = port.smpQueuePair();
+            if (null == pendingQp[SMP_INJECTOR] && smp.fed < smp.posted())
+            {
+                final long seq = smp.fed++;
+                final int length = smp.lengthOf(seq);
+                final int lnh = smp.ring().getByte(smp.inlineOffsetOf(seq) + 1) & 3;
+                pendingQp[SMP_INJECTOR] = smp;
+                pendingSeq[SMP_INJECTOR] = seq;
+                pendingOffset[SMP_INJECTOR] = 0;
+                pendingBytes[SMP_INJECTOR] = length;
+                pendingEnd[SMP_INJECTOR] = true;
+                pendingSize[SMP_INJECTOR] = length + (LrhFlyweight.isIba(lnh) ? ICRC : 0);
+                injectors.command(SMP_INJECTOR, true);
+                injectors.ready(SMP_INJECTOR, pendingSize[SMP_INJECTOR]);
+                return 1;
+            }
+            return 0;
+        }
+
+        /** SL arbitration: produce packets for the SLs whose injectors are free. */
+        private int produce()
+        {
+            int work = 0;
+            while (true)
+            {
+                final int bytes = scheduler.next(busySls);
+                if (SlScheduler.NO_WORK == bytes)
+                {
+                    break;
+                }
+                work++;
+                final QueuePair qp = bySchedulerIndex[scheduler.packetQp()];
+                final long seq = scheduler.packetHandle();
+                final int offset = scheduler.packetOffset();
+                final boolean end = scheduler.packetEndOfMessage();
+                final int vl = qos.sl2vl(qp.sl());
+                if (vl >= dataVls)
+                {
+                    // SL2VL maps the SL to VL15 or a VL the port lacks: its packets are dropped (qos-config.md)
+                    counters.discards(DiscardReason.DATA_MISSING_VL.id()).incrementRelease();
+                    if (end)
+                    {
+                        qp.complete(seq);
+                    }
+                    continue;
+                }
+                stage(injectorOf(qp), qp, seq, offset, bytes, end);
+            }
+            return work;
+        }
+
+        private static int injectorOf(final QueuePair qp)
+        {
+            return qp.sl();
+        }
+
+        private void stage(
+            final int injector, final QueuePair qp, final long seq, final int offset, final int bytes, final boolean end)
+        {
+            pendingQp[injector] = qp;
+            busySls |= 1 << injector;
+            pendingSeq[injector] = seq;
+            pendingOffset[injector] = offset;
+            pendingBytes[injector] = bytes;
+            pendingEnd[injector] = end;
+            final int size;
+            if (QueuePair.KIND_RAW == qp.kind())
+            {
+                final int lnh = qp.ring().getByte(qp.inlineOffsetOf(seq) + 1) & 3;
+                size = bytes + (LrhFlyweight.isIba(lnh) ? ICRC : 0);
+            }
+            else
+            {
+                size = HEADERS + bytes + ((-bytes) & 3) + ICRC;
+            }
+            pendingSize[injector] = size;
+            if (0 == offset)
+            {
+                injectors.command(injector, QueuePair.INLINE_REGION == qp.regionOf(seq));
+            }
+            injectors.ready(injector, size);
+        }
+
+        private void inject(final int injector, final int cell)
+        {
+            final QueuePair qp = pendingQp[injector];
+            final long seq = pendingSeq[injector];
+            final int offset = pendingOffset[injector];
+            final int bytes = pendingBytes[injector];
+            final int size = pendingSize[injector];
+            final boolean end = pendingEnd[injector];
+            pendingQp[injector] = null;
+            busySls &= ~(1 << injector);
+
+            final int vl;
+            if (QueuePair.KIND_DATA == qp.kind())
+            {
+                vl = qos.sl2vl(qp.sl());
+                writeDataPacket(cell, qp, seq, offset, bytes, size, vl, end);
+            }
+            else
+            {
+                vl = QueuePair.KIND_SMP == qp.kind() ? Port.VL15 : qos.sl2vl(qp.sl());
+                writeReadyPacket(cell, qp, seq, bytes, size, vl);
+            }
+            cells.publish(cell, size);
+            final TxPacket packet = packets[cell];
+            packet.size = size;
+            packet.vl = vl;
+            rings.offer(vl, packet);
+            if (end)
+            {
+                qp.complete(seq);
+            }
+        }
+
+        private void writeDataPacket(
+            final int cell,
+            final QueuePair qp,
+            final long seq,
+            final int offset,
+            final int bytes,
+            final int size,
+            final int vl,
+            final boolean end)
+        {
+            final int pad = (-bytes) & 3;
+            final int opcode = 0 == offset ? (end ? SEND_ONLY : SEND_FIRST) : (end ? SEND_LAST : SEND_MIDDLE);
+            lrh.wrap(header, 0)
+                .vl(vl).lver(0).sl(qp.sl()).lnh(LrhFlyweight.LNH_LOCAL)
+                .dlid(port.remoteLid()).pktLen(size >>> 2).slid(port.localLid());
+            bth.wrap(header, LrhFlyweight.LENGTH)
+                .opcode(opcode).se(false).m(false).padCnt(pad).tver(0).pKey(0xFFFF).resv8a(0)
+                .destQp(qp.remoteQpn()).ackReq(false).psn(qp.psn);
+            qp.psn = (qp.psn + 1) & BthFlyweight.MASK_24;
+            cells.putBytes(cell, 0, header, 0, HEADERS);
+
+            final int region = qp.regionOf(seq);
+            final DirectBuffer src;
+            final int srcIndex;
+            if (QueuePair.INLINE_REGION == region)
+            {
+                src = qp.ring();
+                srcIndex = qp.inlineOffsetOf(seq) + offset;
+            }
+            else
+            {
+                src = engine.region(region);
+                srcIndex = qp.offsetOf(seq) + offset;
+            }
+            cells.putBytes(cell, HEADERS, src, srcIndex, bytes);
+            cells.putBytes(cell, HEADERS + bytes, zeros, 0, pad + ICRC);
+        }
+
+        private void writeReadyPacket(
+            final int cell, final QueuePair qp, final long seq, final int bytes, final int size, final int vl)
+        {
+            final UnsafeBuffer ring = qp.ring();
+            final int index = qp.inlineOffsetOf(seq);
+            cells.putBytes(cell, 0, ring, index, bytes);
+            // VL from SL2VL (or 15), SL of the posting SL (ready data packets); LVer and LNH as given
+            header.putByte(0, (byte)((vl << 4) | (ring.getByte(index) & 0x0F)));
+            header.putByte(1, QueuePair.KIND_SMP == qp.kind() ?
+                ring.getByte(index + 1) : (byte)((qp.sl() << 4) | (ring.getByte(index + 1) & 0x0F)));
+            cells.putBytes(cell, 0, header, 0, 2);
+            if (size > bytes)
+            {
+                cells.putBytes(cell, bytes, zeros, 0, size - bytes);
+            }
+        }
+    }
+}

@@ -1,0 +1,519 @@
+package io.vlink.nic;
+
+import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.inject.CellBuffer;
+import io.vlink.core.inject.InjectionConfig;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.PacketChecker;
+import io.vlink.core.wire.Sizes;
+import io.vlink.nic.link.Link;
+import io.vlink.nic.memory.OffHeap;
+import io.vlink.nic.ring.ReceiveRing;
+import io.vlink.nic.ring.VlRings;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.BitUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.util.Arrays;
+
+/**
+ * One port of an engine: both ends of its data VLs (a transmitter and a receiver each) and VL15, wired to a
+ * {@link Link}. The application creates queue pairs on it and posts packets; it drains received packets with
+ * {@link #poll}; the engine's agents do the rest.
+ * <p>
+ * Threads: one application thread posts (to its queue pairs) and one polls (they may be the same); the engine's
+ * injection, arbiter, credit and receive agents own the rest, handing work to each other through the rings and
+ * release/acquire-published words held here.
+ */
+public final class Port
+{
+    static final int VL15 = 15;
+    static final int COMMAND_NONE = 0;
+    static final int COMMAND_UP = 1;
+    static final int COMMAND_DOWN = 2;
+
+    private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
+    // shared words: each on its own cache lines
+    private static final int LINK_STATE_OFFSET = 0;
+    private static final int LINK_EPOCH_OFFSET = PAD;
+    private static final int COMMAND_OFFSET = 2 * PAD;
+    private static final int CREDIT_LIMITS_OFFSET = 3 * PAD;
+    private static final int SHARED_LENGTH = CREDIT_LIMITS_OFFSET + PAD;
+
+    private final Engine engine;
+    private final int id;
+    private final QosConfig qos;
+    private volatile QosConfig pendingQos;
+    private volatile QosConfig currentQos;
+    private final int mtu;
+    private final int localLid;
+    private final int remoteLid;
+    private final PortCounters counters;
+    private final Link link;
+
+    // hand-offs between agents
+    private final InjectionConfig injectionConfig;
+    final CellBuffer cells;
+    final TxPacket[] packets;
+    final VlRings<TxPacket> vlRings;
+    final OneToOneRingBuffer fcpRequests;
+    final OneToOneRingBuffer rxEvents;
+    final ReceiveRing[] rxRings = new ReceiveRing[16];
+    private final UnsafeBuffer shared;
+    private final UnsafeBuffer fcpRequestsBuffer;
+    private final UnsafeBuffer rxEventsBuffer;
+
+    // the application's queue pairs, published copy-on-write to the injection agent
+    private volatile QueuePair[] queuePairs = new QueuePair[0];
+    private final QueuePair[] rawQueuePairs = new QueuePair[16];
+    private final QueuePair smpQueuePair;
+    private final int maxQueuePairs;
+
+    // poll side (the application's polling thread)
+    private int pollVl;
+    private ReceiveHandler pollHandler;
+    private int pollHandlerVl;
+    private final ReceiveRing.PacketConsumer pollConsumer =
+        (buffer, offset, length) -> pollHandler.onPacket(pollHandlerVl, buffer, offset, length);
+
+    Port(
+        final Engine engine,
+        final int id,
+        final Engine.Builder config,
+        final Link link,
+        final PortCounters counters,
+        final int localLid,
+        final int remoteLid)
+    {
+        this.engine = engine;
+        this.id = id;
+        this.qos = config.qos();
+        this.currentQos = qos;
+        this.mtu = config.mtu();
+        this.link = link;
+        this.counters = counters;
+        this.localLid = localLid;
+        this.remoteLid = remoteLid;
+        this.maxQueuePairs = config.maxQueuePairs();
+        final int dataVls = qos.dataVls();
+
+        injectionConfig = injectionConfig(config, dataVls);
+        cells = new CellBuffer(injectionConfig);
+        packets = new TxPacket[cells.totalCells()];
+        for (int i = 0; i < packets.length; i++)
+        {
+            packets[i] = new TxPacket(i);
+        }
+        // each packet takes at least one cell: a ring as long as the buffer can never be full
+        vlRings = new VlRings<>(dataVls, cells.totalCells());
+
+        fcpRequestsBuffer = OffHeap.allocate(64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH);
+        fcpRequests = new OneToOneRingBuffer(fcpRequestsBuffer);
+        rxEventsBuffer = OffHeap.allocate(config.eventRingLength() + RingBufferDescriptor.TRAILER_LENGTH);
+        rxEvents = new OneToOneRingBuffer(rxEventsBuffer);
+        shared = OffHeap.allocate(SHARED_LENGTH);
+
+        final int maxPacket = maxPacketSize();
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            rxRings[vl] = new ReceiveRing(config.vlBufferBlocks(), maxPacket);
+        }
+        rxRings[VL15] = new ReceiveRing(config.vl15Packets() * Sizes.blocks(maxPacket), maxPacket);
+        smpQueuePair = new QueuePair(this, 0, VL15, 0, QueuePair.KIND_SMP, config.queueDepth(), maxPacket);
+    }
+
+    private static InjectionConfig injectionConfig(final Engine.Builder config, final int dataVls)
+    {
+        // One injector per SL and one for SMPs; one buffer class per data VL and one for VL15, so that a backlog
+        // on one VL cannot take the cells every other VL needs (each class keeps its reserved cells).
+        final InjectionConfig injection = config.injection();
+        if (null != injection)
+        {
+            return injection;
+        }
+        final int classes = dataVls + 1;
+        final InjectionConfig defaults = new InjectionConfig()
+            .shape(17, classes)
+            .sharedCells(config.sharedCells());
+        // each class: room for its largest packet of its own, and an equal share of the pool
+        final int reserved = (config.mtu() + PacketChecker.HEADERS_ALLOWANCE + defaults.cellSize() - 1) /
+            defaults.cellSize();
+        for (int c = 0; c < classes; c++)
+        {
+            defaults.bufferClass(c, reserved, config.sharedCells() / classes, InjectionConfig.DEFAULT_CLASS_WEIGHT,
+                InjectionConfig.Policy.ROUND_ROBIN);
+        }
+        for (int sl = 0; sl < 16; sl++)
+        {
+            final int vl = config.qos().sl2vl(sl);
+            defaults.injectorClass(sl, vl < dataVls ? vl : 0);
+        }
+        defaults.injectorClass(16, dataVls);
+        return defaults;
+    }
+
+    /**
+     * @return the port number within its engine.
+     */
+    public int id()
+    {
+        return id;
+    }
+
+    /**
+     * @return the engine.
+     */
+    public Engine engine()
+    {
+        return engine;
+    }
+
+    /**
+     * @return the port's QoS settings (data VLs, arbitration tables, SL2VL).
+     */
+    public QosConfig qos()
+    {
+        return qos;
+    }
+
+    /**
+     * @return the arbitration settings in force (the last {@link #replaceQos} the arbiter has applied).
+     */
+    public QosConfig currentQos()
+    {
+        return currentQos;
+    }
+
+    /**
+     * Replace the VL arbitration tables and high limit while traffic flows: the arbiter applies them at its next
+     * packet boundary, from the start state (vl-arbitration.md); no packet is cut or lost. The SL2VL table and
+     * the number of data VLs are fixed when the engine is built.
+     *
+     * @param replacement the new settings.
+     * @throws IllegalArgumentException, and the settings in force stay, when the replacement changes the data
+     *                                  VLs or the SL2VL table.
+     */
+    public void replaceQos(final QosConfig replacement)
+    {
+        if (replacement.dataVls() != qos.dataVls())
+        {
+            throw new IllegalArgumentException("the port has " + qos.dataVls() + " data VLs; the replacement has " +
+                replacement.dataVls() + ": the data VLs are fixed when the engine is built");
+        }
+        for (int sl = 0; sl < 16; sl++)
+        {
+            if (replacement.sl2vl(sl) != qos.sl2vl(sl))
+            {
+                throw new IllegalArgumentException("the replacement maps SL " + sl + " to VL " +
+                    replacement.sl2vl(sl) + ", not " + qos.sl2vl(sl) + ": SL2VL is fixed when the engine is built");
+            }
+        }
+        pendingQos = replacement;
+    }
+
+    /** Arbiter: a replacement to apply at this packet boundary, or null. */
+    QosConfig takeQosReplacement()
+    {
+        final QosConfig replacement = pendingQos;
+        if (null != replacement)
+        {
+            pendingQos = null;
+            currentQos = replacement;
+        }
+        return replacement;
+    }
+
+    /**
+     * @return the port's data VLs.
+     */
+    public int dataVls()
+    {
+        return qos.dataVls();
+    }
+
+    /**
+     * @return the MTU (payload bytes per packet).
+     */
+    public int mtu()
+    {
+        return mtu;
+    }
+
+    /**
+     * @return the largest packet size S the port sends or accepts: MTU plus headers (wire.md).
+     */
+    public int maxPacketSize()
+    {
+        return mtu + PacketChecker.HEADERS_ALLOWANCE;
+    }
+
+    /**
+     * @return the LID the port's packets carry as SLID.
+     */
+    public int localLid()
+    {
+        return localLid;
+    }
+
+    /**
+     * @return the LID the port's packets carry as DLID.
+     */
+    public int remoteLid()
+    {
+        return remoteLid;
+    }
+
+    /**
+     * @return the port's counters, readable from any thread (and from {@code vlink stat}).
+     */
+    public PortCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @return the link the port is wired to.
+     */
+    public Link link()
+    {
+        return link;
+    }
+
+    /**
+     * @return the link state as the credit agent last published it.
+     */
+    public LinkState linkState()
+    {
+        return LinkState.get(shared.getIntAcquire(LINK_STATE_OFFSET));
+    }
+
+    /**
+     * Ask for the link to come up (Down -> Initialize, then Armed and Active as FCPs are exchanged). Returns at
+     * once; watch {@link #linkState()}.
+     */
+    public void up()
+    {
+        shared.putIntRelease(COMMAND_OFFSET, COMMAND_UP);
+    }
+
+    /**
+     * Ask for the link to go down. Packets on the wire are lost; queued packets stay queued and go out once the
+     * link is up again.
+     */
+    public void down()
+    {
+        shared.putIntRelease(COMMAND_OFFSET, COMMAND_DOWN);
+    }
+
+    /**
+     * Create a queue pair.
+     *
+     * @param qpn       its number (carried in the peer's BTH as the destination).
+     * @param sl        its service level, 0..15.
+     * @param remoteQpn the destination queue pair its packets name.
+     * @return the queue pair.
+     */
+    public synchronized QueuePair createQueuePair(final int qpn, final int sl, final int remoteQpn)
+    {
+        if (sl < 0 || sl > 15)
+        {
+            throw new IllegalArgumentException("SL must be 0..15: " + sl);
+        }
+        if (queuePairs.length >= maxQueuePairs)
+        {
+            throw new IllegalStateException("the port has its " + maxQueuePairs + " queue pairs already");
+        }
+        final QueuePair qp = new QueuePair(
+            this, qpn, sl, remoteQpn, QueuePair.KIND_DATA, engine.config().queueDepth(), engine.config().idcThreshold());
+        final QueuePair[] grown = Arrays.copyOf(queuePairs, queuePairs.length + 1);
+        grown[grown.length - 1] = qp;
+        queuePairs = grown;
+        return qp;
+    }
+
+    /**
+     * Post a ready packet on an SL: its LRH and transport headers and payload (a multiple of 4 bytes, no ICRC or
+     * VCRC: the engine adds them, and sets the LRH's VL from the SL2VL table, its SL and PktLen).
+     *
+     * @param sl     the service level.
+     * @param src    the packet's bytes from its first LRH byte.
+     * @param offset first byte.
+     * @param length bytes: a multiple of 4, at most the MTU.
+     * @return a sequence number, or {@link QueuePair#BACK_PRESSURED}.
+     */
+    public long postPacket(final int sl, final DirectBuffer src, final int offset, final int length)
+    {
+        if (sl < 0 || sl > 15 || (length & 3) != 0 || length < 8 || length > mtu)
+        {
+            throw new IllegalArgumentException("a ready packet on SL 0..15 of 8 to " + mtu +
+                " bytes, a multiple of 4: SL " + sl + ", " + length + " bytes");
+        }
+        QueuePair raw = rawQueuePairs[sl];
+        if (null == raw)
+        {
+            raw = createRaw(sl);
+        }
+        return raw.offer(src, offset, length);
+    }
+
+    private synchronized QueuePair createRaw(final int sl)
+    {
+        final QueuePair raw = new QueuePair(
+            this, 0, sl, 0, QueuePair.KIND_RAW, engine.config().queueDepth(), mtu);
+        rawQueuePairs[sl] = raw;
+        final QueuePair[] grown = Arrays.copyOf(queuePairs, queuePairs.length + 1);
+        grown[grown.length - 1] = raw;
+        queuePairs = grown;
+        return raw;
+    }
+
+    /**
+     * Post a subnet-management packet on VL15: LRH onwards, no ICRC or VCRC (the engine adds them). VL15 is never
+     * credited; the peer drops it (and counts) when its VL15 buffer is full.
+     *
+     * @param src    the packet's bytes from its first LRH byte.
+     * @param offset first byte.
+     * @param length bytes: a multiple of 4, at most the MTU.
+     * @return a sequence number, or {@link QueuePair#BACK_PRESSURED}.
+     */
+    public long postSmp(final DirectBuffer src, final int offset, final int length)
+    {
+        if ((length & 3) != 0 || length < 8 || length > mtu)
+        {
+            throw new IllegalArgumentException("an SMP of 8 to " + mtu + " bytes, a multiple of 4: " + length);
+        }
+        return smpQueuePair.offer(src, offset, length);
+    }
+
+    /**
+     * Deliver up to {@code limit} received packets to the handler, VL15 first, then the data VLs in turn. Each
+     * packet's buffer space is released as the handler returns, which returns credit to the peer.
+     *
+     * @param handler receives each packet.
+     * @param limit   the most packets.
+     * @return packets delivered.
+     */
+    public int poll(final ReceiveHandler handler, final int limit)
+    {
+        int delivered = pollVl(VL15, handler, limit);
+        final int dataVls = qos.dataVls();
+        for (int i = 0; i < dataVls && delivered < limit; i++)
+        {
+            final int vl = pollVl;
+            pollVl = vl + 1 == dataVls ? 0 : vl + 1;
+            delivered += pollVl(vl, handler, limit - delivered);
+        }
+        return delivered;
+    }
+
+    private int pollVl(final int vl, final ReceiveHandler handler, final int limit)
+    {
+        pollHandler = handler;
+        pollHandlerVl = vl;
+        final int count = rxRings[vl].poll(pollConsumer, limit);
+        if (count > 0)
+        {
+            counters.deliveredPackets(vl).getAndAddRelease(count);
+        }
+        return count;
+    }
+
+    /**
+     * @param vl a data VL or 15.
+     * @return packets waiting to be polled on it.
+     */
+    public int pending(final int vl)
+    {
+        return rxRings[vl].size();
+    }
+
+    // ---------------------------------------------------------------- agents' side
+
+    InjectionConfig injectionConfig()
+    {
+        return injectionConfig;
+    }
+
+    QueuePair[] queuePairs()
+    {
+        return queuePairs;
+    }
+
+    QueuePair smpQueuePair()
+    {
+        return smpQueuePair;
+    }
+
+    int takeCommand()
+    {
+        final int command = shared.getIntAcquire(COMMAND_OFFSET);
+        if (COMMAND_NONE != command)
+        {
+            shared.compareAndSetInt(COMMAND_OFFSET, command, COMMAND_NONE);
+        }
+        return command;
+    }
+
+    void publishLinkState(final LinkState state)
+    {
+        shared.putIntRelease(LINK_STATE_OFFSET, state.code());
+        counters.linkState.setRelease(state.code());
+    }
+
+    int linkStateCode()
+    {
+        return shared.getIntAcquire(LINK_STATE_OFFSET);
+    }
+
+    /** Link (re)initialisation: the arbiter resets its transmitter when it sees a new epoch. */
+    void newLinkEpoch()
+    {
+        for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
+        {
+            shared.putIntRelease(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES, 0);
+        }
+        shared.putIntRelease(LINK_EPOCH_OFFSET, shared.getInt(LINK_EPOCH_OFFSET) + 1);
+    }
+
+    int linkEpoch()
+    {
+        return shared.getIntAcquire(LINK_EPOCH_OFFSET);
+    }
+
+    /** Credit agent: the peer's FCCL for a VL, published with release. */
+    void publishCreditLimit(final int vl, final int fccl)
+    {
+        shared.putIntRelease(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES, fccl);
+    }
+
+    /** Arbiter: the latest credit limit, read with acquire. */
+    int creditLimit(final int vl)
+    {
+        return shared.getIntAcquire(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES);
+    }
+
+    void free()
+    {
+        for (final QueuePair qp : queuePairs)
+        {
+            qp.free();
+        }
+        smpQueuePair.free();
+        for (final ReceiveRing ring : rxRings)
+        {
+            if (null != ring)
+            {
+                ring.close();
+            }
+        }
+        OffHeap.free(fcpRequestsBuffer);
+        OffHeap.free(rxEventsBuffer);
+        OffHeap.free(shared);
+        cells.close();
+        link.close();
+    }
+}

@@ -1,0 +1,261 @@
+package io.vlink.nic;
+
+import io.vlink.nic.memory.OffHeap;
+import org.agrona.BitUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A queue pair's send queue: the application posts messages, the engine's injection agent slices them into
+ * packets on the queue pair's SL (SL arbitration with tenure, {@code injection.md}).
+ * <p>
+ * A message is either immediate data, copied here at post time (up to {@link #inlineCapacity()} bytes), or a
+ * reference to registered memory ({@link MemoryRegion}), copied once, straight into the cell buffer, when it is
+ * sliced. Posting never blocks: a full queue returns {@link #BACK_PRESSURED}. Each accepted message gets a
+ * sequence number from 0; {@link #completed()} counts the messages whose bytes are all in the cell buffer, after
+ * which referenced memory may be reused.
+ * <p>
+ * One application thread posts to a queue pair; the hand-off to the engine is a single-producer single-consumer
+ * ring in off-heap memory (descriptor written, then the tail with release; the engine reads it with acquire).
+ */
+public final class QueuePair
+{
+    /** {@code offer} result: the queue is full, nothing was posted; try again after the engine made progress. */
+    public static final long BACK_PRESSURED = -1;
+
+    static final int KIND_DATA = 0;
+    static final int KIND_RAW = 1;
+    static final int KIND_SMP = 2;
+
+    static final int INLINE_REGION = -1;
+
+    private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
+    private static final int TAIL_OFFSET = 0;
+    private static final int COMPLETED_OFFSET = PAD;
+    private static final int SLOTS_OFFSET = 2 * PAD;
+    private static final int SLOT_LENGTH = 16;
+    private static final int SLOT_REGION_OFFSET = 0;
+    private static final int SLOT_OFFSET_OFFSET = 4;
+    private static final int SLOT_LENGTH_OFFSET = 8;
+
+    private final Port port;
+    private final int qpn;
+    private final int sl;
+    private final int remoteQpn;
+    private final int kind;
+    private final int capacity;
+    private final int mask;
+    private final int inlineCapacity;
+    private final int inlineStride;
+    private final int inlineOffset;
+    private final UnsafeBuffer ring;
+    private long completedCache;
+
+    // injection agent's state
+    int schedulerIndex = -1;
+    long fed;
+    int psn;
+    int lastRegionKey;
+    DirectBuffer lastRegionBuffer;
+
+    QueuePair(
+        final Port port,
+        final int qpn,
+        final int sl,
+        final int remoteQpn,
+        final int kind,
+        final int capacity,
+        final int inlineCapacity)
+    {
+        this.port = port;
+        this.qpn = qpn;
+        this.sl = sl;
+        this.remoteQpn = remoteQpn;
+        this.kind = kind;
+        this.capacity = BitUtil.findNextPositivePowerOfTwo(capacity);
+        this.mask = this.capacity - 1;
+        this.inlineCapacity = inlineCapacity;
+        this.inlineStride = BitUtil.align(inlineCapacity, 8);
+        this.inlineOffset = SLOTS_OFFSET + this.capacity * SLOT_LENGTH;
+        ring = OffHeap.allocate(inlineOffset + this.capacity * inlineStride);
+    }
+
+    /**
+     * @return the queue pair number.
+     */
+    public int qpn()
+    {
+        return qpn;
+    }
+
+    /**
+     * @return the service level its packets carry (mapped to a VL by the port's SL2VL table).
+     */
+    public int sl()
+    {
+        return sl;
+    }
+
+    /**
+     * @return the destination queue pair number its packets carry in the BTH.
+     */
+    public int remoteQpn()
+    {
+        return remoteQpn;
+    }
+
+    /**
+     * @return the port it sends on.
+     */
+    public Port port()
+    {
+        return port;
+    }
+
+    /**
+     * @return the most bytes an immediate-data message may carry.
+     */
+    public int inlineCapacity()
+    {
+        return inlineCapacity;
+    }
+
+    /**
+     * @return how many messages may wait in the queue.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * Post a message of immediate data: its bytes are copied now.
+     *
+     * @param src    the bytes.
+     * @param offset first byte.
+     * @param length 1 to {@link #inlineCapacity()} bytes.
+     * @return the message's sequence number, or {@link #BACK_PRESSURED} when the queue is full.
+     */
+    public long offer(final DirectBuffer src, final int offset, final int length)
+    {
+        if (length <= 0 || length > inlineCapacity)
+        {
+            throw new IllegalArgumentException(
+                "immediate data of " + length + " bytes: 1 to " + inlineCapacity + " (larger: post a MemoryRegion)");
+        }
+        final long tail = ring.getLong(TAIL_OFFSET);
+        if (isFull(tail))
+        {
+            port.counters().postBackPressure.incrementRelease();
+            return BACK_PRESSURED;
+        }
+        final int index = (int)(tail & mask);
+        ring.putBytes(inlineOffset + index * inlineStride, src, offset, length);
+        return publish(tail, index, INLINE_REGION, 0, length);
+    }
+
+    /**
+     * Post a message by reference to registered memory: its bytes are copied once, into the cell buffer, when the
+     * engine slices it; they must not change until {@link #completed()} passes the returned sequence number.
+     *
+     * @param region registered memory of the same engine.
+     * @param offset first byte in the region.
+     * @param length bytes (at least 1).
+     * @return the message's sequence number, or {@link #BACK_PRESSURED} when the queue is full.
+     */
+    public long offer(final MemoryRegion region, final int offset, final int length)
+    {
+        if (kind != KIND_DATA)
+        {
+            throw new IllegalStateException("packets and SMPs are posted on the port");
+        }
+        if (length <= 0 || offset < 0 || (long)offset + length > region.buffer().capacity() ||
+            !port.engine().isRegistered(region))
+        {
+            throw new IllegalArgumentException("message of " + length + " bytes at " + offset +
+                " is not within a region registered with this engine");
+        }
+        final long tail = ring.getLong(TAIL_OFFSET);
+        if (isFull(tail))
+        {
+            port.counters().postBackPressure.incrementRelease();
+            return BACK_PRESSURED;
+        }
+        return publish(tail, (int)(tail & mask), region.key(), offset, length);
+    }
+
+    private boolean isFull(final long tail)
+    {
+        if (tail - completedCache >= capacity)
+        {
+            completedCache = ring.getLongAcquire(COMPLETED_OFFSET);
+            return tail - completedCache >= capacity;
+        }
+        return false;
+    }
+
+    private long publish(final long tail, final int index, final int region, final int offset, final int length)
+    {
+        final int slot = SLOTS_OFFSET + index * SLOT_LENGTH;
+        ring.putInt(slot + SLOT_REGION_OFFSET, region);
+        ring.putInt(slot + SLOT_OFFSET_OFFSET, offset);
+        ring.putInt(slot + SLOT_LENGTH_OFFSET, length);
+        ring.putLongRelease(TAIL_OFFSET, tail + 1);
+        return tail;
+    }
+
+    /**
+     * @return messages completed: every byte of each is in the cell buffer (in posting order).
+     */
+    public long completed()
+    {
+        return ring.getLongAcquire(COMPLETED_OFFSET);
+    }
+
+    // ---------------------------------------------------------------- injection agent side
+
+    int kind()
+    {
+        return kind;
+    }
+
+    long posted()
+    {
+        return ring.getLongAcquire(TAIL_OFFSET);
+    }
+
+    int regionOf(final long sequence)
+    {
+        return ring.getInt(SLOTS_OFFSET + (int)(sequence & mask) * SLOT_LENGTH + SLOT_REGION_OFFSET);
+    }
+
+    int offsetOf(final long sequence)
+    {
+        return ring.getInt(SLOTS_OFFSET + (int)(sequence & mask) * SLOT_LENGTH + SLOT_OFFSET_OFFSET);
+    }
+
+    int lengthOf(final long sequence)
+    {
+        return ring.getInt(SLOTS_OFFSET + (int)(sequence & mask) * SLOT_LENGTH + SLOT_LENGTH_OFFSET);
+    }
+
+    UnsafeBuffer ring()
+    {
+        return ring;
+    }
+
+    int inlineOffsetOf(final long sequence)
+    {
+        return inlineOffset + (int)(sequence & mask) * inlineStride;
+    }
+
+    void complete(final long sequence)
+    {
+        ring.putLongRelease(COMPLETED_OFFSET, sequence + 1);
+    }
+
+    void free()
+    {
+        OffHeap.free(ring);
+    }
+}

@@ -1,0 +1,196 @@
+package io.vlink.nic;
+
+import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.credit.FcpCheck;
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.wire.Fcp;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.PacketChecker;
+import io.vlink.core.wire.Sizes;
+import io.vlink.nic.capture.CaptureTap;
+import io.vlink.nic.link.FrameHandler;
+import io.vlink.nic.link.Link;
+import io.vlink.nic.ring.ReceiveRing;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+
+/**
+ * The receive agent: for each port, polls the link, checks every frame (length, VCRC, ICRC for data; LPCRC and
+ * Op for FCPs, with {@code core}'s checkers), discards and counts what fails (never throws), stores good data
+ * packets in their VL's receive buffer (exact block accounting: a packet that would not fit is a protocol
+ * violation by the sender, discarded and counted) and tells the credit agent, in wire order, of each FCP and
+ * each accepted packet.
+ */
+final class ReceiveAgent implements Agent
+{
+    private final PortReceiver[] ports;
+
+    ReceiveAgent(final Port[] ports, final int burst, final CaptureTap capture)
+    {
+        this.ports = new PortReceiver[ports.length];
+        for (int i = 0; i < ports.length; i++)
+        {
+            // With one port (UDP) the capture's interface 1 is the peer, seen where its packets arrive; with two
+            // ports the arbiter records both directions where they enter the wire.
+            this.ports[i] = new PortReceiver(ports[i], burst, ports.length == 1 ? capture : null);
+        }
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = 0;
+        for (final PortReceiver port : ports)
+        {
+            work += port.doWork();
+        }
+        return work;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "receive";
+    }
+
+    static final class PortReceiver implements FrameHandler
+    {
+        private final Port port;
+        private final Link link;
+        private final int burst;
+        private final int dataVls;
+        private final PacketChecker checker;
+        private final ReceiveRing[] rxRings;
+        private final OneToOneRingBuffer events;
+        private final PortCounters counters;
+        private final CaptureTap capture;
+        private LinkState state = LinkState.DOWN;
+
+        PortReceiver(final Port port, final int burst, final CaptureTap capture)
+        {
+            this.port = port;
+            this.link = port.link();
+            this.burst = burst;
+            this.dataVls = port.dataVls();
+            this.checker = new PacketChecker(port.mtu());
+            this.rxRings = port.rxRings;
+            this.events = port.rxEvents;
+            this.counters = port.counters();
+            this.capture = capture;
+        }
+
+        int doWork()
+        {
+            state = LinkState.get(port.linkStateCode());
+            // every frame makes at most one event: never take more frames than the event ring can record
+            final long used = events.producerPosition() - events.consumerPosition();
+            final int room = (int)((events.capacity() - used) / RxEvents.RECORD_LENGTH) - 1;
+            final int limit = Math.min(burst, room);
+            return limit > 0 ? link.poll(this, limit) : 0;
+        }
+
+        @Override
+        public void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
+        {
+            if (null != capture)
+            {
+                capture.record(1, frameType, buffer, offset, length);
+            }
+            if (Link.LINK_FRAME == frameType)
+            {
+                onFcp(buffer, offset, length);
+            }
+            else
+            {
+                onData(buffer, offset, length);
+            }
+        }
+
+        private void onFcp(final DirectBuffer buffer, final int offset, final int length)
+        {
+            if (length > Fcp.LENGTH)
+            {
+                // an FCP is exactly 8 bytes (wire.md): anything longer is malformed, whatever its first 8 bytes
+                discard(DiscardReason.FCP_TOO_LONG);
+                counters.fcpDiscarded.incrementRelease();
+                return;
+            }
+            final long result = Fcp.decode(buffer, offset, length);
+            final int verdict = Fcp.verdict(result);
+            if (Fcp.OK != verdict)
+            {
+                discard(FcpCheck.discardReason(verdict));
+                counters.fcpDiscarded.incrementRelease();
+                return;
+            }
+            event(RxEvents.FCP, Fcp.word(result));
+        }
+
+        private void onData(final DirectBuffer buffer, final int offset, final int length)
+        {
+            final int result = checker.check(buffer, offset, length);
+            if (PacketChecker.OK != PacketChecker.verdict(result))
+            {
+                // bad length, VCRC or ICRC: not accepted, ABR and free space do not move (flow-control.md)
+                discard(DiscardReason.DATA_BAD_CRC);
+                return;
+            }
+            final int vl = LrhFlyweight.vl(buffer, offset);
+            final int size = length - Sizes.VCRC_LENGTH;
+            if (Port.VL15 == vl)
+            {
+                if (!state.isUp())
+                {
+                    discard(DiscardReason.VL15_STATE);
+                }
+                else if (rxRings[Port.VL15].offer(buffer, offset, size))
+                {
+                    received(vl, size);
+                }
+                else
+                {
+                    // the only loss allowed without a fault (flow-control.md, VL15)
+                    discard(DiscardReason.VL15_FULL);
+                    counters.vl15Drops.incrementRelease();
+                }
+            }
+            else if (vl >= dataVls)
+            {
+                discard(DiscardReason.DATA_MISSING_VL);
+            }
+            else if (!state.mayReceiveData())
+            {
+                discard(DiscardReason.DATA_STATE);
+            }
+            else if (rxRings[vl].offer(buffer, offset, size))
+            {
+                event(RxEvents.ACCEPT, (vl << 16) | Sizes.blocks(size));
+                received(vl, size);
+            }
+            else
+            {
+                discard(DiscardReason.DATA_OVERFLOW);
+            }
+        }
+
+        private void received(final int vl, final int size)
+        {
+            counters.rxPackets(vl).incrementRelease();
+            counters.rxBytes(vl).getAndAddRelease(size);
+        }
+
+        private void discard(final DiscardReason reason)
+        {
+            counters.discards(reason.id()).incrementRelease();
+        }
+
+        private void event(final int type, final int value)
+        {
+            final int index = events.tryClaim(type, RxEvents.LENGTH);
+            events.buffer().putInt(index, value);
+            events.commit(index);
+        }
+    }
+}

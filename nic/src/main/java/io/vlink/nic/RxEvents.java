@@ -1,0 +1,22 @@
+package io.vlink.nic;
+
+/**
+ * What the receive agent tells the credit agent, in wire order, through the port's event ring: a received FCP
+ * (its first four bytes, LPCRC already checked) or a data packet accepted into a VL's receive buffer. One ring
+ * keeps them in wire order, which the FCTBS re-synchronisation {@code ABR := FCTBS} depends on.
+ */
+final class RxEvents
+{
+    /** An FCP word follows (4 bytes). */
+    static final int FCP = 1;
+    /** A data packet was accepted: {@code vl << 16 | blocks} follows (4 bytes). */
+    static final int ACCEPT = 2;
+    /** Every event's payload. */
+    static final int LENGTH = 4;
+    /** Bytes an event takes in the ring: 8-byte record header and 4 bytes, aligned to 8. */
+    static final int RECORD_LENGTH = 16;
+
+    private RxEvents()
+    {
+    }
+}

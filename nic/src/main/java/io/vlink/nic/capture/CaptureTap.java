@@ -1,0 +1,200 @@
+package io.vlink.nic.capture;
+
+import io.vlink.core.capture.Pcap;
+import io.vlink.nic.link.Link;
+import io.vlink.nic.memory.OffHeap;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.nio.file.Path;
+
+/**
+ * The capture tap: records both directions of the wire as pcap with link type 197 (ERF), as {@code ibdump} writes
+ * and Wireshark reads (wire.md, Captures): interface 0 is what the first port sends, 1 what its peer sends, each
+ * packet recorded where it enters the wire, in wire order.
+ * <p>
+ * Costs nothing when off: an engine without a capture holds no tap (agents test one null field) and never loads
+ * Chronicle's classes. When on, the agents that see packets copy each into an Agrona
+ * {@link ManyToOneRingBuffer} with its timestamp and interface ({@link #record}: lock-free, never blocks; a
+ * record that does not fit is dropped and counted), and the tap's own agent drains the ring into a memory-mapped
+ * file that grows past 2 GiB ({@link MappedCaptureFile}, Chronicle Bytes).
+ */
+public final class CaptureTap implements AutoCloseable
+{
+    /** Bytes of the hand-off ring. */
+    public static final int RING_LENGTH = 4 * 1024 * 1024;
+
+    private static final int TIMESTAMP_OFFSET = 0;
+    private static final int IFACE_OFFSET = 8;
+    private static final int PACKET_OFFSET = 16;
+
+    private final Path path;
+    private final long chunkLength;
+    private final EpochNanoClock clock;
+    private final AtomicCounter drops;
+    private final UnsafeBuffer ringBuffer;
+    private final ManyToOneRingBuffer ring;
+    private final UnsafeBuffer record = new UnsafeBuffer(new byte[Pcap.RECORD_OVERHEAD]);
+    private final MessageHandler writer = this::onRecord;
+    private CaptureFile file;
+    private long records;
+    private boolean closed;
+
+    private CaptureTap(final Path path, final long chunkLength, final EpochNanoClock clock, final AtomicCounter drops)
+    {
+        this.path = path;
+        this.chunkLength = chunkLength;
+        this.clock = clock;
+        this.drops = drops;
+        ringBuffer = OffHeap.allocate(RING_LENGTH + RingBufferDescriptor.TRAILER_LENGTH);
+        ring = new ManyToOneRingBuffer(ringBuffer);
+    }
+
+    /**
+     * Open a capture. The file itself is created by the tap's agent when it starts.
+     *
+     * @param path        the pcap file (replaced).
+     * @param chunkLength bytes mapped at a time as the file grows.
+     * @param clock       the timestamps' clock.
+     * @param drops       counts records that could not be captured (the tap fell behind).
+     * @return the tap.
+     */
+    public static CaptureTap open(
+        final Path path, final long chunkLength, final EpochNanoClock clock, final AtomicCounter drops)
+    {
+        return new CaptureTap(path, chunkLength, clock, drops);
+    }
+
+    /**
+     * Any thread. Copy one frame into the tap, as it enters the wire.
+     *
+     * @param iface     0 for the first port's transmissions, 1 for its peer's.
+     * @param frameType {@link Link#DATA_FRAME} or {@link Link#LINK_FRAME}.
+     * @param buffer    the frame's bytes.
+     * @param offset    its first byte.
+     * @param length    its length on the wire.
+     */
+    public void record(final int iface, final int frameType, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int index = ring.tryClaim(frameType, PACKET_OFFSET + length);
+        if (index < 0)
+        {
+            drops.incrementRelease();
+            return;
+        }
+        final UnsafeBuffer ringBuffer = this.ringBuffer;
+        ringBuffer.putLong(index + TIMESTAMP_OFFSET, clock.nanoTime());
+        ringBuffer.putInt(index + IFACE_OFFSET, iface);
+        ringBuffer.putBytes(index + PACKET_OFFSET, buffer, offset, length);
+        ring.commit(index);
+    }
+
+    /**
+     * @return records written to the file so far (read from the tap's thread, or after close).
+     */
+    public long records()
+    {
+        return records;
+    }
+
+    /**
+     * @return the agent that writes the file; the engine runs it with its other agents.
+     */
+    public Agent agent()
+    {
+        return new Agent()
+        {
+            @Override
+            public void onStart()
+            {
+                openFile();
+            }
+
+            @Override
+            public int doWork()
+            {
+                return drain();
+            }
+
+            @Override
+            public void onClose()
+            {
+                // the other agents have stopped: everything they recorded is in the ring
+                while (drain() > 0)
+                {
+                    Thread.onSpinWait();
+                }
+                closeFile();
+            }
+
+            @Override
+            public String roleName()
+            {
+                return "capture";
+            }
+        };
+    }
+
+    private void openFile()
+    {
+        if (null == file)
+        {
+            file = new MappedCaptureFile(path, chunkLength, Pcap.RECORD_OVERHEAD + Link.MAX_DATA_FRAME_LENGTH);
+            final UnsafeBuffer header = new UnsafeBuffer(new byte[Pcap.FILE_HEADER_LENGTH]);
+            Pcap.writeFileHeader(header, 0);
+            file.append(header, 0, Pcap.FILE_HEADER_LENGTH);
+        }
+    }
+
+    private int drain()
+    {
+        if (null == file)
+        {
+            openFile();
+        }
+        return ring.read(writer, 256);
+    }
+
+    private void onRecord(final int frameType, final org.agrona.MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final int packetLength = length - PACKET_OFFSET;
+        Pcap.writeRecordHeader(
+            record,
+            0,
+            buffer.getLong(index + TIMESTAMP_OFFSET),
+            Link.LINK_FRAME == frameType ? Pcap.ERF_TYPE_INFINIBAND_LINK : Pcap.ERF_TYPE_INFINIBAND,
+            buffer.getInt(index + IFACE_OFFSET),
+            false,
+            packetLength);
+        file.append(record, 0, Pcap.RECORD_OVERHEAD);
+        file.append(buffer, index + PACKET_OFFSET, packetLength);
+        records++;
+    }
+
+    private void closeFile()
+    {
+        if (null != file)
+        {
+            file.close();
+        }
+    }
+
+    /**
+     * Free the hand-off ring (the agent closes the file when the engine stops it). Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            OffHeap.free(ringBuffer);
+        }
+    }
+}

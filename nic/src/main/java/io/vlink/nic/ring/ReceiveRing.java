@@ -1,0 +1,184 @@
+package io.vlink.nic.ring;
+
+import io.vlink.core.wire.Sizes;
+import io.vlink.nic.memory.OffHeap;
+import org.agrona.BitUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One VL's receive buffer: packets wait here between the receive agent (the single producer) and the application
+ * thread that drains them (the single consumer). Space is accounted exactly in 64-byte blocks, the unit of
+ * link-level credit: a packet of size S takes {@code ceil(S / 64)} blocks, no more (flow-control.md: free space
+ * at the buffer's real allocation granularity).
+ * <p>
+ * Packets are stored contiguously so the handler reads each in place: a packet that starts near the end of the
+ * block area runs on into an overhang of one largest packet past it, so wrapping never costs blocks.
+ * <p>
+ * Ordering: the producer writes the bytes and the descriptor, then the packet tail with release; the consumer
+ * reads the tail with acquire. The consumer, after the handler returns, advances the block head with release;
+ * the producer reads it with acquire to know the free space. {@link #releasedBlocks()} (the block head) is
+ * monotonic, so the credit agent can turn it into {@code free += NP} on its own thread.
+ */
+public final class ReceiveRing implements AutoCloseable
+{
+    private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
+    private static final int PACKET_TAIL_OFFSET = 0;
+    private static final int BLOCK_TAIL_OFFSET = PACKET_TAIL_OFFSET + Long.BYTES;
+    private static final int PACKET_HEAD_OFFSET = PAD;
+    private static final int BLOCK_HEAD_OFFSET = PACKET_HEAD_OFFSET + Long.BYTES;
+    private static final int DESCRIPTORS_OFFSET = 2 * PAD;
+
+    private final int capacityBlocks;
+    private final int descriptorMask;
+    private final UnsafeBuffer positions;
+    private final UnsafeBuffer data;
+
+    // producer's cache of the consumer's block head
+    private long blockHeadCache;
+
+    /**
+     * Handles a packet read in place.
+     */
+    @FunctionalInterface
+    public interface PacketConsumer
+    {
+        /**
+         * @param buffer holding the packet, valid only during the call.
+         * @param offset of the first LRH byte.
+         * @param length the packet's size S (LRH through ICRC).
+         */
+        void onPacket(DirectBuffer buffer, int offset, int length);
+    }
+
+    /**
+     * @param capacityBlocks the blocks of buffer space this VL advertises.
+     * @param maxPacketSize  the largest packet size S the port accepts.
+     */
+    public ReceiveRing(final int capacityBlocks, final int maxPacketSize)
+    {
+        if (capacityBlocks <= 0 || maxPacketSize <= 0 || maxPacketSize > Sizes.MAX_SIZE)
+        {
+            throw new IllegalArgumentException("capacity " + capacityBlocks + " blocks, max packet " + maxPacketSize);
+        }
+        this.capacityBlocks = capacityBlocks;
+        final int descriptors = BitUtil.findNextPositivePowerOfTwo(capacityBlocks);
+        descriptorMask = descriptors - 1;
+        positions = OffHeap.allocate(DESCRIPTORS_OFFSET + descriptors * Long.BYTES);
+        data = OffHeap.allocate((capacityBlocks + Sizes.blocks(maxPacketSize)) * Sizes.BLOCK_LENGTH);
+    }
+
+    /**
+     * @return the blocks this buffer holds in all.
+     */
+    public int capacityBlocks()
+    {
+        return capacityBlocks;
+    }
+
+    /**
+     * Producer. Copy a packet in, if it fits.
+     *
+     * @param src    the received bytes.
+     * @param offset of the first LRH byte.
+     * @param size   the packet's size S (the VCRC is not stored).
+     * @return false, with nothing stored, when the free blocks do not cover it.
+     */
+    public boolean offer(final DirectBuffer src, final int offset, final int size)
+    {
+        final int blocks = Sizes.blocks(size);
+        final long blockTail = positions.getLong(BLOCK_TAIL_OFFSET);
+        if (blockTail + blocks - blockHeadCache > capacityBlocks)
+        {
+            blockHeadCache = positions.getLongAcquire(BLOCK_HEAD_OFFSET);
+            if (blockTail + blocks - blockHeadCache > capacityBlocks)
+            {
+                return false;
+            }
+        }
+        final int startBlock = (int)(blockTail % capacityBlocks);
+        data.putBytes(startBlock * Sizes.BLOCK_LENGTH, src, offset, size);
+        final long packetTail = positions.getLong(PACKET_TAIL_OFFSET);
+        positions.putLong(descriptorOffset(packetTail), ((long)startBlock << 32) | size);
+        positions.putLong(BLOCK_TAIL_OFFSET, blockTail + blocks);
+        positions.putLongRelease(PACKET_TAIL_OFFSET, packetTail + 1);
+        return true;
+    }
+
+    /**
+     * Producer's view of the free blocks (exact on the producer's thread, up to the consumer's latest release).
+     *
+     * @return free blocks.
+     */
+    public int freeBlocks()
+    {
+        return (int)(capacityBlocks - (positions.getLong(BLOCK_TAIL_OFFSET) - positions.getLongAcquire(BLOCK_HEAD_OFFSET)));
+    }
+
+    /**
+     * Consumer. Hand up to {@code limit} packets to the consumer, each read in place, releasing each one's blocks
+     * once the consumer returns.
+     *
+     * @param consumer receives each packet.
+     * @param limit    the most packets.
+     * @return packets handed over.
+     */
+    public int poll(final PacketConsumer consumer, final int limit)
+    {
+        final long packetTail = positions.getLongAcquire(PACKET_TAIL_OFFSET);
+        long packetHead = positions.getLong(PACKET_HEAD_OFFSET);
+        int count = 0;
+        while (packetHead < packetTail && count < limit)
+        {
+            final long descriptor = positions.getLong(descriptorOffset(packetHead));
+            final int startBlock = (int)(descriptor >>> 32);
+            final int size = (int)descriptor;
+            try
+            {
+                consumer.onPacket(data, startBlock * Sizes.BLOCK_LENGTH, size);
+            }
+            finally
+            {
+                packetHead++;
+                count++;
+                positions.putLong(PACKET_HEAD_OFFSET, packetHead);
+                positions.putLongRelease(
+                    BLOCK_HEAD_OFFSET, positions.getLong(BLOCK_HEAD_OFFSET) + Sizes.blocks(size));
+            }
+        }
+        return count;
+    }
+
+    /**
+     * @return packets waiting (approximate from a third thread).
+     */
+    public int size()
+    {
+        return (int)(positions.getLongAcquire(PACKET_TAIL_OFFSET) - positions.getLongAcquire(PACKET_HEAD_OFFSET));
+    }
+
+    /**
+     * Any thread. The blocks released by the consumer since the ring was made: monotonic, read with acquire.
+     *
+     * @return released blocks.
+     */
+    public long releasedBlocks()
+    {
+        return positions.getLongAcquire(BLOCK_HEAD_OFFSET);
+    }
+
+    private int descriptorOffset(final long packetPosition)
+    {
+        return DESCRIPTORS_OFFSET + (int)(packetPosition & descriptorMask) * Long.BYTES;
+    }
+
+    /**
+     * Free the off-heap memory. Only once both threads have stopped using the ring.
+     */
+    @Override
+    public void close()
+    {
+        OffHeap.free(positions);
+        OffHeap.free(data);
+    }
+}

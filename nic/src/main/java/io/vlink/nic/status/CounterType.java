@@ -1,0 +1,130 @@
+package io.vlink.nic.status;
+
+/**
+ * Every counter an engine keeps, with a stable type id (stored in the counters file, read by {@code vlink stat}
+ * from another process, possibly of another version) and a stable snake_case name (printed by {@code vlink stat}).
+ * <p>
+ * Type ids and names never change meaning; new counters take new ids. Gauges (a level, not a count) say so.
+ */
+public enum CounterType
+{
+    /** Exceptions thrown by agents (each is also in the distinct error log). */
+    ERRORS(1, "errors", CounterScope.ENGINE),
+
+    /** Gauge: the port's link state (0 down, 1 initialize, 2 armed, 3 active; flow-control.md). */
+    LINK_STATE(2, "link_state", CounterScope.PORT),
+    /** Frames the capture tap could not record (it fell behind). */
+    CAPTURE_DROPS(4, "capture_drops", CounterScope.ENGINE),
+
+    /** Link state changes. */
+    LINK_TRANSITIONS(3, "link_transitions", CounterScope.PORT),
+
+    /** Packets put on the wire on a VL (data VLs and VL15). */
+    TX_PACKETS(10, "tx_packets", CounterScope.VL),
+    /** Bytes put on the wire on a VL, counted as packet sizes (4 * PktLen, wire.md). */
+    TX_BYTES(11, "tx_bytes", CounterScope.VL),
+    /** Packets received, checked and accepted on a VL. */
+    RX_PACKETS(12, "rx_packets", CounterScope.VL),
+    /** Bytes received and accepted on a VL, as packet sizes. */
+    RX_BYTES(13, "rx_bytes", CounterScope.VL),
+    /** Times the head packet of a VL could not go because its credits did not cover it. */
+    CREDIT_STALLS(14, "credit_stalls", CounterScope.VL),
+    /** Packets delivered to the receive handler on a VL. */
+    DELIVERED_PACKETS(15, "delivered_packets", CounterScope.VL),
+    /** Gauge: free blocks in a VL's receive buffer. */
+    RX_FREE_BLOCKS(16, "rx_free_blocks", CounterScope.VL),
+
+    /** Received packets discarded, by reason (length, CRCs, protocol violations: never thrown). */
+    DISCARDS(20, "discards", CounterScope.REASON),
+
+    /** Flow-control packets sent. */
+    FCP_SENT(30, "fcp_sent", CounterScope.PORT),
+    /** Flow-control packets received and applied. */
+    FCP_RECEIVED(31, "fcp_received", CounterScope.PORT),
+    /** Flow-control packets discarded (bad LPCRC, reserved op, VL the port lacks). */
+    FCP_DISCARDED(32, "fcp_discarded", CounterScope.PORT),
+    /** VL15 packets dropped because the VL15 receive buffer was full (flow-control.md, VL15). */
+    VL15_DROPS(33, "vl15_drops", CounterScope.PORT),
+
+    /** Gauge: cells of the transmit cell buffer in use. */
+    CELL_OCCUPANCY(40, "cell_occupancy", CounterScope.PORT),
+    /** Injector priority changes (injection.md, water marks and priority timer). */
+    INJECTOR_PRIORITY_CHANGES(41, "injector_priority_changes", CounterScope.PORT),
+    /** Posts refused because the transmit path was full (back-pressure returned to the caller). */
+    POST_BACK_PRESSURE(42, "post_back_pressure", CounterScope.PORT),
+
+    /** Datagrams dropped because they came from a source other than the configured peer. */
+    LINK_FOREIGN_DROPS(50, "link_foreign_drops", CounterScope.PORT),
+    /** Frames dropped by the link because they were larger than the largest packet or shorter than a header. */
+    LINK_LENGTH_DROPS(51, "link_length_drops", CounterScope.PORT),
+    /** Times the link could not take a frame (its buffer or socket was full). */
+    LINK_BACK_PRESSURE(52, "link_back_pressure", CounterScope.PORT),
+    /** Frames the link sent. */
+    LINK_FRAMES_SENT(53, "link_frames_sent", CounterScope.PORT),
+    /** Frames the link received (before any check). */
+    LINK_FRAMES_RECEIVED(54, "link_frames_received", CounterScope.PORT);
+
+    private static final CounterType[] BY_TYPE_ID;
+
+    static
+    {
+        int max = 0;
+        for (final CounterType type : values())
+        {
+            max = Math.max(max, type.typeId);
+        }
+        BY_TYPE_ID = new CounterType[max + 1];
+        for (final CounterType type : values())
+        {
+            if (null != BY_TYPE_ID[type.typeId])
+            {
+                throw new IllegalStateException("duplicate counter type id " + type.typeId);
+            }
+            BY_TYPE_ID[type.typeId] = type;
+        }
+    }
+
+    private final int typeId;
+    private final String counterName;
+    private final CounterScope scope;
+
+    CounterType(final int typeId, final String counterName, final CounterScope scope)
+    {
+        this.typeId = typeId;
+        this.counterName = counterName;
+        this.scope = scope;
+    }
+
+    /**
+     * @return the stable type id stored in the counters file.
+     */
+    public int typeId()
+    {
+        return typeId;
+    }
+
+    /**
+     * @return the stable snake_case name {@code vlink stat} prints.
+     */
+    public String counterName()
+    {
+        return counterName;
+    }
+
+    /**
+     * @return which key fields are meaningful.
+     */
+    public CounterScope scope()
+    {
+        return scope;
+    }
+
+    /**
+     * @param typeId a type id read from a counters file.
+     * @return the counter type, or null if this version does not know it (a newer engine wrote it).
+     */
+    public static CounterType ofTypeId(final int typeId)
+    {
+        return typeId >= 0 && typeId < BY_TYPE_ID.length ? BY_TYPE_ID[typeId] : null;
+    }
+}

@@ -1,0 +1,163 @@
+package io.vlink.nic.status;
+
+import org.agrona.concurrent.status.AtomicCounter;
+
+/**
+ * Every counter of one port, allocated in the engine's {@link CountersFile} when the port is built. Per-VL counters
+ * are indexed by VL (0..15); a VL the port lacks has none.
+ * <p>
+ * Each counter has one writer (the agent that owns what it counts), which updates it with release semantics
+ * ({@code incrementRelease}, {@code getAndAddRelease}): no locked instruction on the hot path.
+ */
+public final class PortCounters
+{
+    /** VL indexes run 0..15; VL15 is the management VL. */
+    public static final int VL_SLOTS = 16;
+    public static final int VL15 = 15;
+
+    private final int port;
+    private final int dataVls;
+
+    public final AtomicCounter linkState;
+    public final AtomicCounter linkTransitions;
+    public final AtomicCounter fcpSent;
+    public final AtomicCounter fcpReceived;
+    public final AtomicCounter fcpDiscarded;
+    public final AtomicCounter vl15Drops;
+    public final AtomicCounter cellOccupancy;
+    public final AtomicCounter injectorPriorityChanges;
+    public final AtomicCounter postBackPressure;
+    public final AtomicCounter linkForeignDrops;
+    public final AtomicCounter linkLengthDrops;
+    public final AtomicCounter linkBackPressure;
+    public final AtomicCounter linkFramesSent;
+    public final AtomicCounter linkFramesReceived;
+
+    private final AtomicCounter[] txPackets = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] txBytes = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] rxPackets = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] rxBytes = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] creditStalls = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] deliveredPackets = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] rxFreeBlocks = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] discards;
+
+    /**
+     * Allocate the counters of a port.
+     *
+     * @param file    the engine's counters file.
+     * @param port    the port number.
+     * @param dataVls the port's data VLs (VL0..dataVls-1), plus VL15 always.
+     */
+    public PortCounters(final CountersFile file, final int port, final int dataVls)
+    {
+        if (dataVls < 1 || dataVls > VL15)
+        {
+            throw new IllegalArgumentException("data VLs must be 1..15: " + dataVls);
+        }
+        this.port = port;
+        this.dataVls = dataVls;
+        linkState = portCounter(file, CounterType.LINK_STATE);
+        linkTransitions = portCounter(file, CounterType.LINK_TRANSITIONS);
+        fcpSent = portCounter(file, CounterType.FCP_SENT);
+        fcpReceived = portCounter(file, CounterType.FCP_RECEIVED);
+        fcpDiscarded = portCounter(file, CounterType.FCP_DISCARDED);
+        vl15Drops = portCounter(file, CounterType.VL15_DROPS);
+        cellOccupancy = portCounter(file, CounterType.CELL_OCCUPANCY);
+        injectorPriorityChanges = portCounter(file, CounterType.INJECTOR_PRIORITY_CHANGES);
+        postBackPressure = portCounter(file, CounterType.POST_BACK_PRESSURE);
+        linkForeignDrops = portCounter(file, CounterType.LINK_FOREIGN_DROPS);
+        linkLengthDrops = portCounter(file, CounterType.LINK_LENGTH_DROPS);
+        linkBackPressure = portCounter(file, CounterType.LINK_BACK_PRESSURE);
+        linkFramesSent = portCounter(file, CounterType.LINK_FRAMES_SENT);
+        linkFramesReceived = portCounter(file, CounterType.LINK_FRAMES_RECEIVED);
+
+        for (int vl = 0; vl < VL_SLOTS; vl++)
+        {
+            if (vl < dataVls || VL15 == vl)
+            {
+                txPackets[vl] = vlCounter(file, CounterType.TX_PACKETS, vl);
+                txBytes[vl] = vlCounter(file, CounterType.TX_BYTES, vl);
+                rxPackets[vl] = vlCounter(file, CounterType.RX_PACKETS, vl);
+                rxBytes[vl] = vlCounter(file, CounterType.RX_BYTES, vl);
+                deliveredPackets[vl] = vlCounter(file, CounterType.DELIVERED_PACKETS, vl);
+            }
+            if (vl < dataVls)
+            {
+                // VL15 is never credited (flow-control.md): no stalls, no credited buffer.
+                creditStalls[vl] = vlCounter(file, CounterType.CREDIT_STALLS, vl);
+                rxFreeBlocks[vl] = vlCounter(file, CounterType.RX_FREE_BLOCKS, vl);
+            }
+        }
+
+        discards = new AtomicCounter[DiscardReasons.count()];
+        for (int reason = 0; reason < discards.length; reason++)
+        {
+            discards[reason] = file.newCounter(CounterType.DISCARDS, port, CounterKey.NONE, reason);
+        }
+    }
+
+    private AtomicCounter portCounter(final CountersFile file, final CounterType type)
+    {
+        return file.newCounter(type, port, CounterKey.NONE, CounterKey.NONE);
+    }
+
+    private AtomicCounter vlCounter(final CountersFile file, final CounterType type, final int vl)
+    {
+        return file.newCounter(type, port, vl, CounterKey.NONE);
+    }
+
+    public int port()
+    {
+        return port;
+    }
+
+    public int dataVls()
+    {
+        return dataVls;
+    }
+
+    public AtomicCounter txPackets(final int vl)
+    {
+        return txPackets[vl];
+    }
+
+    public AtomicCounter txBytes(final int vl)
+    {
+        return txBytes[vl];
+    }
+
+    public AtomicCounter rxPackets(final int vl)
+    {
+        return rxPackets[vl];
+    }
+
+    public AtomicCounter rxBytes(final int vl)
+    {
+        return rxBytes[vl];
+    }
+
+    public AtomicCounter creditStalls(final int vl)
+    {
+        return creditStalls[vl];
+    }
+
+    public AtomicCounter deliveredPackets(final int vl)
+    {
+        return deliveredPackets[vl];
+    }
+
+    public AtomicCounter rxFreeBlocks(final int vl)
+    {
+        return rxFreeBlocks[vl];
+    }
+
+    /**
+     * @param reason a discard reason id ({@link DiscardReasons}).
+     * @return its counter.
+     */
+    public AtomicCounter discards(final int reason)
+    {
+        return discards[reason];
+    }
+}

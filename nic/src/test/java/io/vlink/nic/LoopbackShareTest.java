@@ -1,0 +1,180 @@
+package io.vlink.nic;
+
+import io.vlink.core.arb.SimulatedPort;
+import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.test.Deadline;
+import io.vlink.nic.test.EngineErrors;
+import io.vlink.nic.memory.OffHeap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Issue 6: loopback, 8 data VLs, every VL that the tables can serve backlogged: no loss, FIFO per VL, and each VL's
+ * share of bytes within 2 percentage points of what {@code core}'s arbiter gives in simulation for the same
+ * configuration.
+ */
+class LoopbackShareTest
+{
+    static final int SIZE = 4096;
+    static final int PAYLOAD = SIZE - 8 - 12 - 4;
+    static final int PACKETS = 24_000;
+
+    @TempDir
+    File dir;
+
+    @Test
+    void everyVlBackloggedSharesFollowTheArbiterWithNoLossAndFifo()
+    {
+        final QosConfig qos = QosConfig.seedExample();
+        final boolean[] driven = drivableVls(qos);
+        final double[] expected = simulatedShares(qos, driven, PACKETS);
+
+        final long[] receivedBytes = new long[16];
+        final long[] nextSequence = new long[16];
+        final long[] sentSequence = new long[16];
+        try (Engine engine = Engine.builder()
+            .name("share").directory(dir).threading(ThreadingMode.INVOKER).qos(qos).burst(8).build())
+        {
+            final Port a = engine.port(0);
+            final Port b = engine.port(1);
+            Deadline.await(10, "link active", () -> a.linkState() == LinkState.ACTIVE, engine::invoke);
+
+            final QueuePair[] qps = new QueuePair[8];
+            final UnsafeBuffer[] memory = new UnsafeBuffer[8];
+            final MemoryRegion[] regions = new MemoryRegion[8];
+            for (int vl = 0; vl < 8; vl++)
+            {
+                if (driven[vl])
+                {
+                    qps[vl] = a.createQueuePair(100 + vl, vl, 200 + vl);
+                    memory[vl] = OffHeap.allocate(qps[vl].capacity() * PAYLOAD);
+                    regions[vl] = engine.registerMemory(memory[vl]);
+                }
+            }
+            final ReceiveHandler handler = (vl, buffer, offset, length) ->
+            {
+                assertEquals(SIZE, length);
+                assertEquals(nextSequence[vl], buffer.getLong(offset + 20), "FIFO on VL " + vl);
+                nextSequence[vl]++;
+                receivedBytes[vl] += length;
+            };
+            long received = 0;
+            final long deadline = System.nanoTime() + 60_000_000_000L;
+            while (received < PACKETS)
+            {
+                for (int vl = 0; vl < 8; vl++)
+                {
+                    if (null != qps[vl])
+                    {
+                        // keep every VL backlogged: post until the queue pushes back
+                        // (a slot is rewritten only once its message is complete)
+                        while (sentSequence[vl] - qps[vl].completed() < qps[vl].capacity())
+                        {
+                            final int slot = (int)(sentSequence[vl] % qps[vl].capacity());
+                            memory[vl].putLong(slot * PAYLOAD, sentSequence[vl]);
+                            assertEquals(sentSequence[vl], qps[vl].offer(regions[vl], slot * PAYLOAD, PAYLOAD));
+                            sentSequence[vl]++;
+                        }
+                    }
+                }
+                engine.invoke();
+                received += b.poll(handler, 256);
+                assertTrue(System.nanoTime() < deadline, "timed out at " + received + " packets");
+            }
+
+            long total = 0;
+            for (int vl = 0; vl < 8; vl++)
+            {
+                total += receivedBytes[vl];
+            }
+            for (int vl = 0; vl < 8; vl++)
+            {
+                final double share = (double)receivedBytes[vl] / total;
+                assertEquals(expected[vl], share, 0.02, "VL " + vl + " share");
+            }
+            assertTrue(expected[0] > 0.8 && expected[4] == 0.0, "the configuration is the seed's example");
+
+            // no loss: stop posting, drain, and every message posted arrives (FIFO checked by the handler)
+            Deadline.await(30, "every posted message delivered", () ->
+            {
+                for (int vl = 0; vl < 8; vl++)
+                {
+                    if (nextSequence[vl] != sentSequence[vl])
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            }, () ->
+            {
+                engine.invoke();
+                b.poll(handler, 256);
+            });
+            for (int vl = 0; vl < 8; vl++)
+            {
+                assertEquals(a.counters().txPackets(vl).get(), b.counters().rxPackets(vl).get(), "VL " + vl);
+            }
+            EngineErrors.assertNone(engine.countersFile());
+            for (int reason = 0; reason < io.vlink.nic.status.DiscardReasons.count(); reason++)
+            {
+                assertEquals(0, b.counters().discards(reason).get(), "discards " + reason);
+            }
+            for (final UnsafeBuffer buffer : memory)
+            {
+                OffHeap.free(buffer);
+            }
+        }
+    }
+
+    /** VLs the tables can serve: a valid entry with a non-zero weight in either table (cli.md: others not driven). */
+    static boolean[] drivableVls(final QosConfig qos)
+    {
+        final boolean[] driven = new boolean[16];
+        for (int i = 0; i < qos.high().size(); i++)
+        {
+            driven[qos.high().vl(i)] |= qos.high().isValid(i, qos.dataVls());
+        }
+        for (int i = 0; i < qos.low().size(); i++)
+        {
+            driven[qos.low().vl(i)] |= qos.low().isValid(i, qos.dataVls());
+        }
+        return driven;
+    }
+
+    /** The same configuration through core's arbiter, every driven VL backlogged, unlimited credits. */
+    static double[] simulatedShares(final QosConfig qos, final boolean[] driven, final int grants)
+    {
+        final SimulatedPort port = new SimulatedPort();
+        for (int vl = 0; vl < qos.dataVls(); vl++)
+        {
+            if (driven[vl])
+            {
+                port.enqueue(vl, SIZE, grants);
+            }
+        }
+        final VlArbiter arbiter = new VlArbiter(qos, port);
+        final long[] bytes = new long[16];
+        long total = 0;
+        for (int i = 0; i < grants; i++)
+        {
+            final int grant = arbiter.next();
+            final int size = port.send(grant);
+            bytes[VlArbiter.vl(grant)] += size;
+            total += size;
+        }
+        final double[] shares = new double[16];
+        for (int vl = 0; vl < 16; vl++)
+        {
+            shares[vl] = (double)bytes[vl] / total;
+        }
+        return shares;
+    }
+}

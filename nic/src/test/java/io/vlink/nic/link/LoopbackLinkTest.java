@@ -1,0 +1,107 @@
+package io.vlink.nic.link;
+
+import io.vlink.nic.memory.OffHeap;
+import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.concurrent.SystemEpochClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class LoopbackLinkTest
+{
+    @TempDir
+    File dir;
+
+    private CountersFile countersFile;
+    private PortCounters countersA;
+    private PortCounters countersB;
+
+    @BeforeEach
+    void setUp()
+    {
+        countersFile = CountersFile.create(dir, "loop", 512, 4096, SystemEpochClock.INSTANCE);
+        countersA = new PortCounters(countersFile, 0, 8);
+        countersB = new PortCounters(countersFile, 1, 8);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        countersFile.close();
+    }
+
+    @Test
+    void framesCrossInBothDirectionsInOrderWithTheirTypesAndMemoryIsFreedWhenBothEndsClose()
+    {
+        final long before = OffHeap.allocatedBytes();
+        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, countersA, countersB);
+        assertTrue(OffHeap.allocatedBytes() > before);
+
+        send(ends[0], Link.DATA_FRAME, 4098, (byte)1);
+        send(ends[0], Link.LINK_FRAME, 8, (byte)2);
+        send(ends[1], Link.DATA_FRAME, 30, (byte)3);
+
+        final List<String> atB = new ArrayList<>();
+        assertEquals(2, ends[1].poll((type, buffer, offset, length) ->
+            atB.add(type + ":" + length + ":" + buffer.getByte(offset + length - 1)), 10));
+        assertEquals(List.of("1:4098:1", "2:8:2"), atB);
+
+        final List<String> atA = new ArrayList<>();
+        assertEquals(1, ends[0].poll((type, buffer, offset, length) -> atA.add(type + ":" + length), 10));
+        assertEquals(List.of("1:30"), atA);
+        assertEquals(0, ends[0].poll((type, buffer, offset, length) -> fail(), 10));
+        assertEquals(2, countersA.linkFramesSent.get());
+        assertEquals(2, countersB.linkFramesReceived.get());
+
+        ends[0].close();
+        assertTrue(OffHeap.allocatedBytes() > before, "the peer still uses the rings");
+        ends[1].close();
+        ends[1].close();
+        assertEquals(before, OffHeap.allocatedBytes());
+    }
+
+    @Test
+    void aFullRingPushesBackWithoutBlockingAndCounts()
+    {
+        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, countersA, countersB);
+        try
+        {
+            int sent = 0;
+            while (send(ends[0], Link.DATA_FRAME, 4098, (byte)sent))
+            {
+                sent++;
+            }
+            assertTrue(sent >= 14 && sent <= 16, "64 KiB holds about 15 such frames: " + sent);
+            assertEquals(1, countersA.linkBackPressure.get());
+            assertEquals(1, ends[1].poll((type, buffer, offset, length) -> assertEquals(0, buffer.getByte(offset + 4097)), 1));
+            assertEquals(sent - 1, ends[1].poll((type, buffer, offset, length) -> { }, 100));
+            assertTrue(send(ends[0], Link.DATA_FRAME, 4098, (byte)1));
+            assertThrows(IllegalArgumentException.class, () -> ends[0].tryClaim(Link.DATA_FRAME, 100_000));
+        }
+        finally
+        {
+            ends[0].close();
+            ends[1].close();
+        }
+    }
+
+    static boolean send(final Link link, final int type, final int length, final byte fill)
+    {
+        final int offset = link.tryClaim(type, length);
+        if (offset < 0)
+        {
+            return false;
+        }
+        link.buffer().setMemory(offset, length, fill);
+        link.commit(offset);
+        return true;
+    }
+}

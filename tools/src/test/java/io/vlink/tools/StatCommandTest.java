@@ -1,0 +1,104 @@
+package io.vlink.tools;
+
+import io.vlink.core.credit.DiscardReason;
+import io.vlink.nic.status.CounterKey;
+import io.vlink.nic.status.CounterType;
+import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.CountersFileDescriptor;
+import io.vlink.nic.status.ErrorLogHandler;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.concurrent.SystemEpochClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class StatCommandTest
+{
+    @TempDir
+    File dir;
+
+    @Test
+    void printsEveryCounterOfARunningEngineAsParseableLines()
+    {
+        try (CountersFile file = CountersFile.create(dir, "soak", 512, 64 * 1024, SystemEpochClock.INSTANCE))
+        {
+            final PortCounters port = new PortCounters(file, 1, 2);
+            file.newCounter(CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE).setRelease(1);
+            port.txPackets(1).getAndAddRelease(42);
+            port.rxBytes(15).getAndAddRelease(256);
+            port.discards(DiscardReason.DATA_BAD_CRC.id()).getAndAddRelease(5);
+            new ErrorLogHandler(file.errorLog(), System.err).onError(new IllegalStateException("bad \"frame\""));
+
+            final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--errors");
+            assertEquals(0, cli.exitCode, cli.toString());
+            final List<String> lines = Arrays.asList(cli.out.split("\n"));
+            assertTrue(lines.get(0).startsWith("# vlink stat "), cli.toString());
+            assertTrue(lines.get(1).matches("engine name=soak pid=" + ProcessHandle.current().pid() +
+                " state=live started=\\S+ heartbeat_age_ms=\\d+ file=" + file.file().getPath().replace(".", "\\.")),
+                lines.get(1));
+            assertTrue(lines.contains("counter engine=soak port=1 vl=1 name=tx_packets value=42"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=1 vl=15 name=rx_bytes value=256"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=1 vl=- name=discards_data_bad_crc value=5"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=- vl=- name=errors value=1"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=1 vl=0 name=credit_stalls value=0"), cli.out);
+            assertTrue(lines.stream().anyMatch((l) -> l.matches(
+                "error engine=soak observations=1 first=\\S+ last=\\S+ " +
+                "message=\"java.lang.IllegalStateException: bad 'frame'\"")), cli.out);
+            for (final String line : lines.subList(1, lines.size()))
+            {
+                assertTrue(line.matches("(engine|counter|error) (\\w+=(\"[^\"]*\"|\\S+) ?)+"), line);
+            }
+
+            final Cli nonZero = Cli.run("stat", "--dir", dir.getPath(), "--nonzero");
+            final List<String> counters = Arrays.stream(nonZero.out.split("\n"))
+                .filter((l) -> l.startsWith("counter ")).collect(Collectors.toList());
+            assertEquals(4, counters.size(), nonZero.out);
+        }
+        final Cli after = Cli.run("stat", "--dir", dir.getPath());
+        assertEquals(0, after.exitCode);
+        assertTrue(after.out.contains("# no vlink engine"), after.out);
+    }
+
+    @Test
+    void watchRefreshesAndAStaleFileIsShownDeadWithoutCounters() throws Exception
+    {
+        final Process process = new ProcessBuilder(
+            new File(System.getProperty("java.home"), "bin/java").getPath(), "-version")
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+
+        try (CountersFile file = CountersFile.create(dir, "gone", 128, 4096, SystemEpochClock.INSTANCE))
+        {
+            new PortCounters(file, 0, 1);
+            final byte[] bytes = Files.readAllBytes(file.file().toPath());
+            final org.agrona.concurrent.UnsafeBuffer buffer = new org.agrona.concurrent.UnsafeBuffer(bytes);
+            buffer.putLong(CountersFileDescriptor.PID_OFFSET, process.pid());
+            Files.write(new File(dir, "gone-" + process.pid() + ".counters").toPath(), bytes);
+            Files.write(new File(dir, "broken-1.counters").toPath(), new byte[10]);
+
+            final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--watch", "--count", "2", "--interval", "10");
+            assertEquals(0, cli.exitCode, cli.toString());
+            assertEquals(2, cli.out.split("# vlink stat ", -1).length - 1, cli.out);
+            assertTrue(cli.out.contains("engine name=gone pid=" + process.pid() + " state=dead"), cli.out);
+            assertEquals(2, cli.out.split("engine name=gone pid=" + ProcessHandle.current().pid() + " state=live", -1).length - 1);
+            // the dead engine's counters are not printed: only the live one's, once per refresh
+            assertEquals(2, cli.out.split("counter engine=gone port=0 vl=0 name=tx_packets", -1).length - 1, cli.out);
+            assertTrue(cli.err.contains("skipped") && cli.err.contains("broken-1.counters"), cli.err);
+        }
+    }
+
+    @Test
+    void refusesBadOptions()
+    {
+        assertEquals(2, Cli.run("stat", "--interval", "0").exitCode);
+        assertEquals(2, Cli.run("stat", "--bogus").exitCode);
+    }
+}
