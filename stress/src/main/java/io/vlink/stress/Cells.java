@@ -2,6 +2,7 @@ package io.vlink.stress;
 
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -54,10 +55,22 @@ final class Cells
      */
     static int count(final UnsafeBuffer body, final int value)
     {
+        return count(body, 0, PACKET_SIZE, value);
+    }
+
+    /**
+     * @param buffer holding a packet.
+     * @param offset its first byte.
+     * @param length its bytes.
+     * @param value  the int expected everywhere.
+     * @return how many of its ints hold {@code value}.
+     */
+    static int count(final DirectBuffer buffer, final int offset, final int length, final int value)
+    {
         int count = 0;
-        for (int i = 0; i < PACKET_INTS; i++)
+        for (int i = 0; i < length / Integer.BYTES; i++)
         {
-            if (body.getInt(i * Integer.BYTES) == value)
+            if (buffer.getInt(offset + i * Integer.BYTES) == value)
             {
                 count++;
             }

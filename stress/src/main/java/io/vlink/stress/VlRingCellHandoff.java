@@ -1,8 +1,8 @@
 package io.vlink.stress;
 
 import io.vlink.core.inject.CellBuffer;
+import io.vlink.nic.ring.VlRings;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.jctools.queues.SpscArrayQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -16,9 +16,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * The engine's transmit hand-off: the injecting thread writes a packet into its cells with plain stores (no
  * {@link CellBuffer#publish}: the ring alone must order it), fills a preallocated descriptor's plain fields (first
- * cell, size) and offers the descriptor to the VL's JCTools {@link SpscArrayQueue}; the arbiter polls it and reads
- * the descriptor and the cells. JCTools stores the element with release and loads it with acquire, so the
- * descriptor and the body written before the offer are visible.
+ * cell, size) and offers the descriptor to the engine's per-VL rings ({@link VlRings}: a JCTools
+ * {@code SpscArrayQueue} per VL); the arbiter polls it and reads the descriptor and the cells. JCTools stores the
+ * element with release and loads it with acquire, so the descriptor and the body written before the offer are
+ * visible.
  * <p>
  * r1 = the descriptor's first cell (-1 = nothing polled), r2 = its size, r3 = ints of the body holding the
  * written value.
@@ -30,6 +31,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class VlRingCellHandoff
 {
+    private static final int VL = 2;
     private static final int VALUE = 0x0C0F_FEE0;
     private static final UnsafeBuffer BODY = Cells.body(VALUE);
 
@@ -42,7 +44,7 @@ public class VlRingCellHandoff
 
     private final CellBuffer cells = Cells.buffer(4);
     private final Descriptor descriptor = new Descriptor();
-    private final SpscArrayQueue<Descriptor> ring = new SpscArrayQueue<>(4);
+    private final VlRings<Descriptor> rings = new VlRings<>(4, 4);
     private final UnsafeBuffer copy = new UnsafeBuffer(new byte[Cells.PACKET_SIZE]);
 
     /** The injecting thread: body, descriptor, offer. */
@@ -53,14 +55,14 @@ public class VlRingCellHandoff
         cells.putBytes(first, 0, BODY, 0, Cells.PACKET_SIZE);
         descriptor.firstCell = first;
         descriptor.size = Cells.PACKET_SIZE;
-        ring.offer(descriptor);
+        rings.offer(VL, descriptor);
     }
 
     /** The arbiter: poll, then read the descriptor and the cells. */
     @Actor
     public void arbiter(final III_Result r)
     {
-        final Descriptor polled = ring.poll();
+        final Descriptor polled = rings.poll(VL);
         if (polled == null)
         {
             r.r1 = -1;

@@ -30,7 +30,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Single writer: {@link #publish} and {@link #reset} from one thread at a time. Allocation-free after
  * construction. The stress tests ({@code vlink-stress}: {@code CreditLimitsPublication},
- * {@code CreditLimitsEpoch}) check the orderings above.
+ * {@code CreditLimitsCoherence}, {@code CreditLimitsEpoch}) check the orderings above.
  */
 public final class CreditLimits
 {

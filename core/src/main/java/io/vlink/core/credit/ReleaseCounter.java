@@ -25,7 +25,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <b>Units.</b> Blocks as {@link CreditReceiver} charges them: release {@link CreditReceiver#chargedBlocks(int)}
  * of each packet when the buffer allocates in chunks larger than 64 bytes, so a sum of releases converts to
  * chunks exactly. Allocation-free after construction. The stress tests ({@code vlink-stress}:
- * {@code ReleaseCounterStress}) check that counts are monotonic and never over-counted.
+ * {@code ReleaseCounterPoll}, {@code ReleaseCounterReuse}) check that counts are monotonic, never over-counted,
+ * and that released space is reused only after the release.
  */
 public final class ReleaseCounter
 {
