@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
  * two, so P(x^64) = x^1024 + x^768 + x^192 + x^64 + 1 is a multiple of P whose terms are whole 64-bit words apart.
  * Read as little-endian longs (the reflected bit order is the order of the bits in such a long), word i is cleared
  * by XORing it into words i+4, i+13, i+15 and i+16: one 8-byte load and four register XORs per 8 bytes, where the
- * tables need sixteen loads and sixteen XORs. A range is cleared this way but for its last 16 words (the recurrence
+ * tables need sixteen loads and eight XORs. A range is cleared this way but for its last 16 words (the recurrence
  * {@code c[i] = d[i] ^ c[i-16] ^ c[i-15] ^ c[i-13] ^ c[i-4]} over sixteen registers, sixteen words a turn). Those
  * 128 bytes, with what was folded into them, are halved three times the same way: as 32-bit words with P(x^32), as
  * 16-bit words with P(x^16) and as bytes with P(x^8) (a distance that is not a whole long is a shift inside the
