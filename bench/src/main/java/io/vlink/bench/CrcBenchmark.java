@@ -68,6 +68,13 @@ public class CrcBenchmark
         return Crc16.compute(buffer, 0, size);
     }
 
+    /** The previous {@code Crc16} (slicing-by-16 at every length), in the same run: the before of the after. */
+    @Benchmark
+    public int vcrcSlicing16()
+    {
+        return Crc16Slicing16.compute(buffer, 0, size);
+    }
+
     @Benchmark
     public long crc32()
     {
