@@ -67,6 +67,10 @@ final class ReceiveAgent implements Agent
         private final PortCounters counters;
         private final CaptureTap capture;
         private LinkState state = LinkState.DOWN;
+        // packets and bytes accepted in this duty cycle, per VL, published once at its end (publishCounters)
+        private final long[] acceptedPackets = new long[Port.VL15 + 1];
+        private final long[] acceptedBytes = new long[Port.VL15 + 1];
+        private int acceptedVls;
 
         PortReceiver(final Port port, final int burst, final CaptureTap capture)
         {
@@ -88,7 +92,32 @@ final class ReceiveAgent implements Agent
             final long used = events.producerPosition() - events.consumerPosition();
             final int room = (int)((events.capacity() - used) / RxEvents.RECORD_LENGTH) - 1;
             final int limit = Math.min(burst, room);
-            return limit > 0 ? link.poll(this, limit) : 0;
+            if (limit <= 0)
+            {
+                return 0;
+            }
+            final int frames = link.poll(this, limit);
+            publishCounters();
+            return frames;
+        }
+
+        /**
+         * The per-VL packet and byte counters are written once per duty cycle rather than once per packet (the
+         * same totals, readable live a few microseconds later).
+         */
+        private void publishCounters()
+        {
+            int vls = acceptedVls;
+            acceptedVls = 0;
+            while (0 != vls)
+            {
+                final int vl = Integer.numberOfTrailingZeros(vls);
+                vls &= vls - 1;
+                counters.rxPackets(vl).getAndAddRelease(acceptedPackets[vl]);
+                counters.rxBytes(vl).getAndAddRelease(acceptedBytes[vl]);
+                acceptedPackets[vl] = 0;
+                acceptedBytes[vl] = 0;
+            }
         }
 
         @Override
@@ -177,8 +206,9 @@ final class ReceiveAgent implements Agent
 
         private void received(final int vl, final int size)
         {
-            counters.rxPackets(vl).incrementRelease();
-            counters.rxBytes(vl).getAndAddRelease(size);
+            acceptedPackets[vl]++;
+            acceptedBytes[vl] += size;
+            acceptedVls |= 1 << vl;
         }
 
         private void discard(final DiscardReason reason)
