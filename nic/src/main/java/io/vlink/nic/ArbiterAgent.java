@@ -78,10 +78,7 @@ final class ArbiterAgent implements Agent
         private int epoch;
         private int state;
         private int fcpWord;
-        // packets and bytes sent in this duty cycle, per VL, published once at its end (publishCounters)
-        private final long[] sentPackets = new long[VlArbiter.VL_COUNT];
-        private final long[] sentBytes = new long[VlArbiter.VL_COUNT];
-        private int sentVls;
+        private final VlTally tally;
         private final ControlledMessageHandler fcpReader = this::onFcpRequest;
 
         PortArbiter(final Port port, final int burst, final CaptureTap capture, final int iface)
@@ -96,6 +93,8 @@ final class ArbiterAgent implements Agent
             this.arbiter = new VlArbiter(port.qos(), this);
             this.fcpRequests = port.fcpRequests;
             this.counters = port.counters();
+            // packets and bytes per VL, added to the counters once per duty cycle
+            this.tally = new VlTally(counters::txPackets, counters::txBytes);
             this.capture = capture;
             this.iface = iface;
             this.epoch = port.linkEpoch();
@@ -139,28 +138,8 @@ final class ArbiterAgent implements Agent
                 }
                 work++;
             }
-            publishCounters();
+            tally.publish();
             return work;
-        }
-
-        /**
-         * The per-VL packet and byte counters are written once per duty cycle rather than once per packet: the
-         * same totals, readable live ({@code vlink stat}) a few microseconds later, for one counter write per VL
-         * that sent something instead of two per packet.
-         */
-        private void publishCounters()
-        {
-            int vls = sentVls;
-            sentVls = 0;
-            while (0 != vls)
-            {
-                final int vl = Integer.numberOfTrailingZeros(vls);
-                vls &= vls - 1;
-                counters.txPackets(vl).getAndAddRelease(sentPackets[vl]);
-                counters.txBytes(vl).getAndAddRelease(sentBytes[vl]);
-                sentPackets[vl] = 0;
-                sentBytes[vl] = 0;
-            }
         }
 
         private void sendPacket(final int vl)
@@ -183,9 +162,7 @@ final class ArbiterAgent implements Agent
             }
             link.commit(offset);
             cells.free(packet.firstCell);
-            sentPackets[vl]++;
-            sentBytes[vl] += size;
-            sentVls |= 1 << vl;
+            tally.add(vl, size);
         }
 
         private void sendFcp()

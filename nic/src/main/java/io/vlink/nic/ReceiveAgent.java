@@ -67,10 +67,7 @@ final class ReceiveAgent implements Agent
         private final PortCounters counters;
         private final CaptureTap capture;
         private LinkState state = LinkState.DOWN;
-        // packets and bytes accepted in this duty cycle, per VL, published once at its end (publishCounters)
-        private final long[] acceptedPackets = new long[Port.VL15 + 1];
-        private final long[] acceptedBytes = new long[Port.VL15 + 1];
-        private int acceptedVls;
+        private final VlTally tally;
 
         PortReceiver(final Port port, final int burst, final CaptureTap capture)
         {
@@ -82,6 +79,8 @@ final class ReceiveAgent implements Agent
             this.rxRings = port.rxRings;
             this.events = port.rxEvents;
             this.counters = port.counters();
+            // packets and bytes per VL, added to the counters once per duty cycle
+            this.tally = new VlTally(counters::rxPackets, counters::rxBytes);
             this.capture = capture;
         }
 
@@ -97,27 +96,8 @@ final class ReceiveAgent implements Agent
                 return 0;
             }
             final int frames = link.poll(this, limit);
-            publishCounters();
+            tally.publish();
             return frames;
-        }
-
-        /**
-         * The per-VL packet and byte counters are written once per duty cycle rather than once per packet (the
-         * same totals, readable live a few microseconds later).
-         */
-        private void publishCounters()
-        {
-            int vls = acceptedVls;
-            acceptedVls = 0;
-            while (0 != vls)
-            {
-                final int vl = Integer.numberOfTrailingZeros(vls);
-                vls &= vls - 1;
-                counters.rxPackets(vl).getAndAddRelease(acceptedPackets[vl]);
-                counters.rxBytes(vl).getAndAddRelease(acceptedBytes[vl]);
-                acceptedPackets[vl] = 0;
-                acceptedBytes[vl] = 0;
-            }
         }
 
         @Override
@@ -206,9 +186,7 @@ final class ReceiveAgent implements Agent
 
         private void received(final int vl, final int size)
         {
-            acceptedPackets[vl]++;
-            acceptedBytes[vl] += size;
-            acceptedVls |= 1 << vl;
+            tally.add(vl, size);
         }
 
         private void discard(final DiscardReason reason)
