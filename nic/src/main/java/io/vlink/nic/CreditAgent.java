@@ -76,6 +76,7 @@ final class CreditAgent implements Agent
         private final OneToOneRingBuffer fcpRequests;
         private final ReceiveRing[] rxRings;
         private final long[] released = new long[16];
+        private final long[] accepted = new long[16];
         private final PortCounters counters;
         private long nowNs;
 
@@ -155,6 +156,7 @@ final class CreditAgent implements Agent
                 final int vl = value >>> 16;
                 final int blocks = value & 0xFFFF;
                 syncRelease(vl);
+                accepted[vl] += blocks;
                 if (!receiver.accept(vl, blocks))
                 {
                     // cannot happen: the receive buffer and this accounting have the same capacity and granularity
@@ -209,7 +211,9 @@ final class CreditAgent implements Agent
 
         private int syncRelease(final int vl)
         {
-            final long releasedNow = rxRings[vl].releasedBlocks();
+            // The application may already have taken packets whose acceptance is still on its way here (the receive
+            // agent stores a packet, then reports it): only what was accepted can be released.
+            final long releasedNow = Math.min(rxRings[vl].releasedBlocks(), accepted[vl]);
             final long delta = releasedNow - released[vl];
             if (delta > 0)
             {

@@ -3,6 +3,7 @@ package io.vlink.nic;
 import io.vlink.core.credit.LinkState;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.test.Deadline;
+import io.vlink.nic.test.EngineErrors;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ class AllocationFreeTest
             final long before = threads.getThreadAllocatedBytes(threadId);
             run(engine, b, qps, message, received, handler, PACKETS);
             final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+            EngineErrors.assertNone(engine.countersFile());
             // one object per packet would be 16 MB or more; a few KB are the JIT's and JMX's own bookkeeping
             assertTrue(allocated < PACKETS / 100, "allocated " + allocated + " bytes over " + PACKETS + " packets");
             assertEquals(0, b.counters().discards(0).get());

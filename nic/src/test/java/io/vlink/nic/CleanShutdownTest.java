@@ -6,6 +6,7 @@ import io.vlink.core.wire.PacketChecker;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.test.Deadline;
+import io.vlink.nic.test.EngineErrors;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,6 +92,7 @@ class CleanShutdownTest
             Thread.onSpinWait();
         }
 
+        EngineErrors.assertNone(engine.countersFile());
         engine.close();
         for (final Thread thread : threads)
         {

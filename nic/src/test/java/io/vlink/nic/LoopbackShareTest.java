@@ -6,6 +6,7 @@ import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.test.Deadline;
+import io.vlink.nic.test.EngineErrors;
 import io.vlink.nic.memory.OffHeap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -121,6 +122,7 @@ class LoopbackShareTest
             {
                 assertEquals(a.counters().txPackets(vl).get(), b.counters().rxPackets(vl).get(), "VL " + vl);
             }
+            EngineErrors.assertNone(engine.countersFile());
             for (int reason = 0; reason < io.vlink.nic.status.DiscardReasons.count(); reason++)
             {
                 assertEquals(0, b.counters().discards(reason).get(), "discards " + reason);

@@ -4,6 +4,7 @@ import io.vlink.core.credit.LinkState;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.test.Deadline;
+import io.vlink.nic.test.EngineErrors;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +75,7 @@ class SlowReceiverTest
             assertTrue(finalPosted < total, "the sender was held back while the receiver was stalled");
             assertEquals(total / 2, next[1]);
             assertEquals(total / 2, next[2]);
+            EngineErrors.assertNone(engine.countersFile());
             for (int reason = 0; reason < DiscardReasons.count(); reason++)
             {
                 assertEquals(0, b.counters().discards(reason).get(), DiscardReasons.name(reason));

@@ -105,6 +105,11 @@ public final class UdpPeer
             {
                 return "FAIL " + error[0];
             }
+            final String agentErrors = io.vlink.nic.test.EngineErrors.of(engine.countersFile());
+            if (!agentErrors.isEmpty())
+            {
+                return "FAIL agent errors: " + agentErrors.replace('\n', ' ');
+            }
             return "OK posted " + posted + " received " + received[0] + " stalls " + stalls(port) +
                 " discards " + discards(port) + " foreign " + port.counters().linkForeignDrops.get() + " ms " +
                 (System.nanoTime() - deadline + TimeUnit.SECONDS.toNanos(seconds)) / 1_000_000;
