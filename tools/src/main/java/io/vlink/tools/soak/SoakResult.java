@@ -20,12 +20,18 @@ public final class SoakResult
         public final int vl;
         /** False for a VL the tables can never serve: reported, not driven. */
         public boolean driven = true;
+        /** Why the VL is not driven (null when it is). */
+        public String notDrivenReason;
         public long sentPackets;
         public long sentBytes;
         public long receivedPackets;
         public long receivedBytes;
         /** Neither delivered nor destroyed by an injected fault. */
         public long lost;
+        /** Destroyed by an injected fault: lost or corrupted on the wire, or on the wire at a link bounce. */
+        public long faultLost;
+        /** Delivered with a payload checksum (or VL or size) that does not match: damage the link CRCs missed. */
+        public long damaged;
         public long outOfOrder;
         public long duplicated;
         public long creditStalls;
@@ -62,6 +68,8 @@ public final class SoakResult
     public long latencyP99Ns;
     public long latencyP999Ns;
     public long latencyMaxNs;
+    /** The largest difference between a VL's share and its predicted share (NaN if not computed). */
+    public double maxShareError = Double.NaN;
     /** Invariant name (as in cli.md: no_loss, fifo, no_overflow, credits_recovered, ...) to whether it held. */
     public final Map<String, Boolean> invariants = new LinkedHashMap<>();
     /** Why an invariant failed, for the people reading the summary. */
@@ -144,12 +152,19 @@ public final class SoakResult
         {
             json.beginObject()
                 .field("vl", v.vl)
-                .field("driven", v.driven)
+                .field("driven", v.driven);
+            if (null != v.notDrivenReason)
+            {
+                json.field("not_driven_reason", v.notDrivenReason);
+            }
+            json
                 .field("sent_packets", v.sentPackets)
                 .field("sent_bytes", v.sentBytes)
                 .field("received_packets", v.receivedPackets)
                 .field("received_bytes", v.receivedBytes)
                 .field("lost", v.lost)
+                .field("fault_lost", v.faultLost)
+                .field("damaged", v.damaged)
                 .field("out_of_order", v.outOfOrder)
                 .field("duplicated", v.duplicated)
                 .field("credit_stalls", v.creditStalls)
@@ -158,6 +173,8 @@ public final class SoakResult
                 .endObject();
         }
         json.endArray();
+
+        json.name("max_share_error").value(maxShareError, 4);
 
         json.name("vl15").beginObject()
             .field("sent", vl15Sent).field("received", vl15Received).field("dropped", vl15Dropped).endObject();

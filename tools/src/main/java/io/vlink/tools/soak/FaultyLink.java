@@ -1,0 +1,244 @@
+package io.vlink.tools.soak;
+
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.nic.Port;
+import io.vlink.nic.link.FrameHandler;
+import io.vlink.nic.link.Link;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A {@link Link} that damages the wire on its receive side, for {@code vlink soak --faults} (spec {@code cli.md}):
+ * installed on each port with {@code Engine.Builder.linkWrapper}, it loses or flips a bit of data packets and
+ * flow-control packets with the configured probabilities, each fault kind from its own seeded
+ * {@link SplittableRandom} (in the style of Aeron's {@code RandomLossGenerator}), so a run is reproducible with
+ * {@code --seed}.
+ * <p>
+ * The link tells data packets from FCPs by frame type ({@link Link#LINK_FRAME} is an 8-byte FCP, as on the wire,
+ * where the delimiters tell them apart). Only data VLs are damaged; VL15 is left alone so that its own accounting
+ * (buffer-full drops) stays exact. Every fault is counted per VL (read by another thread: release stores).
+ * <p>
+ * It also counts, per VL, the data packets it hands to a receiving port whose link state does not accept data (a
+ * link bounce: what was on the wire when the link went down), which the port then discards: the soak charges them
+ * to the bounce, not to the engine. With one engine thread (shared) the state seen here is the one the receive
+ * agent uses.
+ * <p>
+ * Transmit calls go straight to the wrapped link. Threading: {@link #poll} on the receive thread only.
+ */
+public final class FaultyLink implements Link
+{
+    private final Link delegate;
+    private final double dropData;
+    private final double corruptData;
+    private final double dropFcp;
+    private final double corruptFcp;
+    private final SplittableRandom dropDataRandom;
+    private final SplittableRandom corruptDataRandom;
+    private final SplittableRandom dropFcpRandom;
+    private final SplittableRandom corruptFcpRandom;
+    private final SplittableRandom bitRandom;
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_DATA_FRAME_LENGTH]);
+    private final FrameHandler faulty = this::onFrame;
+    private final AtomicLongArray droppedData = new AtomicLongArray(16);
+    private final AtomicLongArray corruptedData = new AtomicLongArray(16);
+    private final AtomicLongArray bounceLost = new AtomicLongArray(16);
+    private final AtomicLongArray fcpFaults = new AtomicLongArray(2);
+    private volatile boolean armed;
+    private volatile Port receiver;
+    private FrameHandler handler;
+
+    /**
+     * @param delegate the link the engine made.
+     * @param faults   the probabilities of the wire faults (other kinds are ignored here).
+     * @param seed     the run's seed; each fault stream derives its own from it and {@code stream}.
+     * @param stream   distinguishes the ends of a link (0, 1), so that they do not lose the same packets.
+     */
+    public FaultyLink(final Link delegate, final FaultSpec faults, final long seed, final int stream)
+    {
+        this.delegate = delegate;
+        this.dropData = faults.probability(FaultKind.DROP_DATA);
+        this.corruptData = faults.probability(FaultKind.CORRUPT_DATA);
+        this.dropFcp = faults.probability(FaultKind.DROP_FCP);
+        this.corruptFcp = faults.probability(FaultKind.CORRUPT_FCP);
+        final SplittableRandom root = new SplittableRandom(seed * 31 + stream);
+        dropDataRandom = root.split();
+        corruptDataRandom = root.split();
+        dropFcpRandom = root.split();
+        corruptFcpRandom = root.split();
+        bitRandom = root.split();
+    }
+
+    /**
+     * @param receiver the port this link delivers to, whose link state decides whether a data packet is taken.
+     */
+    public void attach(final Port receiver)
+    {
+        this.receiver = receiver;
+    }
+
+    /**
+     * @param armed whether the wire faults are injected (off while the soak drains and checks credits).
+     */
+    public void arm(final boolean armed)
+    {
+        this.armed = armed;
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets this end of the wire lost on the VL.
+     */
+    public long droppedData(final int vl)
+    {
+        return droppedData.get(vl);
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets on the VL that had a bit flipped.
+     */
+    public long corruptedData(final int vl)
+    {
+        return corruptedData.get(vl);
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets on the VL delivered while the receiving port did not accept data (a link bounce).
+     */
+    public long bounceLost(final int vl)
+    {
+        return bounceLost.get(vl);
+    }
+
+    /**
+     * @return FCPs lost.
+     */
+    public long droppedFcps()
+    {
+        return fcpFaults.get(0);
+    }
+
+    /**
+     * @return FCPs with a bit flipped.
+     */
+    public long corruptedFcps()
+    {
+        return fcpFaults.get(1);
+    }
+
+    @Override
+    public int poll(final FrameHandler handler, final int frameLimit)
+    {
+        this.handler = handler;
+        return delegate.poll(faulty, frameLimit);
+    }
+
+    private void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final boolean armed = this.armed;
+        if (LINK_FRAME == frameType)
+        {
+            if (armed && dropFcp > 0 && dropFcpRandom.nextDouble() < dropFcp)
+            {
+                increment(fcpFaults, 0);
+                return;
+            }
+            if (armed && corruptFcp > 0 && corruptFcpRandom.nextDouble() < corruptFcp)
+            {
+                increment(fcpFaults, 1);
+                handler.onFrame(frameType, flipped(buffer, offset, length), 0, length);
+                return;
+            }
+            handler.onFrame(frameType, buffer, offset, length);
+            return;
+        }
+
+        final int vl = length >= LrhFlyweight.LENGTH ? LrhFlyweight.vl(buffer, offset) : 15;
+        if (15 != vl)
+        {
+            if (armed && dropData > 0 && dropDataRandom.nextDouble() < dropData)
+            {
+                increment(droppedData, vl);
+                return;
+            }
+            if (armed && corruptData > 0 && corruptDataRandom.nextDouble() < corruptData)
+            {
+                increment(corruptedData, vl);
+                handler.onFrame(frameType, flipped(buffer, offset, length), 0, length);
+                return;
+            }
+            final Port receiver = this.receiver;
+            if (null != receiver && !receiver.linkState().mayReceiveData())
+            {
+                increment(bounceLost, vl);
+            }
+        }
+        handler.onFrame(frameType, buffer, offset, length);
+    }
+
+    private DirectBuffer flipped(final DirectBuffer buffer, final int offset, final int length)
+    {
+        buffer.getBytes(offset, scratch, 0, length);
+        final int bit = bitRandom.nextInt(length * 8);
+        scratch.putByte(bit >>> 3, (byte)(scratch.getByte(bit >>> 3) ^ (1 << (bit & 7))));
+        return scratch;
+    }
+
+    private static void increment(final AtomicLongArray counts, final int index)
+    {
+        counts.setRelease(index, counts.getPlain(index) + 1);
+    }
+
+    @Override
+    public int maxFrameLength()
+    {
+        return delegate.maxFrameLength();
+    }
+
+    @Override
+    public int tryClaim(final int frameType, final int length)
+    {
+        return delegate.tryClaim(frameType, length);
+    }
+
+    @Override
+    public AtomicBuffer buffer()
+    {
+        return delegate.buffer();
+    }
+
+    @Override
+    public boolean hasRoomFor(final int length)
+    {
+        return delegate.hasRoomFor(length);
+    }
+
+    @Override
+    public void commit(final int offset)
+    {
+        delegate.commit(offset);
+    }
+
+    @Override
+    public void abort(final int offset)
+    {
+        delegate.abort(offset);
+    }
+
+    @Override
+    public int flush()
+    {
+        return delegate.flush();
+    }
+
+    @Override
+    public void close()
+    {
+        delegate.close();
+    }
+}
