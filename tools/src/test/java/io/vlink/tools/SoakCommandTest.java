@@ -102,4 +102,111 @@ class SoakCommandTest
         assertTrue(number(latency, "p50") > 0 && number(latency, "p50") <= number(latency, "p99") &&
             number(latency, "p99") <= number(latency, "p999") && number(latency, "p999") <= number(latency, "max"));
     }
+
+    @Test
+    void everyFaultKindIsInjectedDetectedAndRecoveredFrom() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--seconds", "4", "--seed", "7", "--faults",
+            "drop-data=0.002,corrupt-data=0.002,drop-fcp=0.01,corrupt-fcp=0.01,stall-receiver=100,vl15-flood=20," +
+            "retable=2,link-bounce=2");
+        assertEveryInvariant(json);
+        final Map<String, Object> injected = map(map(json, "faults"), "injected");
+        final Map<String, Object> detected = map(map(json, "faults"), "detected");
+        for (final String kind : List.of("drop-data", "corrupt-data", "drop-fcp", "corrupt-fcp", "stall-receiver",
+            "vl15-flood", "retable", "link-bounce"))
+        {
+            assertTrue(number(injected, kind) > 0, kind + " injected: " + json);
+        }
+        // cli.md's table: each injected fault detected and counted (a lost FCP leaves nothing to detect)
+        for (final String kind : List.of("drop-data", "corrupt-data", "corrupt-fcp", "stall-receiver", "vl15-flood",
+            "retable", "link-bounce"))
+        {
+            assertEquals(number(injected, kind), number(detected, kind), kind + "\n" + last);
+        }
+        assertFalse(detected.containsKey("drop-fcp"));
+        assertEquals(2L, number(injected, "retable"));
+        assertEquals(2L, number(injected, "link-bounce"));
+        assertEquals(4L * 20, number(injected, "vl15-flood"));
+        // the floods' excess, and regular SMPs that found the buffer full while the receiver stalled (allowed loss)
+        assertTrue(number(map(json, "vl15"), "dropped") >= number(injected, "vl15-flood"));
+        long faultLost = 0;
+        for (final Map<String, Object> vl : vls(json))
+        {
+            assertEquals(0L, number(vl, "lost"));
+            faultLost += number(vl, "fault_lost");
+            assertEquals(number(vl, "sent_packets"), number(vl, "received_packets") + number(vl, "fault_lost"));
+            final double share = ((Number)vl.get("share")).doubleValue();
+            final double predicted = ((Number)vl.get("predicted_share")).doubleValue();
+            assertEquals(predicted, share, 0.05, "VL " + vl.get("vl") + " share\n" + last);
+        }
+        assertTrue(faultLost >= number(injected, "drop-data") + number(injected, "corrupt-data"));
+        assertTrue(number(map(json, "fcp"), "discarded") >= number(injected, "corrupt-fcp"));
+    }
+
+    @Test
+    void udpSoakHoldsEveryInvariant() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--seconds", "2", "--link", "udp", "--vls", "4", "--sizes",
+            "64-2048", "--faults", "drop-data=0.001,link-bounce=1");
+        assertEveryInvariant(json);
+        assertEquals("udp", json.get("link"));
+        assertEquals(4L, number(json, "data_vls"));
+        assertEquals(1L, number(map(map(json, "faults"), "detected"), "link-bounce"));
+    }
+
+    @Test
+    void openLoopRateSendsOnSchedule() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--seconds", "2", "--rate", "20000", "--size", "256");
+        assertEveryInvariant(json);
+        long sent = 0;
+        for (final Map<String, Object> vl : vls(json))
+        {
+            sent += number(vl, "sent_packets");
+        }
+        // 20,000 packets a second for 2 s, shared by 7 driven VLs: the schedule, give or take the last period
+        assertTrue(sent >= 39_990 && sent <= 40_010, "sent " + sent);
+    }
+
+    @Test
+    void reportAndCaptureAreWritten() throws Exception
+    {
+        final Path report = dir.resolve("soak.html");
+        final Path capture = dir.resolve("soak.pcap");
+        soak(0, "--seconds", "1", "--size", "512", "--report", report.toString(), "--capture", capture.toString());
+        final String html = Files.readString(report);
+        assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("<svg"), html);
+        assertFalse(html.contains("http://") && html.contains("<script src"), "self-contained");
+        final Cli decode = Cli.run("decode", capture.toString());
+        assertEquals(0, decode.exitCode, decode.err);
+    }
+
+    @Test
+    void badOptionsAreUsageErrors()
+    {
+        assertUsage("unknown kind 'drop-everything'", "--faults", "drop-everything=1");
+        assertUsage("out of range", "--faults", "drop-data=2");
+        assertUsage("multiple of 4 from 48", "--size", "4097");
+        assertUsage("multiple of 4 from 48", "--size", "20");
+        assertUsage("MIN is larger than MAX", "--sizes", "4096-64");
+        assertUsage("write MIN-MAX", "--sizes", "64");
+        assertUsage("not both", "--size", "64", "--sizes", "64-128");
+        assertUsage("use loopback or udp", "--link", "carrier-pigeon");
+        assertUsage("use auto, shared, dedicated or invoker", "--threads", "many");
+        assertUsage("use spin, backoff, yield or sleep", "--idle", "nap");
+        assertUsage("1, 2, 4, 8 or 15 data VLs", "--vls", "3");
+        assertUsage("positive number of seconds", "--seconds", "0");
+        assertUsage("positive number of packets", "--rate", "-5");
+    }
+
+    private static void assertUsage(final String message, final String... args)
+    {
+        final String[] full = new String[args.length + 1];
+        full[0] = "soak";
+        System.arraycopy(args, 0, full, 1, args.length);
+        final Cli cli = Cli.run(full);
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.contains(message), cli.toString());
+        assertEquals("", cli.out);
+    }
 }

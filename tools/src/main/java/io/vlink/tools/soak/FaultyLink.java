@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class FaultyLink implements Link
 {
+    /** The FCP's word and LPCRC: the bytes the LPCRC check covers (bytes 6-7 are reserved and ignored). */
+    private static final int FCP_CHECKED_BYTES = 6;
+
     private final Link delegate;
     private final double dropData;
     private final double corruptData;
@@ -151,7 +154,9 @@ public final class FaultyLink implements Link
             if (armed && corruptFcp > 0 && corruptFcpRandom.nextDouble() < corruptFcp)
             {
                 increment(fcpFaults, 1);
-                handler.onFrame(frameType, flipped(buffer, offset, length), 0, length);
+                // bytes 6-7 of an FCP are reserved and ignored (wire.md): flip a bit the LPCRC covers
+                handler.onFrame(frameType, flipped(buffer, offset, length, Math.min(length, FCP_CHECKED_BYTES)), 0,
+                    length);
                 return;
             }
             handler.onFrame(frameType, buffer, offset, length);
@@ -169,7 +174,8 @@ public final class FaultyLink implements Link
             if (armed && corruptData > 0 && corruptDataRandom.nextDouble() < corruptData)
             {
                 increment(corruptedData, vl);
-                handler.onFrame(frameType, flipped(buffer, offset, length), 0, length);
+                // the VCRC covers every byte of a data packet (wire.md)
+                handler.onFrame(frameType, flipped(buffer, offset, length, length), 0, length);
                 return;
             }
             final Port receiver = this.receiver;
@@ -181,10 +187,10 @@ public final class FaultyLink implements Link
         handler.onFrame(frameType, buffer, offset, length);
     }
 
-    private DirectBuffer flipped(final DirectBuffer buffer, final int offset, final int length)
+    private DirectBuffer flipped(final DirectBuffer buffer, final int offset, final int length, final int covered)
     {
         buffer.getBytes(offset, scratch, 0, length);
-        final int bit = bitRandom.nextInt(length * 8);
+        final int bit = bitRandom.nextInt(covered * 8);
         scratch.putByte(bit >>> 3, (byte)(scratch.getByte(bit >>> 3) ^ (1 << (bit & 7))));
         return scratch;
     }

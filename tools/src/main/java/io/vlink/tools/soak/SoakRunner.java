@@ -6,6 +6,7 @@ import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.VlArbTable;
+import io.vlink.core.wire.Sizes;
 import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
@@ -25,6 +26,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -326,7 +328,8 @@ public final class SoakRunner
         long nextReportNs = startNs + SECOND_NS;
         int second = 0;
         long nowNs = startNs;
-        while (nowNs < endNs)
+        final long lateDeadlineNs = endNs + FAULT_DEADLINE_NS;
+        while (nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs))
         {
             if (nowNs >= stallUntilNs)
             {
@@ -336,10 +339,10 @@ public final class SoakRunner
                 }
                 rx.poll(traffic, POLL_LIMIT);
             }
-            offer(nowNs);
+            offer(Math.min(nowNs, endNs - 1));
             duty();
             nowNs = System.nanoTime();
-            if (nowNs >= stallUntilNs)
+            if (nowNs >= stallUntilNs && nowNs < endNs)
             {
                 schedule.due(nowNs);
             }
@@ -353,6 +356,23 @@ public final class SoakRunner
         {
             endStall();
         }
+    }
+
+    /** Open loop: packets intended before the end are sent even when the run is late with them. */
+    private boolean behindSchedule(final long endNs)
+    {
+        if (0 == periodNs)
+        {
+            return false;
+        }
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            if (driven[vl] && nextIntendedNs[vl] < endNs)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void offer(final long nowNs)
@@ -451,7 +471,7 @@ public final class SoakRunner
         line.append(String.format(Locale.ROOT, " | %.1f MB/s | stalls %d | discards %d | p99 %s",
             bytes / 1e6, stallSum, discards(), nanos(p99)));
         timeline.addSecond(traffic.intervalBytes, stalls, p99);
-        java.util.Arrays.fill(traffic.intervalBytes, 0);
+        Arrays.fill(traffic.intervalBytes, 0);
         if (null != live)
         {
             live.println(line);
@@ -561,11 +581,28 @@ public final class SoakRunner
     private void endStall()
     {
         stallUntilNs = 0;
-        // the stall is seen when the sender stalled on credits meanwhile (cli.md: no loss, no overflow)
-        if (totalStalls() > stallsAtStallStart)
+        // the stall is seen when the sender stalled on credits meanwhile (cli.md: no loss, no overflow): a new stall
+        // episode, or a VL whose window is closed now (it may have been blocked since before the stall began)
+        if (totalStalls() > stallsAtStallStart || windowClosed())
         {
             detected[FaultKind.STALL_RECEIVER.ordinal()]++;
         }
+    }
+
+    private boolean windowClosed()
+    {
+        final int blocks = Sizes.blocks(options.sizeMin);
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            final long fctbs = tx.counters().txFctbs(vl).get();
+            final long limit = tx.counters().txCreditLimit(vl).get();
+            // flow-control.md: a packet of NP blocks may go iff (CL - (FCTBS + NP)) mod 4096 <= 2048
+            if (driven[vl] && ((limit - fctbs - blocks) & 0xFFF) > 2048)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private long totalStalls()
@@ -600,7 +637,7 @@ public final class SoakRunner
         // nothing polls until every flood SMP arrived or was dropped
         while (posted < total && System.nanoTime() - deadlineNs < 0)
         {
-            if (tx.postSmp(traffic.smp(), 0, SoakTraffic.SMP_LENGTH) != QueuePair.BACK_PRESSURED)
+            if (tx.postSmp(traffic.smp(), 0, SoakTraffic.FLOOD_SMP_LENGTH) != QueuePair.BACK_PRESSURED)
             {
                 posted++;
                 smpsSent++;
@@ -633,7 +670,7 @@ public final class SoakRunner
         }
         // the bytes of the phase that ends; the next phase counts from here
         phaseBytes.set(phaseBytes.size() - 1, bytesBefore);
-        java.util.Arrays.fill(traffic.phaseBytes, 0);
+        Arrays.fill(traffic.phaseBytes, 0);
         phaseQos.add(replacement);
         phaseBytes.add(new long[16]);
     }

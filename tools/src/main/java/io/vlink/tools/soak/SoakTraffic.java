@@ -54,10 +54,15 @@ public final class SoakTraffic implements ReceiveHandler
     private final CRC32C receiveCrc = new CRC32C();
     private final byte[] scratch = new byte[MAX_SIZE];
     private final LatencyRecorder latency;
-    private final UnsafeBuffer smp = new UnsafeBuffer(new byte[SMP_LENGTH]);
+    private final UnsafeBuffer smp = new UnsafeBuffer(new byte[FLOOD_SMP_LENGTH]);
 
-    /** Length of the SMPs the soak sends on VL15 (without ICRC). */
+    /** Length of the SMPs the soak sends on VL15 as regular traffic (without ICRC). */
     public static final int SMP_LENGTH = 256;
+    /**
+     * Length of the flood's SMPs: the largest (a 4096-byte MTU), so that the VL15 buffer, sized in largest packets,
+     * holds exactly its number of them.
+     */
+    public static final int FLOOD_SMP_LENGTH = 4096;
 
     // sending side, per VL
     final long[] sent = new long[16];
@@ -109,7 +114,7 @@ public final class SoakTraffic implements ReceiveHandler
     }
 
     /**
-     * @return the SMP the soak sends on VL15 ({@link #SMP_LENGTH} bytes).
+     * @return an SMP to send on VL15: its first {@link #SMP_LENGTH} bytes, or {@link #FLOOD_SMP_LENGTH} in a flood.
      */
     public DirectBuffer smp()
     {
