@@ -151,6 +151,10 @@ public final class SoakCommand implements Callable<Integer>
             "packets %s, %s, seed %d%s", fmt(seconds), link, threads, idle, qos.dataVls(), sizeText(options),
             0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
             options.faults.any() ? ", faults " + options.faults : ""));
+        if (options.udp)
+        {
+            warnIfSocketBuffersAreSmall(err, qos.dataVls());
+        }
         final String[] notDriven = SoakRunner.notDrivenReasons(qos);
         for (int vl = 0; vl < qos.dataVls(); vl++)
         {
@@ -331,6 +335,32 @@ public final class SoakCommand implements Callable<Integer>
             }
         }
         return qos;
+    }
+
+    /**
+     * Over UDP the kernel's socket buffer must hold every credit window (docs/engine.md): if it cannot, datagrams are
+     * lost that credits did not allow for, and the soak reports them as losses.
+     */
+    private static void warnIfSocketBuffersAreSmall(final PrintWriter err, final int dataVls)
+    {
+        final Path rmemMax = Path.of("/proc/sys/net/core/rmem_max");
+        try
+        {
+            final long max = Long.parseLong(Files.readString(rmemMax).trim());
+            // each datagram costs the kernel about twice its bytes
+            final long needed = 2L * dataVls * SoakRunner.VL_BUFFER_BLOCKS * 64;
+            if (max < needed)
+            {
+                err.println("warning: net.core.rmem_max is " + max + " bytes; " + dataVls + " credit windows need " +
+                    "about " + needed + ": the kernel may drop datagrams (sysctl -w net.core.rmem_max=" +
+                    Math.max(needed, 4L * 1024 * 1024) + ")");
+                err.flush();
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // not Linux, or not readable: nothing to check
+        }
     }
 
     private static String sizeText(final SoakRunner.Options options)

@@ -67,7 +67,7 @@ class SoakCommandTest
     @Test
     void noFaultSoakHoldsEveryInvariantAndSharesFollowTheArbiter() throws Exception
     {
-        final Map<String, Object> json = soak(0, "--seconds", "3");
+        final Map<String, Object> json = soak(0, "--seconds", "3", "--threads", "invoker");
         assertEveryInvariant(json);
         for (final String key : List.of("ok", "seconds", "link", "data_vls", "packet_size", "vls", "vl15", "fcp",
             "faults", "latency_ns", "invariants"))
@@ -106,7 +106,7 @@ class SoakCommandTest
     @Test
     void everyFaultKindIsInjectedDetectedAndRecoveredFrom() throws Exception
     {
-        final Map<String, Object> json = soak(0, "--seconds", "4", "--seed", "7", "--faults",
+        final Map<String, Object> json = soak(0, "--seconds", "4", "--threads", "invoker", "--seed", "7", "--faults",
             "drop-data=0.002,corrupt-data=0.002,drop-fcp=0.01,corrupt-fcp=0.01,stall-receiver=100,vl15-flood=20," +
             "retable=2,link-bounce=2");
         assertEveryInvariant(json);
@@ -146,7 +146,7 @@ class SoakCommandTest
     @Test
     void udpSoakHoldsEveryInvariant() throws Exception
     {
-        final Map<String, Object> json = soak(0, "--seconds", "2", "--link", "udp", "--vls", "4", "--sizes",
+        final Map<String, Object> json = soak(0, "--seconds", "2", "--link", "udp", "--threads", "shared", "--vls", "4", "--sizes",
             "64-2048", "--faults", "drop-data=0.001,link-bounce=1");
         assertEveryInvariant(json);
         assertEquals("udp", json.get("link"));
@@ -157,7 +157,7 @@ class SoakCommandTest
     @Test
     void openLoopRateSendsOnSchedule() throws Exception
     {
-        final Map<String, Object> json = soak(0, "--seconds", "2", "--rate", "20000", "--size", "256");
+        final Map<String, Object> json = soak(0, "--seconds", "2", "--threads", "invoker", "--rate", "20000", "--size", "256");
         assertEveryInvariant(json);
         long sent = 0;
         for (final Map<String, Object> vl : vls(json))

@@ -22,10 +22,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * where the delimiters tell them apart). Only data VLs are damaged; VL15 is left alone so that its own accounting
  * (buffer-full drops) stays exact. Every fault is counted per VL (read by another thread: release stores).
  * <p>
- * It also counts, per VL, the data packets it hands to a receiving port whose link state does not accept data (a
- * link bounce: what was on the wire when the link went down), which the port then discards: the soak charges them
- * to the bounce, not to the engine. With one engine thread (shared) the state seen here is the one the receive
- * agent uses.
+ * For a link bounce the soak cuts the wire ({@link #cut(boolean)}) from the moment it asks both ports to go down
+ * until both are Active again: the data packets on the wire then are lost, as when a physical link goes down, and
+ * counted per VL. FCPs (and SMPs) pass, so the link can come back through Initialize. It also counts the data
+ * packets it hands to a port whose link state does not take data (which the port discards), so that every data
+ * packet the wire carried is either delivered or accounted for.
  * <p>
  * Transmit calls go straight to the wrapped link. Threading: {@link #poll} on the receive thread only.
  */
@@ -49,8 +50,10 @@ public final class FaultyLink implements Link
     private final AtomicLongArray droppedData = new AtomicLongArray(16);
     private final AtomicLongArray corruptedData = new AtomicLongArray(16);
     private final AtomicLongArray bounceLost = new AtomicLongArray(16);
+    private final AtomicLongArray stateLost = new AtomicLongArray(16);
     private final AtomicLongArray fcpFaults = new AtomicLongArray(2);
     private volatile boolean armed;
+    private volatile boolean cut;
     private volatile Port receiver;
     private FrameHandler handler;
 
@@ -92,6 +95,14 @@ public final class FaultyLink implements Link
     }
 
     /**
+     * @param cut whether the wire loses every data packet (a link bounce; FCPs and SMPs still pass).
+     */
+    public void cut(final boolean cut)
+    {
+        this.cut = cut;
+    }
+
+    /**
      * @param vl a data VL.
      * @return data packets this end of the wire lost on the VL.
      */
@@ -111,11 +122,20 @@ public final class FaultyLink implements Link
 
     /**
      * @param vl a data VL.
-     * @return data packets on the VL delivered while the receiving port did not accept data (a link bounce).
+     * @return data packets on the VL lost while the wire was cut for a link bounce.
      */
     public long bounceLost(final int vl)
     {
         return bounceLost.get(vl);
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets on the VL handed to the receiving port while its link state did not take data.
+     */
+    public long stateLost(final int vl)
+    {
+        return stateLost.get(vl);
     }
 
     /**
@@ -166,6 +186,11 @@ public final class FaultyLink implements Link
         final int vl = length >= LrhFlyweight.LENGTH ? LrhFlyweight.vl(buffer, offset) : 15;
         if (15 != vl)
         {
+            if (cut)
+            {
+                increment(bounceLost, vl);
+                return;
+            }
             if (armed && dropData > 0 && dropDataRandom.nextDouble() < dropData)
             {
                 increment(droppedData, vl);
@@ -181,7 +206,7 @@ public final class FaultyLink implements Link
             final Port receiver = this.receiver;
             if (null != receiver && !receiver.linkState().mayReceiveData())
             {
-                increment(bounceLost, vl);
+                increment(stateLost, vl);
             }
         }
         handler.onFrame(frameType, buffer, offset, length);

@@ -131,7 +131,6 @@ public final class SoakRunner
     private final List<long[]> phaseBytes = new ArrayList<>();
     private long stallUntilNs;
     private long stallsAtStallStart;
-    private long bounceTransitions;
 
     // reporting
     private final long[] lastStalls = new long[16];
@@ -678,6 +677,8 @@ public final class SoakRunner
     private void bounce()
     {
         injected[FaultKind.LINK_BOUNCE.ordinal()]++;
+        // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again
+        links[1].cut(true);
         tx.down();
         rx.down();
         if (await(FAULT_DEADLINE_NS, () -> tx.linkState() == LinkState.DOWN && rx.linkState() == LinkState.DOWN, null))
@@ -690,7 +691,7 @@ public final class SoakRunner
                 detected[FaultKind.LINK_BOUNCE.ordinal()]++;
             }
         }
-        bounceTransitions = tx.counters().linkTransitions.get();
+        links[1].cut(false);
     }
 
     /**
@@ -749,7 +750,7 @@ public final class SoakRunner
     private long faultLost(final int vl)
     {
         final FaultyLink wire = links[1];
-        return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl);
+        return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl) + wire.stateLost(vl);
     }
 
     private long unaccounted(final int vl)
@@ -806,6 +807,7 @@ public final class SoakRunner
         long dropped = 0;
         long corrupted = 0;
         long bounceLost = 0;
+        long stateLost = 0;
         for (int vl = 0; vl < dataVls; vl++)
         {
             final SoakResult.Vl v = new SoakResult.Vl(vl);
@@ -830,6 +832,7 @@ public final class SoakRunner
             dropped += links[1].droppedData(vl);
             corrupted += links[1].corruptedData(vl);
             bounceLost += links[1].bounceLost(vl);
+            stateLost += links[1].stateLost(vl);
         }
         result.computeShares();
         double maxError = 0;
@@ -854,8 +857,9 @@ public final class SoakRunner
         injected[FaultKind.CORRUPT_DATA.ordinal()] = corrupted;
         injected[FaultKind.DROP_FCP.ordinal()] = links[0].droppedFcps() + links[1].droppedFcps();
         injected[FaultKind.CORRUPT_FCP.ordinal()] = links[0].corruptedFcps() + links[1].corruptedFcps();
-        // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state) or found damaged
-        detected[FaultKind.DROP_DATA.ordinal()] = missing - badCrc - stateDiscards - damaged;
+        // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state), found damaged, or
+        // the wire lost at a link bounce
+        detected[FaultKind.DROP_DATA.ordinal()] = missing - badCrc - stateDiscards - damaged - bounceLost;
         detected[FaultKind.CORRUPT_DATA.ordinal()] = badCrc;
         detected[FaultKind.CORRUPT_FCP.ordinal()] = badLpcrc;
         for (final FaultKind kind : FaultKind.values())
@@ -900,11 +904,11 @@ public final class SoakRunner
             result.violations.add(corrupted + " data packet(s) corrupted on the wire but " + badCrc +
                 " discarded for a bad CRC");
         }
-        if (bounceLost != stateDiscards)
+        if (stateLost != stateDiscards)
         {
             noLoss = false;
-            result.violations.add(bounceLost + " data packet(s) on the wire at a link bounce but " + stateDiscards +
-                " discarded for the link state");
+            result.violations.add(stateLost + " data packet(s) reached a port that did not take data but " +
+                stateDiscards + " were discarded for the link state");
         }
         final long vl15Missing = smpsSent - result.vl15Received - result.vl15Dropped -
             receiver.discards(DiscardReason.VL15_STATE.id()).get();
