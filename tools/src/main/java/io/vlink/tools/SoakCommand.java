@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -148,7 +149,8 @@ public final class SoakCommand implements Callable<Integer>
         options.qos = qos;
 
         out.println(String.format(Locale.ROOT, "vlink soak: %s s, link %s, threads %s, idle %s, %d data VLs, " +
-            "packets %s, %s, seed %d%s", fmt(seconds), link, threads, idle, qos.dataVls(), sizeText(options),
+            "packets %s, %s, seed %d%s", fmt(seconds), link, threads,
+            ThreadingMode.INVOKER == options.threading ? "none" : idle, qos.dataVls(), sizeText(options),
             0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
             options.faults.any() ? ", faults " + options.faults : ""));
         if (options.udp)
@@ -344,9 +346,10 @@ public final class SoakCommand implements Callable<Integer>
     private static void warnIfSocketBuffersAreSmall(final PrintWriter err, final int dataVls)
     {
         final Path rmemMax = Path.of("/proc/sys/net/core/rmem_max");
-        try
+        try (InputStream in = Files.newInputStream(rmemMax))
         {
-            final long max = Long.parseLong(Files.readString(rmemMax).trim());
+            // read to the end: procfs reports a length of 0 (or less than the content), Files.readString trusts it
+            final long max = Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
             // each datagram costs the kernel about twice its bytes
             final long needed = 2L * dataVls * SoakRunner.VL_BUFFER_BLOCKS * 64;
             if (max < needed)

@@ -790,7 +790,8 @@ public final class SoakRunner
         result.seconds = seconds;
         result.link = options.udp ? "udp" : "loopback";
         result.threads = options.threading.name().toLowerCase(Locale.ROOT);
-        result.idle = options.idle;
+        // the engine's idle strategy does not apply when the soak's thread runs its duty cycles
+        result.idle = ThreadingMode.INVOKER == options.threading ? "none" : options.idle;
         result.seed = options.seed;
         result.dataVls = dataVls;
         result.packetSizeMin = options.sizeMin;
