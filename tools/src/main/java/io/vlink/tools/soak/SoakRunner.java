@@ -143,20 +143,12 @@ public final class SoakRunner
         this.live = live;
         this.qos = options.qos;
         this.dataVls = qos.dataVls();
-        final boolean[] servable = SoakTraffic.servableVls(qos);
+        final String[] reasons = notDrivenReasons(qos);
         for (int vl = 0; vl < dataVls; vl++)
         {
-            slOf[vl] = -1;
-            for (int sl = 0; sl < 16 && slOf[vl] < 0; sl++)
-            {
-                if (qos.sl2vl(sl) == vl)
-                {
-                    slOf[vl] = sl;
-                }
-            }
-            driven[vl] = servable[vl] && slOf[vl] >= 0;
-            notDriven[vl] = !servable[vl] ? "in neither arbitration table with a non-zero weight" :
-                slOf[vl] < 0 ? "no SL maps to it" : null;
+            slOf[vl] = slOf(qos, vl);
+            driven[vl] = null == reasons[vl];
+            notDriven[vl] = reasons[vl];
         }
         this.traffic = new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency);
         this.timeline = new SoakTimeline(dataVls);
@@ -181,14 +173,31 @@ public final class SoakRunner
      */
     public static String[] notDrivenReasons(final QosConfig qos)
     {
-        return new SoakRunner(optionsFor(qos), null).notDriven.clone();
+        final boolean[] servable = SoakTraffic.servableVls(qos);
+        final String[] reasons = new String[16];
+        for (int vl = 0; vl < qos.dataVls(); vl++)
+        {
+            reasons[vl] = !servable[vl] ? "in neither arbitration table with a non-zero weight" :
+                slOf(qos, vl) < 0 ? "no SL maps to it" : null;
+        }
+        return reasons;
     }
 
-    private static Options optionsFor(final QosConfig qos)
+    /**
+     * @param qos a configuration.
+     * @param vl  a data VL.
+     * @return the lowest SL that SL2VL maps to the VL, or -1.
+     */
+    static int slOf(final QosConfig qos, final int vl)
     {
-        final Options options = new Options();
-        options.qos = qos;
-        return options;
+        for (int sl = 0; sl < 16; sl++)
+        {
+            if (qos.sl2vl(sl) == vl)
+            {
+                return sl;
+            }
+        }
+        return -1;
     }
 
     private Outcome run()
@@ -784,6 +793,19 @@ public final class SoakRunner
         return await(CREDIT_DEADLINE_NS, this::creditsRecovered, null);
     }
 
+    /** Totals over the data VLs, from the traffic and the wire, once drained. */
+    private static final class Totals
+    {
+        long lost;
+        long missing;
+        long unordered;
+        long damaged;
+        long dropped;
+        long corrupted;
+        long bounceLost;
+        long stateLost;
+    }
+
     private SoakResult summarize(final double seconds, final boolean drained, final boolean creditsRecovered)
     {
         final SoakResult result = new SoakResult();
@@ -798,17 +820,26 @@ public final class SoakRunner
         result.packetSizeMax = options.sizeMax;
         result.faultSpec = options.faults.toString();
 
+        final Totals totals = vls(result);
         final PortCounters sender = tx.counters();
         final PortCounters receiver = rx.counters();
+        result.vl15Sent = smpsSent;
+        result.vl15Received = traffic.vl15Delivered;
+        result.vl15Dropped = receiver.vl15Drops.get();
+        result.fcpSent = sender.fcpSent.get() + receiver.fcpSent.get();
+        result.fcpReceived = sender.fcpReceived.get() + receiver.fcpReceived.get();
+        result.fcpDiscarded = sender.fcpDiscarded.get() + receiver.fcpDiscarded.get();
+        faults(result, totals);
+        latency(result);
+        invariants(result, totals, drained, creditsRecovered);
+        return result;
+    }
+
+    private Totals vls(final SoakResult result)
+    {
         final double[] predicted = predictedShares();
-        long lost = 0;
-        long missing = 0;
-        long unordered = 0;
-        long damaged = 0;
-        long dropped = 0;
-        long corrupted = 0;
-        long bounceLost = 0;
-        long stateLost = 0;
+        final Totals totals = new Totals();
+        final FaultyLink wire = links[1];
         for (int vl = 0; vl < dataVls; vl++)
         {
             final SoakResult.Vl v = new SoakResult.Vl(vl);
@@ -823,17 +854,17 @@ public final class SoakRunner
             v.lost = Math.max(0, unaccounted(vl));
             v.outOfOrder = traffic.outOfOrder[vl];
             v.duplicated = traffic.duplicated[vl];
-            v.creditStalls = sender.creditStalls(vl).get();
+            v.creditStalls = tx.counters().creditStalls(vl).get();
             v.predictedShare = predicted[vl];
             result.vls.add(v);
-            lost += v.lost;
-            missing += traffic.missing(vl);
-            unordered += v.outOfOrder + v.duplicated;
-            damaged += v.damaged;
-            dropped += links[1].droppedData(vl);
-            corrupted += links[1].corruptedData(vl);
-            bounceLost += links[1].bounceLost(vl);
-            stateLost += links[1].stateLost(vl);
+            totals.lost += v.lost;
+            totals.missing += traffic.missing(vl);
+            totals.unordered += v.outOfOrder + v.duplicated;
+            totals.damaged += v.damaged;
+            totals.dropped += wire.droppedData(vl);
+            totals.corrupted += wire.corruptedData(vl);
+            totals.bounceLost += wire.bounceLost(vl);
+            totals.stateLost += wire.stateLost(vl);
         }
         result.computeShares();
         double maxError = 0;
@@ -842,27 +873,26 @@ public final class SoakRunner
             maxError = Math.max(maxError, Math.abs(v.share - v.predictedShare));
         }
         result.maxShareError = maxError;
+        return totals;
+    }
 
-        result.vl15Sent = smpsSent;
-        result.vl15Received = traffic.vl15Delivered;
-        result.vl15Dropped = receiver.vl15Drops.get();
-        result.fcpSent = sender.fcpSent.get() + receiver.fcpSent.get();
-        result.fcpReceived = sender.fcpReceived.get() + receiver.fcpReceived.get();
-        result.fcpDiscarded = sender.fcpDiscarded.get() + receiver.fcpDiscarded.get();
-
+    private void faults(final SoakResult result, final Totals totals)
+    {
+        final PortCounters sender = tx.counters();
+        final PortCounters receiver = rx.counters();
         final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
         final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
-        final long badLpcrc = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
-            receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
-        injected[FaultKind.DROP_DATA.ordinal()] = dropped;
-        injected[FaultKind.CORRUPT_DATA.ordinal()] = corrupted;
+        injected[FaultKind.DROP_DATA.ordinal()] = totals.dropped;
+        injected[FaultKind.CORRUPT_DATA.ordinal()] = totals.corrupted;
         injected[FaultKind.DROP_FCP.ordinal()] = links[0].droppedFcps() + links[1].droppedFcps();
         injected[FaultKind.CORRUPT_FCP.ordinal()] = links[0].corruptedFcps() + links[1].corruptedFcps();
         // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state), found damaged, or
         // the wire lost at a link bounce
-        detected[FaultKind.DROP_DATA.ordinal()] = missing - badCrc - stateDiscards - damaged - bounceLost;
+        detected[FaultKind.DROP_DATA.ordinal()] =
+            totals.missing - badCrc - stateDiscards - totals.damaged - totals.bounceLost;
         detected[FaultKind.CORRUPT_DATA.ordinal()] = badCrc;
-        detected[FaultKind.CORRUPT_FCP.ordinal()] = badLpcrc;
+        detected[FaultKind.CORRUPT_FCP.ordinal()] = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
+            receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
         for (final FaultKind kind : FaultKind.values())
         {
             if (options.faults.values().containsKey(kind))
@@ -875,7 +905,10 @@ public final class SoakRunner
                 }
             }
         }
+    }
 
+    private void latency(final SoakResult result)
+    {
         latency.sampleInterval();
         final Histogram total = latency.total();
         if (total.getTotalCount() > 0)
@@ -885,75 +918,62 @@ public final class SoakRunner
             result.latencyP999Ns = total.getValueAtPercentile(99.9);
             result.latencyMaxNs = total.getMaxValue();
         }
+    }
 
-        // the invariants (flow-control.md, "What must hold in every run")
-        final long overflows = receiver.discards(DiscardReason.DATA_OVERFLOW.id()).get() +
-            sender.discards(DiscardReason.DATA_OVERFLOW.id()).get();
-        boolean noLoss = lost == 0 && drained;
-        if (!drained)
-        {
-            result.violations.add("the drain did not finish within " + DRAIN_DEADLINE_NS / SECOND_NS +
-                " s: packets are still unaccounted for");
-        }
-        if (lost != 0)
-        {
-            result.violations.add(lost + " data packet(s) neither delivered nor destroyed by an injected fault");
-        }
-        if (corrupted != badCrc)
-        {
-            noLoss = false;
-            result.violations.add(corrupted + " data packet(s) corrupted on the wire but " + badCrc +
-                " discarded for a bad CRC");
-        }
-        if (stateLost != stateDiscards)
-        {
-            noLoss = false;
-            result.violations.add(stateLost + " data packet(s) reached a port that did not take data but " +
-                stateDiscards + " were discarded for the link state");
-        }
+    /** The invariants of flow-control.md ("What must hold in every run"), each with the reason when it fails. */
+    private void invariants(
+        final SoakResult result, final Totals totals, final boolean drained, final boolean creditsRecovered)
+    {
+        final PortCounters sender = tx.counters();
+        final PortCounters receiver = rx.counters();
+        final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
+        final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
         final long vl15Missing = smpsSent - result.vl15Received - result.vl15Dropped -
             receiver.discards(DiscardReason.VL15_STATE.id()).get();
-        if (vl15Missing != 0)
-        {
-            noLoss = false;
-            result.violations.add(vl15Missing + " SMP(s) neither delivered nor dropped for a full VL15 buffer");
-        }
-        result.invariants.put("no_loss", noLoss);
-        result.invariants.put("fifo", unordered == 0);
-        if (unordered != 0)
-        {
-            result.violations.add(unordered + " data packet(s) out of order or duplicated");
-        }
-        result.invariants.put("no_overflow", overflows == 0);
-        if (overflows != 0)
-        {
-            result.violations.add(overflows + " data packet(s) discarded for overflowing a receive buffer");
-        }
+        final int violationsBefore = result.violations.size();
+        violation(result, drained, "the drain did not finish within " + DRAIN_DEADLINE_NS / SECOND_NS +
+            " s: packets are still unaccounted for");
+        violation(result, totals.lost == 0,
+            totals.lost + " data packet(s) neither delivered nor destroyed by an injected fault");
+        violation(result, totals.corrupted == badCrc,
+            totals.corrupted + " data packet(s) corrupted on the wire but " + badCrc + " discarded for a bad CRC");
+        violation(result, totals.stateLost == stateDiscards, totals.stateLost +
+            " data packet(s) reached a port that did not take data but " + stateDiscards +
+            " were discarded for the link state");
+        violation(result, vl15Missing == 0,
+            vl15Missing + " SMP(s) neither delivered nor dropped for a full VL15 buffer");
+        result.invariants.put("no_loss", result.violations.size() == violationsBefore);
+
+        result.invariants.put("fifo", violation(result, totals.unordered == 0,
+            totals.unordered + " data packet(s) out of order or duplicated"));
+        final long overflows = receiver.discards(DiscardReason.DATA_OVERFLOW.id()).get() +
+            sender.discards(DiscardReason.DATA_OVERFLOW.id()).get();
+        result.invariants.put("no_overflow", violation(result, overflows == 0,
+            overflows + " data packet(s) discarded for overflowing a receive buffer"));
+
+        // no link reset: Initialize, Armed, Active at the start, then Down, Initialize, Armed, Active per bounce
         final long expectedTransitions = 3 + 4 * detected[FaultKind.LINK_BOUNCE.ordinal()];
-        final boolean noReset = sender.linkTransitions.get() == expectedTransitions &&
-            receiver.linkTransitions.get() == expectedTransitions;
-        result.invariants.put("credits_recovered", creditsRecovered && noReset);
-        if (!creditsRecovered)
-        {
-            result.violations.add("credits not back to a full window after the drain: " + creditState());
-        }
-        if (!noReset)
-        {
-            result.violations.add("link transitions " + sender.linkTransitions.get() + "/" +
-                receiver.linkTransitions.get() + ", expected " + expectedTransitions + ": a link reset happened");
-        }
-        result.invariants.put("intact", damaged == 0);
-        if (damaged != 0)
-        {
-            result.violations.add(damaged + " data packet(s) delivered with a bad payload checksum");
-        }
+        final boolean noReset = violation(result, sender.linkTransitions.get() == expectedTransitions &&
+            receiver.linkTransitions.get() == expectedTransitions, "link transitions " +
+            sender.linkTransitions.get() + "/" + receiver.linkTransitions.get() + ", expected " + expectedTransitions +
+            ": a link reset happened");
+        final boolean recovered = violation(result, creditsRecovered,
+            "credits not back to a full window after the drain: " + creditState());
+        result.invariants.put("credits_recovered", noReset && recovered);
+
+        result.invariants.put("intact", violation(result, totals.damaged == 0,
+            totals.damaged + " data packet(s) delivered with a bad payload checksum"));
         final String errors = engineErrors();
-        result.invariants.put("no_engine_errors", errors.isEmpty());
-        if (!errors.isEmpty())
+        result.invariants.put("no_engine_errors", violation(result, errors.isEmpty(), "engine errors: " + errors));
+    }
+
+    private static boolean violation(final SoakResult result, final boolean held, final String otherwise)
+    {
+        if (!held)
         {
-            result.violations.add("engine errors: " + errors);
+            result.violations.add(otherwise);
         }
-        return result;
+        return held;
     }
 
     private String creditState()
