@@ -5,6 +5,7 @@ import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.credit.CreditTransmitter;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.inject.CellBuffer;
+import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Fcp;
 import io.vlink.core.wire.PacketFramer;
 import io.vlink.core.wire.Sizes;
@@ -110,7 +111,7 @@ final class ArbiterAgent implements Agent
                 }
             }
             state = port.linkStateCode();
-            final io.vlink.core.qos.QosConfig replacement = port.takeQosReplacement();
+            final QosConfig replacement = port.takeQosReplacement();
             if (null != replacement)
             {
                 arbiter.replace(replacement);

@@ -5,6 +5,8 @@ import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosReader;
+import io.vlink.core.wire.PacketChecker;
+import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
@@ -101,9 +103,8 @@ public final class Engine implements AutoCloseable
             else
             {
                 final PortCounters counters = new PortCounters(countersFile, 0, dataVls);
-                final Link link = new UdpLink(
-                    config.udpLocal, config.udpRemote, config.mtu + io.vlink.core.wire.PacketChecker.HEADERS_ALLOWANCE + 2,
-                    counters);
+                final int maxFrameLength = config.mtu + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH;
+                final Link link = new UdpLink(config.udpLocal, config.udpRemote, maxFrameLength, counters);
                 ports = new Port[]
                 {
                     new Port(this, 0, config, config.linkWrapper.apply(link), counters, config.localLid, config.remoteLid)

@@ -73,8 +73,12 @@ public final class Port
     private final QueuePair smpQueuePair;
     private final int maxQueuePairs;
 
-    // poll side
+    // poll side (the application's polling thread)
     private int pollVl;
+    private ReceiveHandler pollHandler;
+    private int pollHandlerVl;
+    private final ReceiveRing.PacketConsumer pollConsumer =
+        (buffer, offset, length) -> pollHandler.onPacket(pollHandlerVl, buffer, offset, length);
     private volatile CloseReport closeReport;
 
     Port(
@@ -406,11 +410,6 @@ public final class Port
         }
         return delivered;
     }
-
-    private ReceiveHandler pollHandler;
-    private int pollHandlerVl;
-    private final ReceiveRing.PacketConsumer pollConsumer =
-        (buffer, offset, length) -> pollHandler.onPacket(pollHandlerVl, buffer, offset, length);
 
     private int pollVl(final int vl, final ReceiveHandler handler, final int limit)
     {

@@ -110,6 +110,13 @@ final class ReceiveAgent implements Agent
 
         private void onFcp(final DirectBuffer buffer, final int offset, final int length)
         {
+            if (length > Fcp.LENGTH)
+            {
+                // an FCP is exactly 8 bytes (wire.md): anything longer is malformed, whatever its first 8 bytes
+                discard(DiscardReason.FCP_TOO_LONG);
+                counters.fcpDiscarded.incrementRelease();
+                return;
+            }
             final long result = Fcp.decode(buffer, offset, length);
             final int verdict = Fcp.verdict(result);
             if (Fcp.OK != verdict)

@@ -33,7 +33,9 @@ public enum DiscardReason
     /** SMPs are received in every state but Down. */
     VL15_STATE(10, "SMP not allowed in the link state"),
     /** Fewer than the 8 bytes of an FCP arrived. */
-    FCP_TOO_SHORT(11, "FCP shorter than 8 bytes");
+    FCP_TOO_SHORT(11, "FCP shorter than 8 bytes"),
+    /** A link packet longer than the 8 bytes of an FCP (a framing error of the link it came over). */
+    FCP_TOO_LONG(12, "FCP longer than 8 bytes");
 
     private static final DiscardReason[] BY_ID;
 

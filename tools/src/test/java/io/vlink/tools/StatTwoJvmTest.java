@@ -1,0 +1,65 @@
+package io.vlink.tools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@code vlink stat} reads a running engine's counters from another process (cli.md), like AeronStat.
+ */
+class StatTwoJvmTest
+{
+    @TempDir
+    File dir;
+
+    @Test
+    void readsTheCountersOfAnEngineRunningInAnotherJvm() throws Exception
+    {
+        final Process child = new ProcessBuilder(List.of(
+            new File(System.getProperty("java.home"), "bin/java").getPath(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"),
+            StatChildEngine.class.getName(),
+            dir.getPath()))
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+        try
+        {
+            final BufferedReader out = new BufferedReader(
+                new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            do
+            {
+                line = out.readLine();
+            }
+            while (null != line && !line.equals("READY") && !line.equals("FAILED"));
+            assertEquals("READY", line, "the child engine sent its packets");
+
+            final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--nonzero");
+            assertEquals(0, cli.exitCode, cli.toString());
+            assertTrue(cli.out.contains("engine name=stat-child pid=" + child.pid() + " state=live "), cli.out);
+            assertTrue(cli.out.contains("counter engine=stat-child port=0 vl=2 name=tx_packets value=100\n"), cli.out);
+            assertTrue(cli.out.contains("counter engine=stat-child port=1 vl=2 name=delivered_packets value=100\n"),
+                cli.out);
+            assertTrue(cli.out.contains("counter engine=stat-child port=0 vl=- name=link_state value=3\n"), cli.out);
+
+            child.getOutputStream().close();
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child closed its engine");
+            assertEquals(0, child.exitValue());
+            assertTrue(Cli.run("stat", "--dir", dir.getPath()).out.contains("# no vlink engine"),
+                "the counters file is gone once the engine closed");
+        }
+        finally
+        {
+            child.destroyForcibly();
+        }
+    }
+}
