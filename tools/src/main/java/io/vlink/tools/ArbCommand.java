@@ -74,8 +74,10 @@ public final class ArbCommand implements Runnable
             final Scenario.Parsed parsed = Scenario.parse(scenario.toString(), lines);
             for (final Diagnostic d : parsed.diagnostics())
             {
-                // Spec form of a malformed scenario: file:line: message (warnings keep their label).
-                err.println(d.file() + ":" + d.line() + ": " + (d.isError() ? "" : "warning: ") + d.message());
+                // Spec form of a malformed scenario: file:line: message (warnings keep their label); a finding
+                // about OpenSM's defaults has no line (0) and reads file: warning: message, as Diagnostic prints it
+                err.println(d.file() + (d.line() > 0 ? ":" + d.line() : "") + ": " + (d.isError() ? "" : "warning: ") +
+                    d.message());
             }
             if (parsed.scenario() == null)
             {

@@ -59,7 +59,9 @@ public final class SchedCommand implements Runnable
         final List<String> lines;
         try
         {
-            lines = Files.readAllLines(scenario, StandardCharsets.UTF_8);
+            // byte for byte, as the arb simulator and the opensm.conf reader do: a byte that is not UTF-8 (a Latin-1
+            // comment) is no reason to refuse the file, and a bad byte in a directive is reported at its line
+            lines = Files.readAllLines(scenario, StandardCharsets.ISO_8859_1);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -138,6 +140,11 @@ public final class SchedCommand implements Runnable
         static final int MAX_QPN = 0xFF_FFFF;
 
         static final int RING_CAPACITY = 64;
+        /**
+         * The most packets a run may print, a line each: a scenario whose messages could make more is refused at
+         * the message line that crosses the limit, unless {@code packets N} stops it within the limit.
+         */
+        static final long MAX_PACKETS = 1_000_000;
 
         private final SlScheduler scheduler;
         private final long packetLimit;
@@ -288,7 +295,7 @@ public final class SchedCommand implements Runnable
                             }
                             final int bytes = number(t[2], "message bytes", 0, Integer.MAX_VALUE);
                             final int count = t.length > 3 ? number(t[3], "message count", 1, Integer.MAX_VALUE) : 1;
-                            messages.add(new long[] {index, bytes, count});
+                            messages.add(new long[] {index, bytes, count, lineNo});
                             break;
                         }
                         case "packets":
@@ -319,6 +326,10 @@ public final class SchedCommand implements Runnable
             if (tenureLine == 0)
             {
                 tenureBytes = mtu;
+            }
+            if (packetLimit > MAX_PACKETS)
+            {
+                checkRunLength(file, messages, mtu);
             }
             if (slatSl == null)
             {
@@ -394,6 +405,26 @@ public final class SchedCommand implements Runnable
                 if (--run[1] == 0)
                 {
                     runs.remove(0);
+                }
+            }
+        }
+
+        /**
+         * A message of B bytes makes at most {@code max(1, ceil(B / mtu))} packets: refuse a run that could print
+         * more than {@link #MAX_PACKETS} lines, at the message line where the count crosses the limit.
+         */
+        private static void checkRunLength(final String file, final List<long[]> messages, final int mtu)
+        {
+            long packets = 0;
+            for (final long[] m : messages)
+            {
+                packets += m[2] * Math.max(1, (m[1] + mtu - 1) / mtu);
+                if (packets > MAX_PACKETS)
+                {
+                    throw new ConfigException(List.of(new Diagnostic(file, (int)m[3], 0, Diagnostic.Severity.ERROR,
+                        "the messages up to this line make up to " + packets + " packets of MTU " + mtu + ", more " +
+                        "than the simulator's " + MAX_PACKETS + ": it prints a line a packet, so lower the counts, or " +
+                        "stop the run with 'packets N' (N up to " + MAX_PACKETS + ")")));
                 }
             }
         }

@@ -23,6 +23,14 @@ import java.util.function.Consumer;
  */
 public final class Scenario
 {
+    /**
+     * The most slots a run may take. The simulator prints a line a slot for people to read, so a scenario whose
+     * traffic and arrivals need more (say {@code packets 0 64 2147483647}) is refused at the line that crosses the
+     * limit, unless {@code grants N} stops it within the limit. A run's slots are at most the packets it queues
+     * (VL15 and flow-control packets included) plus the idle slots before its latest arrival.
+     */
+    public static final long MAX_SLOTS = 1_000_000;
+
     private static final String DIRECTIVES = "a qos_* option, max_op_vls, port_type, data_vls, low_burst, packets, " +
         "sl_packets, smp, fcp, credits or grants";
     private static final String SIZE_RULE = "a packet size is a multiple of 4 from 8 to 8188 bytes (4 * PktLen)";
@@ -246,6 +254,10 @@ public final class Scenario
             }
             final QosReader.Result result = qos.finish(portType, dataVls, lowBurst, false);
             diagnostics.addAll(result.diagnostics());
+            if (result.config() != null && maxGrants > MAX_SLOTS)
+            {
+                checkRunLength(result.config());
+            }
             diagnostics.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
             final boolean malformed = diagnostics.stream().anyMatch(Diagnostic::isError);
             final Scenario scenario = malformed ? null :
@@ -310,7 +322,8 @@ public final class Scenario
                         final long count = number(3, 1, Integer.MAX_VALUE, "COUNT");
                         if (vlOrSl >= 0 && size > 0 && count > 0)
                         {
-                            traffic.add(new int[] {bySl ? SL_PACKETS : PACKETS, (int)vlOrSl, (int)size, (int)count});
+                            traffic.add(new int[] {
+                                bySl ? SL_PACKETS : PACKETS, (int)vlOrSl, (int)size, (int)count, lineNumber, columns[3]});
                         }
                     }
                     break;
@@ -322,7 +335,8 @@ public final class Scenario
                         final long before = before(3);
                         if (size > 0 && count > 0 && before > 0)
                         {
-                            arrivals.add(new int[] {SMP, (int)size, (int)count, (int)before});
+                            arrivals.add(new int[] {
+                                SMP, (int)size, (int)count, (int)before, lineNumber, columns[2], beforeColumn(4)});
                         }
                     }
                     break;
@@ -333,7 +347,8 @@ public final class Scenario
                         final long before = before(2);
                         if (count > 0 && before > 0)
                         {
-                            arrivals.add(new int[] {FCP, VlArbiter.FCP_SIZE, (int)count, (int)before});
+                            arrivals.add(new int[] {
+                                FCP, VlArbiter.FCP_SIZE, (int)count, (int)before, lineNumber, columns[1], beforeColumn(3)});
                         }
                     }
                     break;
@@ -361,6 +376,49 @@ public final class Scenario
                 default:
                     error(0, "unknown directive '" + name + "': expected " + DIRECTIVES);
             }
+        }
+
+        /**
+         * Refuses a run longer than {@link #MAX_SLOTS}: each slot sends a packet, or idles while an arrival is
+         * pending, so the slots are at most the packets queued plus the slots before the latest arrival. The error
+         * goes to the line where that bound, summed in file order, first crosses the limit.
+         */
+        private void checkRunLength(final QosConfig config)
+        {
+            final List<int[]> lines = new ArrayList<>(traffic);
+            lines.addAll(arrivals);
+            lines.sort(Comparator.comparingInt(l -> l[4]));
+            long packets = 0;
+            long latestArrival = 1;
+            for (final int[] l : lines)
+            {
+                final boolean isTraffic = l.length == 6;
+                if (isTraffic)
+                {
+                    final int vl = l[0] == SL_PACKETS ? config.sl2vl(l[1]) : l[1];
+                    packets += vl == 15 || vl >= config.dataVls() ? 0 : l[3];
+                }
+                else
+                {
+                    packets += l[2];
+                    latestArrival = Math.max(latestArrival, l[3]);
+                }
+                final long slots = packets + latestArrival - 1;
+                if (slots > MAX_SLOTS)
+                {
+                    // point at the COUNT, or at the G of 'before G' when the idle slots before it are the excess
+                    final int column = !isTraffic && packets <= MAX_SLOTS && l[6] > 0 ? l[6] : l[5];
+                    diagnostics.add(new Diagnostic(file, l[4], column, Severity.ERROR, "the run would take up to " +
+                        slots + " slots by this line, more than the simulator's " + MAX_SLOTS + ": it prints a line " +
+                        "a slot, so lower the counts, or stop the run with 'grants N' (N up to " + MAX_SLOTS + ")"));
+                    return;
+                }
+            }
+        }
+
+        private int beforeColumn(final int index)
+        {
+            return index < columns.length ? columns[index] : 0;
         }
 
         private long before(final int index)

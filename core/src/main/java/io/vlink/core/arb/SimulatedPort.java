@@ -7,19 +7,22 @@ import java.util.Arrays;
 /**
  * A port's transmit side in memory, for the arbitration simulator and tests: a FIFO of packet sizes per
  * data VL, a VL15 FIFO, a count of waiting flow-control packets, and per-VL credits given once for a whole
- * run (unlimited unless set). Queues grow as needed: this is a simulation aid, not the engine's rings.
+ * run (unlimited unless set). Queues grow as needed: this is a simulation aid, not the engine's rings. A queue
+ * holds runs of equal-sized packets ({@code size, count}), so its memory grows with the number of
+ * {@link #enqueue} calls, not with the packets they ask for (a scenario may queue 2^31 packets on one line).
  */
 public final class SimulatedPort implements ArbiterSource
 {
     private static final int VL15 = 15;
 
-    private final int[][] queues = new int[VlArbiter.VL_COUNT][];
+    private final int[][] runSizes = new int[VlArbiter.VL_COUNT][];
+    private final long[][] runCounts = new long[VlArbiter.VL_COUNT][];
     private final int[] heads = new int[VlArbiter.VL_COUNT];
     private final int[] tails = new int[VlArbiter.VL_COUNT];
     private final long[] credits = new long[VlArbiter.VL_COUNT];
     private final long[] sentPackets = new long[VlArbiter.VL_COUNT];
     private final long[] sentBytes = new long[VlArbiter.VL_COUNT];
-    private int fcpWaiting;
+    private long fcpWaiting;
     private long sentFcps;
 
     /**
@@ -29,7 +32,8 @@ public final class SimulatedPort implements ArbiterSource
     {
         for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
         {
-            queues[vl] = new int[16];
+            runSizes[vl] = new int[4];
+            runCounts[vl] = new long[4];
         }
         Arrays.fill(credits, Long.MAX_VALUE);
     }
@@ -44,14 +48,24 @@ public final class SimulatedPort implements ArbiterSource
      */
     public SimulatedPort enqueue(final int vl, final int size, final int count)
     {
-        for (int i = 0; i < count; i++)
+        if (count <= 0)
         {
-            if (tails[vl] == queues[vl].length)
-            {
-                queues[vl] = Arrays.copyOf(queues[vl], queues[vl].length * 2);
-            }
-            queues[vl][tails[vl]++] = size;
+            return this;
         }
+        final int tail = tails[vl];
+        if (tail > heads[vl] && runSizes[vl][tail - 1] == size)
+        {
+            runCounts[vl][tail - 1] += count;
+            return this;
+        }
+        if (tail == runSizes[vl].length)
+        {
+            runSizes[vl] = Arrays.copyOf(runSizes[vl], tail * 2);
+            runCounts[vl] = Arrays.copyOf(runCounts[vl], tail * 2);
+        }
+        runSizes[vl][tail] = size;
+        runCounts[vl][tail] = count;
+        tails[vl] = tail + 1;
         return this;
     }
 
@@ -80,9 +94,14 @@ public final class SimulatedPort implements ArbiterSource
      * @param vl a VL.
      * @return packets waiting on it.
      */
-    public int queued(final int vl)
+    public long queued(final int vl)
     {
-        return tails[vl] - heads[vl];
+        long queued = 0;
+        for (int run = heads[vl]; run < tails[vl]; run++)
+        {
+            queued += runCounts[vl][run];
+        }
+        return queued;
     }
 
     /**
@@ -105,7 +124,12 @@ public final class SimulatedPort implements ArbiterSource
             return VlArbiter.FCP_SIZE;
         }
         final int vl = VlArbiter.vl(grant);
-        final int size = queues[vl][heads[vl]++];
+        final int head = heads[vl];
+        final int size = runSizes[vl][head];
+        if (--runCounts[vl][head] == 0)
+        {
+            heads[vl] = head + 1;
+        }
         sentPackets[vl]++;
         sentBytes[vl] += size;
         if (vl != VL15 && credits[vl] != Long.MAX_VALUE)
@@ -156,7 +180,7 @@ public final class SimulatedPort implements ArbiterSource
     @Override
     public int headSize(final int vl)
     {
-        return heads[vl] == tails[vl] ? 0 : queues[vl][heads[vl]];
+        return heads[vl] == tails[vl] ? 0 : runSizes[vl][heads[vl]];
     }
 
     @Override

@@ -1,0 +1,145 @@
+package io.vlink.core.fuzz;
+
+import io.vlink.core.crc.Crc16;
+import io.vlink.core.credit.CreditConfig;
+import io.vlink.core.credit.CreditPort;
+import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.wire.Fcp;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.util.HexFormat;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Fuzzes the flow-control packet's decoder and the credit layer that applies it: any bytes at any offset give a
+ * verdict; a discarded FCP is counted once under its reason; a valid FCP among garbage still applies.
+ */
+@AddLifecycleHook(FuzzTries.class)
+class FcpFuzzTest
+{
+    private static final int[] DATA_VLS = {1, 2, 4, 8, 15};
+
+    @Property(tries = 3000, seed = "7101")
+    void decodeGivesAVerdictForAnyBytes(
+        @ForAll @Size(max = 24) final byte[] bytes, @ForAll final int offsetChoice, @ForAll final int lengthChoice)
+    {
+        final int n = bytes.length;
+        final int offset = Fuzz.offset(n, offsetChoice, 10);
+        final int length = Fuzz.length(n, offset, lengthChoice);
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final String input = HexFormat.of().formatHex(bytes) + " at " + offset + " length " + length;
+
+        final long result = Fcp.decode(buffer, offset, length);
+        final int verdict = Fcp.verdict(result);
+        final int word = Fcp.word(result);
+        if (length < Fcp.LENGTH)
+        {
+            assertEquals(Fcp.TOO_SHORT, verdict, input);
+        }
+        else
+        {
+            final boolean lpcrcOk = Fcp.lpcrc(buffer, offset) == Crc16.ofWord(word);
+            final int expected = !lpcrcOk ? Fcp.BAD_LPCRC : Fcp.op(word) > Fcp.OP_INIT ? Fcp.RESERVED_OP : Fcp.OK;
+            assertEquals(expected, verdict, input);
+            assertEquals(buffer.getInt(offset, ByteOrder.BIG_ENDIAN), word, input);
+        }
+        assertTrue(Fcp.verdictName(verdict).length() > 0 && Fcp.toString(word).startsWith("FCP"), input);
+    }
+
+    @Property(tries = 500, seed = "7102")
+    void creditPortCountsEveryDiscardAndStillAppliesValidFcps(@ForAll final long seed)
+    {
+        final Mutator mutator = new Mutator(seed);
+        final Random random = mutator.random();
+        final int dataVls = DATA_VLS[random.nextInt(DATA_VLS.length)];
+        final CreditPort port = new CreditPort(new CreditConfig().dataVls(dataVls).bufferBlocks(256).automatic(false));
+        port.up(0);
+        port.arm(0);
+        port.activate();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+
+        for (int i = 0; i < 200; i++)
+        {
+            // a valid FCP for a VL the port has, a mutated one, or garbage; at any offset, any length up to the end
+            final int kind = random.nextInt(3);
+            final int vl = random.nextInt(dataVls);
+            final int fccl = random.nextInt(Fcp.MASK_12 + 1);
+            final int valid = Fcp.word(Fcp.OP_NORMAL, random.nextInt(Fcp.MASK_12 + 1), vl, fccl);
+            final byte[] frame = new byte[Fcp.LENGTH];
+            Fcp.encode(new UnsafeBuffer(frame), 0, valid);
+            final byte[] bytes = kind == 0 ? frame : kind == 1 ? mutator.mutate(frame, 1 + random.nextInt(3)) :
+                randomBytes(random);
+            final int offset = random.nextInt(buffer.capacity() - Math.min(bytes.length, buffer.capacity()) + 1);
+            final int length = Math.min(bytes.length, buffer.capacity() - offset);
+            buffer.setMemory(0, buffer.capacity(), (byte)random.nextInt(256));
+            buffer.putBytes(offset, bytes, 0, length);
+            final String input = "seed " + seed + " frame " + i + ": " + HexFormat.of().formatHex(bytes, 0, length);
+
+            final long discardsBefore = port.discards().total();
+            final long receivedBefore = port.fcpsReceived();
+            final long decoded = Fcp.decode(buffer, offset, length);
+            final DiscardReason expected = expectedReason(decoded, dataVls);
+            final long reasonBefore = expected == null ? 0 : port.discards().get(expected);
+
+            final boolean applied = port.onFcp(buffer, offset, length, i);
+            assertEquals(expected == null, applied, input);
+            if (applied)
+            {
+                assertEquals(receivedBefore + 1, port.fcpsReceived(), input);
+                assertEquals(discardsBefore, port.discards().total(), input);
+                final int word = Fcp.word(decoded);
+                assertEquals(Fcp.fccl(word), port.transmitter().creditLimit(Fcp.vl(word)), input);
+            }
+            else
+            {
+                assertEquals(receivedBefore, port.fcpsReceived(), input);
+                assertEquals(discardsBefore + 1, port.discards().total(), input);
+                assertEquals(reasonBefore + 1, port.discards().get(expected), input + ": counted as " + expected);
+            }
+            if (kind == 0)
+            {
+                assertTrue(applied, input);
+                assertEquals(fccl, port.transmitter().creditLimit(vl), input);
+            }
+        }
+        assertEquals(port.discards().total(), port.discards().fcpTotal(), "only FCP reasons were counted");
+    }
+
+    private static DiscardReason expectedReason(final long decoded, final int dataVls)
+    {
+        final int verdict = Fcp.verdict(decoded);
+        final int word = Fcp.word(decoded);
+        if (verdict == Fcp.TOO_SHORT)
+        {
+            return DiscardReason.FCP_TOO_SHORT;
+        }
+        if (verdict == Fcp.BAD_LPCRC)
+        {
+            return DiscardReason.FCP_BAD_LPCRC;
+        }
+        if (verdict == Fcp.RESERVED_OP)
+        {
+            return DiscardReason.FCP_RESERVED_OP;
+        }
+        if (Fcp.vl(word) == 15)
+        {
+            return DiscardReason.FCP_VL15;
+        }
+        return Fcp.vl(word) >= dataVls ? DiscardReason.FCP_MISSING_VL : null;
+    }
+
+    private static byte[] randomBytes(final Random random)
+    {
+        final byte[] bytes = new byte[random.nextInt(12)];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+}
