@@ -5,7 +5,6 @@ import io.vlink.nic.Port;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.SplittableRandom;
@@ -30,12 +29,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>
  * Transmit calls go straight to the wrapped link. Threading: {@link #poll} on the receive thread only.
  */
-public final class FaultyLink implements Link
+public final class FaultyLink extends ForwardingLink
 {
     /** The FCP's word and LPCRC: the bytes the LPCRC check covers (bytes 6-7 are reserved and ignored). */
     private static final int FCP_CHECKED_BYTES = 6;
 
-    private final Link delegate;
     private final double dropData;
     private final double corruptData;
     private final double dropFcp;
@@ -65,7 +63,7 @@ public final class FaultyLink implements Link
      */
     public FaultyLink(final Link delegate, final FaultSpec faults, final long seed, final int stream)
     {
-        this.delegate = delegate;
+        super(delegate);
         this.dropData = faults.probability(FaultKind.DROP_DATA);
         this.corruptData = faults.probability(FaultKind.CORRUPT_DATA);
         this.dropFcp = faults.probability(FaultKind.DROP_FCP);
@@ -223,53 +221,5 @@ public final class FaultyLink implements Link
     private static void increment(final AtomicLongArray counts, final int index)
     {
         counts.setRelease(index, counts.getPlain(index) + 1);
-    }
-
-    @Override
-    public int maxFrameLength()
-    {
-        return delegate.maxFrameLength();
-    }
-
-    @Override
-    public int tryClaim(final int frameType, final int length)
-    {
-        return delegate.tryClaim(frameType, length);
-    }
-
-    @Override
-    public AtomicBuffer buffer()
-    {
-        return delegate.buffer();
-    }
-
-    @Override
-    public boolean hasRoomFor(final int length)
-    {
-        return delegate.hasRoomFor(length);
-    }
-
-    @Override
-    public void commit(final int offset)
-    {
-        delegate.commit(offset);
-    }
-
-    @Override
-    public void abort(final int offset)
-    {
-        delegate.abort(offset);
-    }
-
-    @Override
-    public int flush()
-    {
-        return delegate.flush();
-    }
-
-    @Override
-    public void close()
-    {
-        delegate.close();
     }
 }
