@@ -79,6 +79,7 @@ public final class Port
     private int pollHandlerVl;
     private final ReceiveRing.PacketConsumer pollConsumer =
         (buffer, offset, length) -> pollHandler.onPacket(pollHandlerVl, buffer, offset, length);
+    private volatile CloseReport closeReport;
 
     Port(
         final Engine engine,
@@ -494,6 +495,46 @@ public final class Port
     int creditLimit(final int vl)
     {
         return shared.getIntAcquire(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES);
+    }
+
+    /**
+     * @return what the port still held when its engine closed, or null while it runs.
+     */
+    public CloseReport closeReport()
+    {
+        return closeReport;
+    }
+
+    /** Engine, once every agent stopped: count what is left (the link is read to its end: nothing else will). */
+    void report()
+    {
+        long notInjected = smpQueuePair.posted() - smpQueuePair.completed();
+        for (final QueuePair qp : queuePairs)
+        {
+            notInjected += qp.posted() - qp.completed();
+        }
+        long notSent = 0;
+        long notDelivered = 0;
+        for (int vl = 0; vl < rxRings.length; vl++)
+        {
+            if (null != rxRings[vl])
+            {
+                notSent += vlRings.size(vl);
+                notDelivered += rxRings[vl].size();
+            }
+        }
+        final long[] onWire = new long[1];
+        while (link.poll((frameType, buffer, offset, length) ->
+        {
+            if (Link.DATA_FRAME == frameType)
+            {
+                onWire[0]++;
+            }
+        }, Integer.MAX_VALUE) > 0)
+        {
+            Thread.onSpinWait();
+        }
+        closeReport = new CloseReport(notInjected, notSent, onWire[0], notDelivered);
     }
 
     void free()
