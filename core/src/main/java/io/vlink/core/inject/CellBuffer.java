@@ -6,6 +6,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The shared output buffer of seed 004: an off-heap region of C fixed-size cells where injected packets wait
  * until they are sent. A packet of S bytes takes {@code ceil(S / cell)} cells from {@link #claim} until its
@@ -32,7 +35,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@code getIntAcquire} and only then the body (0 = not yet published). Freeing never touches the injecting
  * side's state: {@link #free} clears the length and offers the first cell to a single-producer
  * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
- * the injecting thread reads the tail with acquire, splices the packet's chain back onto its free list (O(1))
+ * the injecting thread reads the tail with acquire, pushes the packet's chain back onto its stack of free chains (O(1))
  * and updates the counts. The ring holds one slot per cell, so under correct use (each claimed packet freed
  * once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
  * injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
@@ -46,31 +49,39 @@ public final class CellBuffer
     /** Returned by {@link #claim} when the class has not enough cells available; ends a chain. */
     public static final int NO_CELL = -1;
 
-    /** Per-cell metadata: the packet length (first cell only, release/acquire) and the next cell. */
-    static final int LENGTH_OFFSET = 0;
-    static final int NEXT_OFFSET = 4;
-    static final int META_LENGTH = 8;
-
-    private static final int PAD = 128;
-    private static final int INFO_STRIDE = 4;
-    private static final int RETURN_TAIL_OFFSET = 0;
+    /** Release/acquire access to the packet lengths and the return ring's positions. */
+    private static final VarHandle INT_ARRAY = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle LONG_ARRAY = MethodHandles.arrayElementVarHandle(long[].class);
+    /** The return ring's positions, each alone on its line (16 longs apart: 128 bytes, two lines). */
+    private static final int RETURN_TAIL = 16;
     /** The sending side's cached copy of the head, on the tail's line: the injecting side never writes it. */
-    private static final int RETURN_HEAD_CACHE_OFFSET = 8;
-    private static final int RETURN_HEAD_OFFSET = PAD;
-    private static final int RETURN_SLOTS_OFFSET = 2 * PAD;
+    private static final int RETURN_HEAD_CACHE = 17;
+    private static final int RETURN_HEAD = 32;
+    private static final int RETURN_POSITIONS = 48;
+    private static final int INFO_STRIDE = 4;
 
     private final int cellSize;
     private final int cellShift;
     private final int totalCells;
     private final UnsafeBuffer data;
-    private final UnsafeBuffer meta;
-    private final UnsafeBuffer returns;
+    // per-cell metadata, on the heap so that the JIT sees plain array accesses: the packet length (first cell
+    // only, release/acquire) and the next cell of the chain
+    private final int[] length;
+    private final int[] next;
+    private final long[] returnPositions;
+    private final int[] returnSlots;
     private final int returnMask;
 
-    // injecting side: free cells form one list linked through their NEXT metadata, so a claim only reads the
-    // links (and ends the chain), and a reclaim splices a whole packet back in O(1)
-    private int freeHead;
-    private int freeCount;
+    // injecting side: the free cells are a stack of chains (a reclaimed packet's chain goes back whole, its links
+    // and its NO_CELL end intact), so a reclaim pushes in O(1) and a claim of a chain's exact size pops in O(1);
+    // only a claim that splits a chain walks links, from the nearer end of the split
+    private final int[] chainFirst;
+    private final int[] chainLast;
+    private final int[] chainCount;
+    private int chains;
+    private int takenLast;
+    // injecting side's copy of the return ring's head (it is the only writer)
+    private long returnHead;
     // per packet, at its first cell: injector, cells, last cell, class << 1 | idc
     private final int[] packetInfo;
     private final int[] reserved;
@@ -99,20 +110,25 @@ public final class CellBuffer
         }
         data = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             BitUtil.align(totalCells * cellSize, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
-        meta = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(totalCells * META_LENGTH, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        length = new int[totalCells];
+        next = new int[totalCells];
         final int returnCapacity = BitUtil.findNextPositivePowerOfTwo(totalCells);
         returnMask = returnCapacity - 1;
-        returns = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            RETURN_SLOTS_OFFSET + BitUtil.align(returnCapacity * Integer.BYTES, PAD), BitUtil.CACHE_LINE_LENGTH));
+        returnSlots = new int[returnCapacity];
+        returnPositions = new long[RETURN_POSITIONS];
 
         for (int i = 0; i < totalCells; i++)
         {
-            // a fresh buffer hands out cells 0, 1, 2, ... in order
-            meta.putInt(i * META_LENGTH + NEXT_OFFSET, i + 1 < totalCells ? i + 1 : NO_CELL);
+            // a fresh buffer hands out cells 0, 1, 2, ... in order: one chain of every cell
+            next[i] = i + 1 < totalCells ? i + 1 : NO_CELL;
         }
-        freeHead = 0;
-        freeCount = totalCells;
+        chainFirst = new int[totalCells];
+        chainLast = new int[totalCells];
+        chainCount = new int[totalCells];
+        chainFirst[0] = 0;
+        chainLast[0] = totalCells - 1;
+        chainCount[0] = totalCells;
+        chains = 1;
         packetInfo = new int[totalCells * INFO_STRIDE];
         reserved = config.reservedCells.clone();
         sharedLimit = config.sharedLimit.clone();
@@ -183,18 +199,23 @@ public final class CellBuffer
      */
     int take(final int injector, final int bufferClass, final int cells, final boolean idc)
     {
-        // the free list is already a chain: take its first cells and end the chain after the last
-        final int first = freeHead;
-        int last = first;
-        for (int i = 1; i < cells; i++)
+        final int t = chains - 1;
+        final int first;
+        final int last;
+        if (chainCount[t] == cells)
         {
-            last = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
+            // the common case in a steady state: the last freed packet's chain is the size wanted, pop it whole
+            first = chainFirst[t];
+            last = chainLast[t];
+            chains = t;
         }
-        freeHead = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
-        meta.putInt(last * META_LENGTH + NEXT_OFFSET, NO_CELL);
-        freeCount -= cells;
-
+        else
+        {
+            first = takeChains(cells);
+            last = takenLast;
+        }
         final int info = first * INFO_STRIDE;
+        final int[] packetInfo = this.packetInfo;
         packetInfo[info] = injector;
         packetInfo[info + 1] = cells;
         packetInfo[info + 2] = last;
@@ -202,6 +223,96 @@ public final class CellBuffer
         account(bufferClass, injector, idc, cells);
         cellsClaimed += cells;
         return first;
+    }
+
+    /**
+     * Pop whole chains while they fit, linking each to the next; split the last one needed.
+     *
+     * @return the first cell taken; the last is left in {@link #takenLast}.
+     */
+    private int takeChains(final int cells)
+    {
+        final int[] chainFirst = this.chainFirst;
+        final int[] chainLast = this.chainLast;
+        final int[] chainCount = this.chainCount;
+        int t = chains - 1;
+        int first = NO_CELL;
+        int last = NO_CELL;
+        int need = cells;
+        while (true)
+        {
+            final int count = chainCount[t];
+            final int head = chainFirst[t];
+            final int from;
+            final int to;
+            if (count > need)
+            {
+                chainCount[t] = count - need;
+                if (need <= count - need)
+                {
+                    from = head;
+                    to = splitFront(t, head, need);
+                }
+                else
+                {
+                    to = chainLast[t];
+                    from = splitBack(t, head, count - need);
+                }
+                need = 0;
+            }
+            else
+            {
+                from = head;
+                to = chainLast[t];
+                need -= count;
+                t--;
+            }
+            if (last == NO_CELL)
+            {
+                first = from;
+            }
+            else
+            {
+                next[last] = from;
+            }
+            last = to;
+            if (need == 0)
+            {
+                break;
+            }
+        }
+        chains = t + 1;
+        takenLast = last;
+        return first;
+    }
+
+    /** Give away the first {@code need} cells of chain {@code t}: returns the last of them. */
+    private int splitFront(final int t, final int head, final int need)
+    {
+        final int[] next = this.next;
+        int cut = head;
+        for (int k = 1; k < need; k++)
+        {
+            cut = next[cut];
+        }
+        chainFirst[t] = next[cut];
+        next[cut] = NO_CELL;
+        return cut;
+    }
+
+    /** Keep the first {@code keep} cells of chain {@code t}, give away the rest: returns the first given. */
+    private int splitBack(final int t, final int head, final int keep)
+    {
+        final int[] next = this.next;
+        int cut = head;
+        for (int k = 1; k < keep; k++)
+        {
+            cut = next[cut];
+        }
+        final int given = next[cut];
+        chainLast[t] = cut;
+        next[cut] = NO_CELL;
+        return given;
     }
 
     private void account(final int bufferClass, final int injector, final boolean idc, final int cells)
@@ -242,7 +353,7 @@ public final class CellBuffer
      */
     public void publish(final int firstCell, final int size)
     {
-        meta.putIntRelease(firstCell * META_LENGTH + LENGTH_OFFSET, size);
+        INT_ARRAY.setRelease(length, firstCell, size);
     }
 
     /**
@@ -253,7 +364,7 @@ public final class CellBuffer
      */
     public int publishedLength(final int firstCell)
     {
-        return meta.getIntAcquire(firstCell * META_LENGTH + LENGTH_OFFSET);
+        return (int)INT_ARRAY.getAcquire(length, firstCell);
     }
 
     /**
@@ -283,7 +394,7 @@ public final class CellBuffer
         int skip = packetOffset;
         while (skip >= cellSize)
         {
-            cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+            cell = next[cell];
             skip -= cellSize;
         }
         int done = 0;
@@ -302,7 +413,7 @@ public final class CellBuffer
             skip = 0;
             if (done < length)
             {
-                cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+                cell = next[cell];
             }
         }
     }
@@ -313,7 +424,7 @@ public final class CellBuffer
      */
     public int nextCell(final int cell)
     {
-        return meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+        return next[cell];
     }
 
     /**
@@ -341,19 +452,20 @@ public final class CellBuffer
      */
     public boolean free(final int firstCell)
     {
-        final long tail = returns.getLong(RETURN_TAIL_OFFSET);
-        if (tail - returns.getLong(RETURN_HEAD_CACHE_OFFSET) > returnMask)
+        final long[] positions = returnPositions;
+        final long tail = positions[RETURN_TAIL];
+        if (tail - positions[RETURN_HEAD_CACHE] > returnMask)
         {
-            final long head = returns.getLongAcquire(RETURN_HEAD_OFFSET);
-            returns.putLong(RETURN_HEAD_CACHE_OFFSET, head);
+            final long head = (long)LONG_ARRAY.getAcquire(positions, RETURN_HEAD);
+            positions[RETURN_HEAD_CACHE] = head;
             if (tail - head > returnMask)
             {
                 return false;
             }
         }
-        meta.putInt(firstCell * META_LENGTH + LENGTH_OFFSET, 0);
-        returns.putInt(RETURN_SLOTS_OFFSET + (int)(tail & returnMask) * Integer.BYTES, firstCell);
-        returns.putLongRelease(RETURN_TAIL_OFFSET, tail + 1);
+        length[firstCell] = 0;
+        returnSlots[(int)tail & returnMask] = firstCell;
+        LONG_ARRAY.setRelease(positions, RETURN_TAIL, tail + 1);
         return true;
     }
 
@@ -366,32 +478,63 @@ public final class CellBuffer
      */
     public int reclaim(final ReleaseHandler handler)
     {
-        final long head = returns.getLong(RETURN_HEAD_OFFSET);
-        final long tail = returns.getLongAcquire(RETURN_TAIL_OFFSET);
-        if (tail == head)
+        final int returned = returned();
+        if (returned != 0)
         {
-            return 0;
-        }
-        for (long position = head; position < tail; position++)
-        {
-            final int first = returns.getInt(RETURN_SLOTS_OFFSET + (int)(position & returnMask) * Integer.BYTES);
-            final int info = first * INFO_STRIDE;
-            final int injector = packetInfo[info];
-            final int cells = packetInfo[info + 1];
-            final int classAndIdc = packetInfo[info + 3];
-            // splice the whole chain back onto the free list
-            meta.putInt(packetInfo[info + 2] * META_LENGTH + NEXT_OFFSET, freeHead);
-            freeHead = first;
-            freeCount += cells;
-            account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
-            cellsReleased += cells;
-            if (handler != null)
+            for (int k = 0; k < returned; k++)
             {
-                handler.onRelease(injector);
+                final int injector = reclaimOne();
+                if (handler != null)
+                {
+                    handler.onRelease(injector);
+                }
             }
+            reclaimed();
         }
-        returns.putLongRelease(RETURN_HEAD_OFFSET, tail);
-        return (int)(tail - head);
+        return returned;
+    }
+
+    /**
+     * Injecting thread, first step of a reclaim: the packets freed and not yet reclaimed (the one acquire load of
+     * the return ring's tail of the reclaim).
+     *
+     * @return how many; reclaim each with {@link #reclaimOne}, then call {@link #reclaimed}.
+     */
+    int returned()
+    {
+        return (int)((long)LONG_ARRAY.getAcquire(returnPositions, RETURN_TAIL) - returnHead);
+    }
+
+    /**
+     * Injecting thread: reclaim the packet at the head of the return ring (one of {@link #returned}).
+     *
+     * @return its injector, whose OCC dropped.
+     */
+    int reclaimOne()
+    {
+        final long head = returnHead;
+        returnHead = head + 1;
+        final int first = returnSlots[(int)head & returnMask];
+        final int info = first * INFO_STRIDE;
+        final int[] packetInfo = this.packetInfo;
+        final int injector = packetInfo[info];
+        final int cells = packetInfo[info + 1];
+        final int classAndIdc = packetInfo[info + 3];
+        // the packet's chain goes back whole (it still ends with NO_CELL): O(1)
+        final int t = chains;
+        chainFirst[t] = first;
+        chainLast[t] = packetInfo[info + 2];
+        chainCount[t] = cells;
+        chains = t + 1;
+        account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
+        cellsReleased += cells;
+        return injector;
+    }
+
+    /** Injecting thread, last step of a reclaim: hand the ring's slots back to the sending side (one release). */
+    void reclaimed()
+    {
+        LONG_ARRAY.setRelease(returnPositions, RETURN_HEAD, returnHead);
     }
 
     /** Told which injector's cells were reclaimed. */
@@ -419,7 +562,7 @@ public final class CellBuffer
     /** @return cells not held by any packet (as of the last reclaim). */
     public int freeCells()
     {
-        return freeCount;
+        return (int)(totalCells - (cellsClaimed - cellsReleased));
     }
 
     /**
