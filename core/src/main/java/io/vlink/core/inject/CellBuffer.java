@@ -8,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * The shared output buffer of seed 004: an off-heap region of C fixed-size cells where injected packets wait
@@ -31,12 +32,14 @@ import java.lang.invoke.VarHandle;
  * {@link #nextCell}, {@link #cellOffset}, {@link #free}.</li>
  * </ul>
  * Publication follows Aeron's {@code FrameDescriptor}: the injecting thread writes the body and the chain,
- * then the length last with {@code putIntRelease}; the sending thread reads the length with
- * {@code getIntAcquire} and only then the body (0 = not yet published). Freeing never touches the injecting
- * side's state: {@link #free} clears the length and offers the first cell to a single-producer
+ * then the length last with a release store; the sending thread reads the length with an acquire load and only
+ * then the body (0 = not yet published). The cells' bytes are off-heap; their metadata (length, next cell) and
+ * the return ring are plain {@code int[]}/{@code long[]} with {@link VarHandle} release/acquire, so the JIT sees
+ * array accesses it can schedule, not raw memory accesses it must keep in order. Freeing never touches the
+ * injecting side's state: {@link #free} clears the length and offers the first cell to a single-producer
  * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
- * the injecting thread reads the tail with acquire, pushes the packet's chain back onto its stack of free chains (O(1))
- * and updates the counts. The ring holds one slot per cell, so under correct use (each claimed packet freed
+ * the injecting thread reads the tail with acquire once, puts each packet's chain back whole on the free list of
+ * its size (O(1)), updates the counts and stores the head with release once. The ring holds one slot per cell, so under correct use (each claimed packet freed
  * once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
  * injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
  * after the sending thread freed it, and the free happens-before the reclaim (release/acquire on the ring), so
@@ -72,13 +75,14 @@ public final class CellBuffer
     private final int[] returnSlots;
     private final int returnMask;
 
-    // injecting side: the free cells are a stack of chains (a reclaimed packet's chain goes back whole, its links
-    // and its NO_CELL end intact), so a reclaim pushes in O(1) and a claim of a chain's exact size pops in O(1);
-    // only a claim that splits a chain walks links, from the nearer end of the split
-    private final int[] chainFirst;
-    private final int[] chainLast;
-    private final int[] chainCount;
-    private int chains;
+    // injecting side: free cells are kept as whole chains in one list per chain size (a reclaimed packet's chain
+    // goes back whole, its links and its NO_CELL end intact), plus the never used cells [wild, totalCells), still
+    // linked in order. A reclaim pushes in O(1); a claim pops a chain of its exact size in O(1), or carves the
+    // never used cells in O(1); only when neither has it are chains split (a walk) or joined
+    private final int[] sizeHead;
+    private final int[] chainNext;
+    private final long[] sizeNonEmpty;
+    private int wild;
     private int takenLast;
     // injecting side's copy of the return ring's head (it is the only writer)
     private long returnHead;
@@ -122,13 +126,11 @@ public final class CellBuffer
             // a fresh buffer hands out cells 0, 1, 2, ... in order: one chain of every cell
             next[i] = i + 1 < totalCells ? i + 1 : NO_CELL;
         }
-        chainFirst = new int[totalCells];
-        chainLast = new int[totalCells];
-        chainCount = new int[totalCells];
-        chainFirst[0] = 0;
-        chainLast[0] = totalCells - 1;
-        chainCount[0] = totalCells;
-        chains = 1;
+        sizeHead = new int[totalCells + 1];
+        Arrays.fill(sizeHead, NO_CELL);
+        chainNext = new int[totalCells];
+        sizeNonEmpty = new long[(totalCells >>> 6) + 1];
+        wild = 0;
         packetInfo = new int[totalCells * INFO_STRIDE];
         reserved = config.reservedCells.clone();
         sharedLimit = config.sharedLimit.clone();
@@ -199,23 +201,30 @@ public final class CellBuffer
      */
     int take(final int injector, final int bufferClass, final int cells, final boolean idc)
     {
-        final int t = chains - 1;
-        final int first;
+        int first = sizeHead[cells];
         final int last;
-        if (chainCount[t] == cells)
+        final int[] packetInfo = this.packetInfo;
+        if (first != NO_CELL)
         {
-            // the common case in a steady state: the last freed packet's chain is the size wanted, pop it whole
-            first = chainFirst[t];
-            last = chainLast[t];
-            chains = t;
+            // the common case in a steady state: a freed chain of the exact size, popped whole (its last cell is
+            // still recorded at its first cell)
+            pop(first, cells);
+            last = packetInfo[first * INFO_STRIDE + 2];
+        }
+        else if (totalCells - wild >= cells)
+        {
+            // never used cells, linked in order: carve the next ones
+            first = wild;
+            last = first + cells - 1;
+            next[last] = NO_CELL;
+            wild = last + 1;
         }
         else
         {
-            first = takeChains(cells);
+            first = gather(cells);
             last = takenLast;
         }
         final int info = first * INFO_STRIDE;
-        final int[] packetInfo = this.packetInfo;
         packetInfo[info] = injector;
         packetInfo[info + 1] = cells;
         packetInfo[info + 2] = last;
@@ -225,47 +234,76 @@ public final class CellBuffer
         return first;
     }
 
+    /** Remove the chain {@code first} (the head of its size's list) from the list of chains of {@code size}. */
+    private void pop(final int first, final int size)
+    {
+        final int following = chainNext[first];
+        sizeHead[size] = following;
+        if (following == NO_CELL)
+        {
+            sizeNonEmpty[size >>> 6] &= ~(1L << size);
+        }
+    }
+
+    /** Give a free chain back: first its first cell, {@code last} its last (ending with NO_CELL), {@code size} cells. */
+    private void push(final int first, final int last, final int size)
+    {
+        packetInfo[first * INFO_STRIDE + 2] = last;
+        chainNext[first] = sizeHead[size];
+        sizeHead[size] = first;
+        sizeNonEmpty[size >>> 6] |= 1L << size;
+    }
+
     /**
-     * Pop whole chains while they fit, linking each to the next; split the last one needed.
+     * No chain of the exact size and too few never used cells: take the never used ones, then the smallest
+     * larger chain split in two (the remainder goes back), or failing that the largest smaller chains whole.
      *
      * @return the first cell taken; the last is left in {@link #takenLast}.
      */
-    private int takeChains(final int cells)
+    private int gather(final int cells)
     {
-        final int[] chainFirst = this.chainFirst;
-        final int[] chainLast = this.chainLast;
-        final int[] chainCount = this.chainCount;
-        int t = chains - 1;
         int first = NO_CELL;
         int last = NO_CELL;
         int need = cells;
-        while (true)
+        while (need > 0)
         {
-            final int count = chainCount[t];
-            final int head = chainFirst[t];
             final int from;
             final int to;
-            if (count > need)
+            if (wild < totalCells)
             {
-                chainCount[t] = count - need;
-                if (need <= count - need)
-                {
-                    from = head;
-                    to = splitFront(t, head, need);
-                }
-                else
-                {
-                    to = chainLast[t];
-                    from = splitBack(t, head, count - need);
-                }
-                need = 0;
+                from = wild;
+                to = totalCells - 1;
+                need -= totalCells - wild;
+                wild = totalCells;
             }
             else
             {
-                from = head;
-                to = chainLast[t];
-                need -= count;
-                t--;
+                final int larger = nonEmptyAtLeast(need);
+                if (larger >= 0)
+                {
+                    from = sizeHead[larger];
+                    pop(from, larger);
+                    final int chainLast = packetInfo[from * INFO_STRIDE + 2];
+                    if (larger == need)
+                    {
+                        to = chainLast;
+                    }
+                    else
+                    {
+                        to = walk(from, need - 1);
+                        push(next[to], chainLast, larger - need);
+                        next[to] = NO_CELL;
+                    }
+                    need = 0;
+                }
+                else
+                {
+                    final int smaller = nonEmptyBelow(need);
+                    from = sizeHead[smaller];
+                    pop(from, smaller);
+                    to = packetInfo[from * INFO_STRIDE + 2];
+                    need -= smaller;
+                }
             }
             if (last == NO_CELL)
             {
@@ -276,43 +314,53 @@ public final class CellBuffer
                 next[last] = from;
             }
             last = to;
-            if (need == 0)
-            {
-                break;
-            }
         }
-        chains = t + 1;
         takenLast = last;
         return first;
     }
 
-    /** Give away the first {@code need} cells of chain {@code t}: returns the last of them. */
-    private int splitFront(final int t, final int head, final int need)
+    /** @return the smallest chain size >= {@code size} with a free chain, or -1. */
+    private int nonEmptyAtLeast(final int size)
     {
-        final int[] next = this.next;
-        int cut = head;
-        for (int k = 1; k < need; k++)
+        final long[] bits = sizeNonEmpty;
+        int w = size >>> 6;
+        long word = bits[w] & (-1L << size);
+        while (true)
         {
-            cut = next[cut];
+            if (word != 0)
+            {
+                return (w << 6) + Long.numberOfTrailingZeros(word);
+            }
+            if (++w == bits.length)
+            {
+                return -1;
+            }
+            word = bits[w];
         }
-        chainFirst[t] = next[cut];
-        next[cut] = NO_CELL;
-        return cut;
     }
 
-    /** Keep the first {@code keep} cells of chain {@code t}, give away the rest: returns the first given. */
-    private int splitBack(final int t, final int head, final int keep)
+    /** @return the largest chain size < {@code size} with a free chain (one exists when cells are available). */
+    private int nonEmptyBelow(final int size)
+    {
+        final long[] bits = sizeNonEmpty;
+        int w = (size - 1) >>> 6;
+        long word = bits[w] & (-1L >>> (63 - ((size - 1) & 63)));
+        while (word == 0)
+        {
+            word = bits[--w];
+        }
+        return (w << 6) + 63 - Long.numberOfLeadingZeros(word);
+    }
+
+    private int walk(final int from, final int links)
     {
         final int[] next = this.next;
-        int cut = head;
-        for (int k = 1; k < keep; k++)
+        int cell = from;
+        for (int k = 0; k < links; k++)
         {
-            cut = next[cut];
+            cell = next[cell];
         }
-        final int given = next[cut];
-        chainLast[t] = cut;
-        next[cut] = NO_CELL;
-        return given;
+        return cell;
     }
 
     private void account(final int bufferClass, final int injector, final boolean idc, final int cells)
@@ -520,12 +568,10 @@ public final class CellBuffer
         final int injector = packetInfo[info];
         final int cells = packetInfo[info + 1];
         final int classAndIdc = packetInfo[info + 3];
-        // the packet's chain goes back whole (it still ends with NO_CELL): O(1)
-        final int t = chains;
-        chainFirst[t] = first;
-        chainLast[t] = packetInfo[info + 2];
-        chainCount[t] = cells;
-        chains = t + 1;
+        // the packet's chain goes back whole (it still ends with NO_CELL, its last cell is recorded): O(1)
+        chainNext[first] = sizeHead[cells];
+        sizeHead[cells] = first;
+        sizeNonEmpty[cells >>> 6] |= 1L << cells;
         account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
         cellsReleased += cells;
         return injector;

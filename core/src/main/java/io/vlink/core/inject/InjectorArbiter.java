@@ -72,9 +72,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final int[] memberCount;
     private final int[] wordBase;
     private final boolean[] singleWord;
-    // per injector: its word in the class bitmasks and its bit there
-    private final int[] word;
-    private final long[] bit;
+    // per injector: its word in the class bitmasks << 6 | its bit there (1L << slot: a shift takes the low 6 bits)
+    private final int[] slot;
     private final long[] readyBits;
     private final long[] highBits;
     private final long[] timerLowBits;
@@ -86,7 +85,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final long[] highSince;
     private final int[] readySize;
 
-    private final int[] classReady;
     private final int[] classStart;
     private final long[] classCredit;
     private final long[] refusedStamp;
@@ -140,8 +138,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             words += Math.max(1, (memberCount[c] + 63) >>> 6);
             roundRobin[c] = config.policy[c] == InjectionConfig.Policy.ROUND_ROBIN;
         }
-        word = new int[injectors];
-        bit = new long[injectors];
+        slot = new int[injectors];
         members = new int[injectors];
         memberBase = new int[classes];
         for (int c = 1; c < classes; c++)
@@ -155,8 +152,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             final int p = position[c]++;
             classMembers[c][p] = i;
             members[memberBase[c] + p] = i;
-            word[i] = wordBase[c] + (p >>> 6);
-            bit[i] = 1L << p;
+            slot[i] = (wordBase[c] + (p >>> 6)) << 6 | (p & 63);
         }
         readyBits = new long[words];
         highBits = new long[words];
@@ -167,7 +163,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         idc = new boolean[injectors];
         highSince = new long[injectors];
         readySize = new int[injectors];
-        classReady = new int[classes];
         classStart = new int[classes];
         classCredit = new long[classes];
         refusedStamp = new long[classes];
@@ -175,7 +170,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         classInjected = new long[classes];
         for (int i = 0; i < injectors; i++)
         {
-            highBits[word[i]] |= bit[i];
+            highBits[slot[i] >>> 6] |= 1L << slot[i];
         }
         classCredit[0] = classWeight[0];
     }
@@ -230,8 +225,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
         if (readySize[injector] == 0)
         {
-            readyBits[word[injector]] |= bit[injector];
-            classReady[injectorClass[injector]]++;
+            readyBits[slot[injector] >>> 6] |= 1L << slot[injector];
             readyCount++;
         }
         readySize[injector] = size;
@@ -247,8 +241,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         if (readySize[injector] != 0)
         {
             readySize[injector] = 0;
-            readyBits[word[injector]] &= ~bit[injector];
-            classReady[injectorClass[injector]]--;
+            readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
             readyCount--;
         }
     }
@@ -293,7 +286,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 final long after = candidates & (-1L << classStart[c]);
                 final int q = Long.numberOfTrailingZeros(after != 0 ? after : candidates);
                 final int i = members[memberBase[c] + q];
-                if ((high & bit[i]) != 0 && nowNs - highSince[i] < timerNs[i])
+                if ((high & (1L << slot[i])) != 0 && nowNs - highSince[i] < timerNs[i])
                 {
                     final int used = cells.cellsFor(readySize[i]);
                     if (used <= cells.available(c))
@@ -333,7 +326,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             }
             else if (classCredit[c] > 0)
             {
-                final int injector = classReady[c] == 0 ? NONE : chooseWithin(c);
+                final int injector = anyReady(c) ? chooseWithin(c) : NONE;
                 if (injector != NONE)
                 {
                     inject(c, injector, cells.cellsFor(readySize[injector]));
@@ -349,6 +342,20 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             classCredit[c] += classWeight[c];
         }
         return NONE;
+    }
+
+    private boolean anyReady(final int c)
+    {
+        final int base = wordBase[c];
+        final int end = base + Math.max(1, (memberCount[c] + 63) >>> 6);
+        for (int w = base; w < end; w++)
+        {
+            if (readyBits[w] != 0)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private int chooseWithin(final int c)
@@ -421,7 +428,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             }
             final int i = classMembers[c][q];
             refresh(i);
-            if ((highBits[word[i]] & bit[i]) != 0)
+            if ((highBits[slot[i] >>> 6] & (1L << slot[i])) != 0)
             {
                 return q;
             }
@@ -472,7 +479,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     private void refresh(final int i)
     {
-        if ((highBits[word[i]] & bit[i]) != 0)
+        if ((highBits[slot[i] >>> 6] & (1L << slot[i])) != 0)
         {
             if (now - highSince[i] >= timerNs[i])
             {
@@ -494,8 +501,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         claimedCell = cells.take(injector, c, used, idc[injector]);
         claimedSize = size;
         readySize[injector] = 0;
-        readyBits[word[injector]] &= ~bit[injector];
-        classReady[c]--;
+        readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
         readyCount--;
         classInjected[c] += used;
         final long credit = classCredit[c] - used;
@@ -523,8 +529,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private void evaluate(final int i)
     {
         // seed 004 Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep
-        final int w = word[i];
-        final long b = bit[i];
+        final int at = slot[i];
+        final int w = at >>> 6;
+        final long b = 1L << at;
         final boolean high = (highBits[w] & b) != 0;
         if (high && now - highSince[i] >= timerNs[i])
         {
@@ -554,16 +561,18 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     private void raise(final int i)
     {
-        final int w = word[i];
-        final long b = bit[i];
+        final int at = slot[i];
+        final int w = at >>> 6;
+        final long b = 1L << at;
         highBits[w] |= b;
         timerLowBits[w] &= ~b;
     }
 
     private void demoteByTimer(final int i)
     {
-        final int w = word[i];
-        final long b = bit[i];
+        final int at = slot[i];
+        final int w = at >>> 6;
+        final long b = 1L << at;
         highBits[w] &= ~b;
         timerLowBits[w] |= b;
         priorityChanges++;
@@ -606,7 +615,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isHigh(final int injector)
     {
-        return (highBits[word[injector]] & bit[injector]) != 0;
+        return (highBits[slot[injector] >>> 6] & (1L << slot[injector])) != 0;
     }
 
     /**
