@@ -518,7 +518,7 @@ public final class CellBuffer
     }
 
     /**
-     * Injecting thread. Take back every packet freed since the last call: its cells return to the free stack and
+     * Injecting thread. Take back every packet freed since the last call: its chain returns to the free list of its size and
      * the occupancy of its injector and class drops.
      *
      * @param handler told the injector of each reclaimed packet (its OCC changed), or null.
