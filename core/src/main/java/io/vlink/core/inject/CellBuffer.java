@@ -518,8 +518,8 @@ public final class CellBuffer
     }
 
     /**
-     * Injecting thread. Take back every packet freed since the last call: its chain returns to the free list of its size and
-     * the occupancy of its injector and class drops.
+     * Injecting thread. Take back every packet freed since the last call: its chain returns to the free list of
+     * its size and the occupancy of its injector and class drops.
      *
      * @param handler told the injector of each reclaimed packet (its OCC changed), or null.
      * @return packets reclaimed.
