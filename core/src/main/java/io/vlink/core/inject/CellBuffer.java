@@ -39,8 +39,8 @@ import java.util.Arrays;
  * injecting side's state: {@link #free} clears the length and offers the first cell to a single-producer
  * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
  * the injecting thread reads the tail with acquire once, puts each packet's chain back whole on the free list of
- * its size (O(1)), updates the counts and stores the head with release once. The ring holds one slot per cell, so under correct use (each claimed packet freed
- * once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
+ * its size (O(1)), updates the counts and stores the head with release once. The ring holds one slot per
+ * cell, so under correct use (each claimed packet freed once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
  * injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
  * after the sending thread freed it, and the free happens-before the reclaim (release/acquire on the ring), so
  * the injecting thread never writes a cell the sending thread may still read.
@@ -245,7 +245,7 @@ public final class CellBuffer
         }
     }
 
-    /** Give a free chain back: first its first cell, {@code last} its last (ending with NO_CELL), {@code size} cells. */
+    /** Give a free chain back: {@code first} and {@code last} cells (last ends with NO_CELL), {@code size} cells. */
     private void push(final int first, final int last, final int size)
     {
         packetInfo[first * INFO_STRIDE + 2] = last;
