@@ -40,8 +40,8 @@ import java.util.Arrays;
  * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
  * the injecting thread reads the tail with acquire once, puts each packet's chain back whole on the free list of
  * its size (O(1)), updates the counts and stores the head with release once. The ring holds one slot per
- * cell, so under correct use (each claimed packet freed once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
- * injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
+ * cell, so under correct use (each claimed packet freed once) it can never be full. No locks, no allocation
+ * after construction. The figures are plain fields of the injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
  * after the sending thread freed it, and the free happens-before the reclaim (release/acquire on the ring), so
  * the injecting thread never writes a cell the sending thread may still read.
  * <p>
