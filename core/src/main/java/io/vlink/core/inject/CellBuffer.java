@@ -42,8 +42,9 @@ import java.util.Arrays;
  * its size (O(1)), updates the counts and stores the head with release once. The ring holds one slot per
  * cell, so under correct use (each claimed packet freed once) it can never be full. No locks, no allocation
  * after construction. The figures are plain fields of the injecting thread; another thread reading them sees
- * approximate values. A packet's cells are reused only after the sending thread freed it, and the free happens-before the reclaim (release/acquire on the ring), so
- * the injecting thread never writes a cell the sending thread may still read.
+ * approximate values. A packet's cells are reused only after the sending thread freed it, and the free
+ * happens-before the reclaim (release/acquire on the ring), so the injecting thread never writes a cell the
+ * sending thread may still read.
  * <p>
  * Single-threaded use (tests, simulations) calls {@link #free} then {@link #reclaim} on the same thread.
  */
