@@ -1,6 +1,6 @@
 package io.vlink.nic;
 
-import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.CreditLimits;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
@@ -39,10 +39,8 @@ public final class Port
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
     // shared words: each on its own cache lines
     private static final int LINK_STATE_OFFSET = 0;
-    private static final int LINK_EPOCH_OFFSET = PAD;
-    private static final int COMMAND_OFFSET = 2 * PAD;
-    private static final int CREDIT_LIMITS_OFFSET = 3 * PAD;
-    private static final int SHARED_LENGTH = CREDIT_LIMITS_OFFSET + PAD;
+    private static final int COMMAND_OFFSET = PAD;
+    private static final int SHARED_LENGTH = 2 * PAD;
 
     private final Engine engine;
     private final int id;
@@ -64,6 +62,9 @@ public final class Port
     final OneToOneRingBuffer rxEvents;
     final ReceiveRing[] rxRings = new ReceiveRing[16];
     private final UnsafeBuffer shared;
+    // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
+    private final UnsafeBuffer creditLimitsMemory;
+    private final CreditLimits creditLimits;
     private final UnsafeBuffer fcpRequestsBuffer;
     private final UnsafeBuffer rxEventsBuffer;
 
@@ -117,6 +118,10 @@ public final class Port
         rxEventsBuffer = OffHeap.allocate(config.eventRingLength() + RingBufferDescriptor.TRAILER_LENGTH);
         rxEvents = new OneToOneRingBuffer(rxEventsBuffer);
         shared = OffHeap.allocate(SHARED_LENGTH);
+        creditLimitsMemory = OffHeap.allocate(CreditLimits.length() + BitUtil.CACHE_LINE_LENGTH);
+        final int skew = (int)(BitUtil.align(creditLimitsMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
+            creditLimitsMemory.addressOffset());
+        creditLimits = new CreditLimits(new UnsafeBuffer(creditLimitsMemory, skew, CreditLimits.length()));
 
         final int maxPacket = maxPacketSize();
         for (int vl = 0; vl < dataVls; vl++)
@@ -470,31 +475,30 @@ public final class Port
         return shared.getIntAcquire(LINK_STATE_OFFSET);
     }
 
-    /** Link (re)initialisation: the arbiter resets its transmitter when it sees a new epoch. */
+    /**
+     * Link (re)initialisation: every CL to 0, then a new epoch; the arbiter resets its transmitter when it sees the
+     * new epoch (read the epoch before the limits: {@link CreditLimits}).
+     */
     void newLinkEpoch()
     {
-        for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
-        {
-            shared.putIntRelease(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES, 0);
-        }
-        shared.putIntRelease(LINK_EPOCH_OFFSET, shared.getInt(LINK_EPOCH_OFFSET) + 1);
+        creditLimits.reset();
     }
 
     int linkEpoch()
     {
-        return shared.getIntAcquire(LINK_EPOCH_OFFSET);
+        return creditLimits.epoch();
     }
 
     /** Credit agent: the peer's FCCL for a VL, published with release. */
     void publishCreditLimit(final int vl, final int fccl)
     {
-        shared.putIntRelease(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES, fccl);
+        creditLimits.publish(vl, fccl);
     }
 
     /** Arbiter: the latest credit limit, read with acquire. */
     int creditLimit(final int vl)
     {
-        return shared.getIntAcquire(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES);
+        return creditLimits.limit(vl);
     }
 
     /**
@@ -554,6 +558,7 @@ public final class Port
         OffHeap.free(fcpRequestsBuffer);
         OffHeap.free(rxEventsBuffer);
         OffHeap.free(shared);
+        OffHeap.free(creditLimitsMemory);
         cells.close();
         link.close();
     }
