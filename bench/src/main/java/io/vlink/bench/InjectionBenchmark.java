@@ -17,7 +17,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The host side of the transmit path (docs/injection.md): one SL/QP scheduling step, one injector selection and
- * one cell allocation + release, against a trivial baseline in the same run.
+ * one cell allocation + release, against a trivial baseline in the same run. Each op is one operation of the
+ * steady state, with what keeps the state steady: a selection includes the reclaim of the previous packet (inside
+ * {@code select}), the sending side's {@code free} of its packet and the injector's next {@code ready} (without
+ * them the next selection would find no cells or no ready injector); a cell round trip is one claim, one free
+ * and one reclaim.
  * <pre>
  * bench/run InjectionBenchmark -f 1 -wi 3 -w 1 -i 5 -r 1 -prof gc
  * </pre>

@@ -108,6 +108,10 @@ final class ArbiterAgent implements Agent
                 // link (re)initialisation: every counter from zero (flow-control.md, Link states)
                 epoch = currentEpoch;
                 transmitter.reset();
+                for (int vl = 0; vl < dataVls; vl++)
+                {
+                    counters.txFctbs(vl).setRelease(0);
+                }
             }
             state = port.linkStateCode();
             final QosConfig replacement = port.takeQosReplacement();
@@ -154,6 +158,7 @@ final class ArbiterAgent implements Agent
             if (Port.VL15 != vl)
             {
                 transmitter.onTransmit(vl, Sizes.blocks(size));
+                counters.txFctbs(vl).setRelease(transmitter.blocksSent(vl));
                 stalled[vl] = false;
             }
             if (null != capture)

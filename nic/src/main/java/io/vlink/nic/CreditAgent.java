@@ -133,6 +133,12 @@ final class CreditAgent implements Agent
                 receiver.reset();
                 schedule.reset(nowNs);
                 port.newLinkEpoch();
+                for (int vl = 0; vl < dataVls; vl++)
+                {
+                    counters.rxAbr(vl).setRelease(0);
+                    counters.txCreditLimit(vl).setRelease(0);
+                    counters.rxFreeBlocks(vl).setRelease(receiver.freeBlocks(vl));
+                }
             }
             else if (LinkState.ARMED == state)
             {
@@ -163,6 +169,7 @@ final class CreditAgent implements Agent
                     counters.discards(DiscardReason.DATA_OVERFLOW.id()).incrementRelease();
                 }
                 counters.rxFreeBlocks(vl).setRelease(receiver.freeBlocks(vl));
+                counters.rxAbr(vl).setRelease(receiver.blocksReceived(vl));
                 if (link.onDataReceived())
                 {
                     entered();
@@ -186,6 +193,8 @@ final class CreditAgent implements Agent
                 // ABR := FCTBS re-synchronises after lost or damaged data; CL := FCCL (flow-control.md, FCPs)
                 receiver.onBlocksSent(vl, Fcp.fctbs(word));
                 port.publishCreditLimit(vl, Fcp.fccl(word));
+                counters.rxAbr(vl).setRelease(receiver.blocksReceived(vl));
+                counters.txCreditLimit(vl).setRelease(Fcp.fccl(word));
                 counters.fcpReceived.incrementRelease();
             }
             else

@@ -264,8 +264,9 @@ public final class Engine implements AutoCloseable
     }
 
     /**
-     * Stop every agent thread (waiting for each), then free the ports' off-heap memory, close the links and the
-     * capture, and delete the counters file. Idempotent.
+     * Stop every agent thread (waiting for each), count what each port still holds ({@link Port#closeReport()}: every
+     * accepted packet is either delivered or reported there), then free the ports' off-heap memory, close the links
+     * and the capture, and delete the counters file. Idempotent.
      */
     @Override
     public void close()
@@ -274,6 +275,10 @@ public final class Engine implements AutoCloseable
         {
             closed = true;
             agents.close();
+            for (final Port port : ports)
+            {
+                port.report();
+            }
             for (final Port port : ports)
             {
                 port.free();

@@ -1,6 +1,6 @@
 package io.vlink.nic;
 
-import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.CreditLimits;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
@@ -39,10 +39,8 @@ public final class Port
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
     // shared words: each on its own cache lines
     private static final int LINK_STATE_OFFSET = 0;
-    private static final int LINK_EPOCH_OFFSET = PAD;
-    private static final int COMMAND_OFFSET = 2 * PAD;
-    private static final int CREDIT_LIMITS_OFFSET = 3 * PAD;
-    private static final int SHARED_LENGTH = CREDIT_LIMITS_OFFSET + PAD;
+    private static final int COMMAND_OFFSET = PAD;
+    private static final int SHARED_LENGTH = 2 * PAD;
 
     private final Engine engine;
     private final int id;
@@ -64,6 +62,9 @@ public final class Port
     final OneToOneRingBuffer rxEvents;
     final ReceiveRing[] rxRings = new ReceiveRing[16];
     private final UnsafeBuffer shared;
+    // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
+    private final UnsafeBuffer creditLimitsMemory;
+    private final CreditLimits creditLimits;
     private final UnsafeBuffer fcpRequestsBuffer;
     private final UnsafeBuffer rxEventsBuffer;
 
@@ -79,6 +80,7 @@ public final class Port
     private int pollHandlerVl;
     private final ReceiveRing.PacketConsumer pollConsumer =
         (buffer, offset, length) -> pollHandler.onPacket(pollHandlerVl, buffer, offset, length);
+    private volatile CloseReport closeReport;
 
     Port(
         final Engine engine,
@@ -116,6 +118,10 @@ public final class Port
         rxEventsBuffer = OffHeap.allocate(config.eventRingLength() + RingBufferDescriptor.TRAILER_LENGTH);
         rxEvents = new OneToOneRingBuffer(rxEventsBuffer);
         shared = OffHeap.allocate(SHARED_LENGTH);
+        creditLimitsMemory = OffHeap.allocate(CreditLimits.length() + BitUtil.CACHE_LINE_LENGTH);
+        final int skew = (int)(BitUtil.align(creditLimitsMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
+            creditLimitsMemory.addressOffset());
+        creditLimits = new CreditLimits(new UnsafeBuffer(creditLimitsMemory, skew, CreditLimits.length()));
 
         final int maxPacket = maxPacketSize();
         for (int vl = 0; vl < dataVls; vl++)
@@ -469,31 +475,70 @@ public final class Port
         return shared.getIntAcquire(LINK_STATE_OFFSET);
     }
 
-    /** Link (re)initialisation: the arbiter resets its transmitter when it sees a new epoch. */
+    /**
+     * Link (re)initialisation: every CL to 0, then a new epoch; the arbiter resets its transmitter when it sees the
+     * new epoch (read the epoch before the limits: {@link CreditLimits}).
+     */
     void newLinkEpoch()
     {
-        for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
-        {
-            shared.putIntRelease(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES, 0);
-        }
-        shared.putIntRelease(LINK_EPOCH_OFFSET, shared.getInt(LINK_EPOCH_OFFSET) + 1);
+        creditLimits.reset();
     }
 
     int linkEpoch()
     {
-        return shared.getIntAcquire(LINK_EPOCH_OFFSET);
+        return creditLimits.epoch();
     }
 
     /** Credit agent: the peer's FCCL for a VL, published with release. */
     void publishCreditLimit(final int vl, final int fccl)
     {
-        shared.putIntRelease(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES, fccl);
+        creditLimits.publish(vl, fccl);
     }
 
     /** Arbiter: the latest credit limit, read with acquire. */
     int creditLimit(final int vl)
     {
-        return shared.getIntAcquire(CREDIT_LIMITS_OFFSET + vl * Integer.BYTES);
+        return creditLimits.limit(vl);
+    }
+
+    /**
+     * @return what the port still held when its engine closed, or null while it runs.
+     */
+    public CloseReport closeReport()
+    {
+        return closeReport;
+    }
+
+    /** Engine, once every agent stopped: count what is left (the link is read to its end: nothing else will). */
+    void report()
+    {
+        long notInjected = smpQueuePair.posted() - smpQueuePair.completed();
+        for (final QueuePair qp : queuePairs)
+        {
+            notInjected += qp.posted() - qp.completed();
+        }
+        long notSent = 0;
+        long notDelivered = 0;
+        for (int vl = 0; vl < rxRings.length; vl++)
+        {
+            if (null != rxRings[vl])
+            {
+                notSent += vlRings.size(vl);
+                notDelivered += rxRings[vl].size();
+            }
+        }
+        final long[] onWire = new long[1];
+        while (link.poll((frameType, buffer, offset, length) ->
+        {
+            if (Link.DATA_FRAME == frameType)
+            {
+                onWire[0]++;
+            }
+        }, Integer.MAX_VALUE) > 0)
+        {
+            Thread.onSpinWait();
+        }
+        closeReport = new CloseReport(notInjected, notSent, onWire[0], notDelivered);
     }
 
     void free()
@@ -513,6 +558,7 @@ public final class Port
         OffHeap.free(fcpRequestsBuffer);
         OffHeap.free(rxEventsBuffer);
         OffHeap.free(shared);
+        OffHeap.free(creditLimitsMemory);
         cells.close();
         link.close();
     }

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
         ArbCommand.class,
         QosCommand.class,
         DecodeCommand.class,
+        SoakCommand.class,
     })
 public final class Vlink implements Runnable
 {

@@ -6,7 +6,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The shared output buffer of seed 004: an off-heap region of C fixed-size cells where injected packets wait
@@ -30,16 +33,19 @@ import java.nio.ByteBuffer;
  * {@link #nextCell}, {@link #cellOffset}, {@link #free}.</li>
  * </ul>
  * Publication follows Aeron's {@code FrameDescriptor}: the injecting thread writes the body and the chain,
- * then the length last with {@code putIntRelease}; the sending thread reads the length with
- * {@code getIntAcquire} and only then the body (0 = not yet published). Freeing never touches the injecting
- * side's state: {@link #free} clears the length and offers the first cell to a single-producer
+ * then the length last with a release store; the sending thread reads the length with an acquire load and only
+ * then the body (0 = not yet published). The cells' bytes are off-heap; their metadata (length, next cell) and
+ * the return ring are plain {@code int[]}/{@code long[]} with {@link VarHandle} release/acquire, so the JIT sees
+ * array accesses it can schedule, not raw memory accesses it must keep in order. Freeing never touches the
+ * injecting side's state: {@link #free} clears the length and offers the first cell to a single-producer
  * single-consumer return ring (slot written plainly, tail position stored with release); {@link #reclaim} on
- * the injecting thread reads the tail with acquire, splices the packet's chain back onto its free list (O(1))
- * and updates the counts. The ring holds one slot per cell, so under correct use (each claimed packet freed
- * once) it can never be full. No locks, no allocation after construction. The figures are plain fields of the
- * injecting thread; another thread reading them sees approximate values. A packet's cells are reused only
- * after the sending thread freed it, and the free happens-before the reclaim (release/acquire on the ring), so
- * the injecting thread never writes a cell the sending thread may still read.
+ * the injecting thread reads the tail with acquire once, puts each packet's chain back whole on the free list of
+ * its size (O(1)), updates the counts and stores the head with release once. The ring holds one slot per
+ * cell, so under correct use (each claimed packet freed once) it can never be full. No locks, no allocation
+ * after construction. The figures are plain fields of the injecting thread; another thread reading them sees
+ * approximate values. A packet's cells are reused only after the sending thread freed it, and the free
+ * happens-before the reclaim (release/acquire on the ring), so the injecting thread never writes a cell the
+ * sending thread may still read.
  * <p>
  * Single-threaded use (tests, simulations) calls {@link #free} then {@link #reclaim} on the same thread.
  */
@@ -48,33 +54,42 @@ public final class CellBuffer
     /** Returned by {@link #claim} when the class has not enough cells available; ends a chain. */
     public static final int NO_CELL = -1;
 
-    /** Per-cell metadata: the packet length (first cell only, release/acquire) and the next cell. */
-    static final int LENGTH_OFFSET = 0;
-    static final int NEXT_OFFSET = 4;
-    static final int META_LENGTH = 8;
-
-    private static final int PAD = 128;
-    private static final int INFO_STRIDE = 4;
-    private static final int RETURN_TAIL_OFFSET = 0;
+    /** Release/acquire access to the packet lengths and the return ring's positions. */
+    private static final VarHandle INT_ARRAY = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle LONG_ARRAY = MethodHandles.arrayElementVarHandle(long[].class);
+    /** The return ring's positions, each alone on its line (16 longs apart: 128 bytes, two lines). */
+    private static final int RETURN_TAIL = 16;
     /** The sending side's cached copy of the head, on the tail's line: the injecting side never writes it. */
-    private static final int RETURN_HEAD_CACHE_OFFSET = 8;
-    private static final int RETURN_HEAD_OFFSET = PAD;
-    private static final int RETURN_SLOTS_OFFSET = 2 * PAD;
+    private static final int RETURN_HEAD_CACHE = 17;
+    private static final int RETURN_HEAD = 32;
+    private static final int RETURN_POSITIONS = 48;
+    private static final int INFO_STRIDE = 4;
 
     private final int cellSize;
     private final int cellShift;
     private final int totalCells;
     private final UnsafeBuffer data;
-    private final UnsafeBuffer meta;
-    private final UnsafeBuffer returns;
+    // per-cell metadata, on the heap so that the JIT sees plain array accesses: the packet length (first cell
+    // only, release/acquire) and the next cell of the chain
+    private final int[] length;
+    private final int[] next;
+    private final long[] returnPositions;
+    private final int[] returnSlots;
     private final int returnMask;
-    private final ByteBuffer[] parents = new ByteBuffer[3];
+    private final ByteBuffer[] parents = new ByteBuffer[1];
     private int parentCount;
 
-    // injecting side: free cells form one list linked through their NEXT metadata, so a claim only reads the
-    // links (and ends the chain), and a reclaim splices a whole packet back in O(1)
-    private int freeHead;
-    private int freeCount;
+    // injecting side: free cells are kept as whole chains in one list per chain size (a reclaimed packet's chain
+    // goes back whole, its links and its NO_CELL end intact), plus the never used cells [wild, totalCells), still
+    // linked in order. A reclaim pushes in O(1); a claim pops a chain of its exact size in O(1), or carves the
+    // never used cells in O(1); only when neither has it are chains split (a walk) or joined
+    private final int[] sizeHead;
+    private final int[] chainNext;
+    private final long[] sizeNonEmpty;
+    private int wild;
+    private int takenLast;
+    // injecting side's copy of the return ring's head (it is the only writer)
+    private long returnHead;
     // per packet, at its first cell: injector, cells, last cell, class << 1 | idc
     private final int[] packetInfo;
     private final int[] reserved;
@@ -103,20 +118,23 @@ public final class CellBuffer
         }
         data = new UnsafeBuffer(allocate(
             BitUtil.align(totalCells * cellSize, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
-        meta = new UnsafeBuffer(allocate(
-            BitUtil.align(totalCells * META_LENGTH, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        length = new int[totalCells];
+        next = new int[totalCells];
         final int returnCapacity = BitUtil.findNextPositivePowerOfTwo(totalCells);
         returnMask = returnCapacity - 1;
-        returns = new UnsafeBuffer(allocate(
-            RETURN_SLOTS_OFFSET + BitUtil.align(returnCapacity * Integer.BYTES, PAD), BitUtil.CACHE_LINE_LENGTH));
+        returnSlots = new int[returnCapacity];
+        returnPositions = new long[RETURN_POSITIONS];
 
         for (int i = 0; i < totalCells; i++)
         {
-            // a fresh buffer hands out cells 0, 1, 2, ... in order
-            meta.putInt(i * META_LENGTH + NEXT_OFFSET, i + 1 < totalCells ? i + 1 : NO_CELL);
+            // a fresh buffer hands out cells 0, 1, 2, ... in order: one chain of every cell
+            next[i] = i + 1 < totalCells ? i + 1 : NO_CELL;
         }
-        freeHead = 0;
-        freeCount = totalCells;
+        sizeHead = new int[totalCells + 1];
+        Arrays.fill(sizeHead, NO_CELL);
+        chainNext = new int[totalCells];
+        sizeNonEmpty = new long[(totalCells >>> 6) + 1];
+        wild = 0;
         packetInfo = new int[totalCells * INFO_STRIDE];
         reserved = config.reservedCells.clone();
         sharedLimit = config.sharedLimit.clone();
@@ -211,17 +229,29 @@ public final class CellBuffer
      */
     int take(final int injector, final int bufferClass, final int cells, final boolean idc)
     {
-        // the free list is already a chain: take its first cells and end the chain after the last
-        final int first = freeHead;
-        int last = first;
-        for (int i = 1; i < cells; i++)
+        int first = sizeHead[cells];
+        final int last;
+        final int[] packetInfo = this.packetInfo;
+        if (first != NO_CELL)
         {
-            last = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
+            // the common case in a steady state: a freed chain of the exact size, popped whole (its last cell is
+            // still recorded at its first cell)
+            pop(first, cells);
+            last = packetInfo[first * INFO_STRIDE + 2];
         }
-        freeHead = meta.getInt(last * META_LENGTH + NEXT_OFFSET);
-        meta.putInt(last * META_LENGTH + NEXT_OFFSET, NO_CELL);
-        freeCount -= cells;
-
+        else if (totalCells - wild >= cells)
+        {
+            // never used cells, linked in order: carve the next ones
+            first = wild;
+            last = first + cells - 1;
+            next[last] = NO_CELL;
+            wild = last + 1;
+        }
+        else
+        {
+            first = gather(cells);
+            last = takenLast;
+        }
         final int info = first * INFO_STRIDE;
         packetInfo[info] = injector;
         packetInfo[info + 1] = cells;
@@ -230,6 +260,135 @@ public final class CellBuffer
         account(bufferClass, injector, idc, cells);
         cellsClaimed += cells;
         return first;
+    }
+
+    /** Remove the chain {@code first} (the head of its size's list) from the list of chains of {@code size}. */
+    private void pop(final int first, final int size)
+    {
+        final int following = chainNext[first];
+        sizeHead[size] = following;
+        if (following == NO_CELL)
+        {
+            sizeNonEmpty[size >>> 6] &= ~(1L << size);
+        }
+    }
+
+    /** Give a free chain back: {@code first} and {@code last} cells (last ends with NO_CELL), {@code size} cells. */
+    private void push(final int first, final int last, final int size)
+    {
+        packetInfo[first * INFO_STRIDE + 2] = last;
+        chainNext[first] = sizeHead[size];
+        sizeHead[size] = first;
+        sizeNonEmpty[size >>> 6] |= 1L << size;
+    }
+
+    /**
+     * No chain of the exact size and too few never used cells: take the never used ones, then the smallest
+     * larger chain split in two (the remainder goes back), or failing that the largest smaller chains whole.
+     *
+     * @return the first cell taken; the last is left in {@link #takenLast}.
+     */
+    private int gather(final int cells)
+    {
+        int first = NO_CELL;
+        int last = NO_CELL;
+        int need = cells;
+        while (need > 0)
+        {
+            final int from;
+            final int to;
+            if (wild < totalCells)
+            {
+                from = wild;
+                to = totalCells - 1;
+                need -= totalCells - wild;
+                wild = totalCells;
+            }
+            else
+            {
+                final int larger = nonEmptyAtLeast(need);
+                if (larger >= 0)
+                {
+                    from = sizeHead[larger];
+                    pop(from, larger);
+                    final int chainLast = packetInfo[from * INFO_STRIDE + 2];
+                    if (larger == need)
+                    {
+                        to = chainLast;
+                    }
+                    else
+                    {
+                        to = walk(from, need - 1);
+                        push(next[to], chainLast, larger - need);
+                        next[to] = NO_CELL;
+                    }
+                    need = 0;
+                }
+                else
+                {
+                    final int smaller = nonEmptyBelow(need);
+                    from = sizeHead[smaller];
+                    pop(from, smaller);
+                    to = packetInfo[from * INFO_STRIDE + 2];
+                    need -= smaller;
+                }
+            }
+            if (last == NO_CELL)
+            {
+                first = from;
+            }
+            else
+            {
+                next[last] = from;
+            }
+            last = to;
+        }
+        takenLast = last;
+        return first;
+    }
+
+    /** @return the smallest chain size >= {@code size} with a free chain, or -1. */
+    private int nonEmptyAtLeast(final int size)
+    {
+        final long[] bits = sizeNonEmpty;
+        int w = size >>> 6;
+        long word = bits[w] & (-1L << size);
+        while (true)
+        {
+            if (word != 0)
+            {
+                return (w << 6) + Long.numberOfTrailingZeros(word);
+            }
+            if (++w == bits.length)
+            {
+                return -1;
+            }
+            word = bits[w];
+        }
+    }
+
+    /** @return the largest chain size < {@code size} with a free chain (one exists when cells are available). */
+    private int nonEmptyBelow(final int size)
+    {
+        final long[] bits = sizeNonEmpty;
+        int w = (size - 1) >>> 6;
+        long word = bits[w] & (-1L >>> (63 - ((size - 1) & 63)));
+        while (word == 0)
+        {
+            word = bits[--w];
+        }
+        return (w << 6) + 63 - Long.numberOfLeadingZeros(word);
+    }
+
+    private int walk(final int from, final int links)
+    {
+        final int[] next = this.next;
+        int cell = from;
+        for (int k = 0; k < links; k++)
+        {
+            cell = next[cell];
+        }
+        return cell;
     }
 
     private void account(final int bufferClass, final int injector, final boolean idc, final int cells)
@@ -270,7 +429,7 @@ public final class CellBuffer
      */
     public void publish(final int firstCell, final int size)
     {
-        meta.putIntRelease(firstCell * META_LENGTH + LENGTH_OFFSET, size);
+        INT_ARRAY.setRelease(length, firstCell, size);
     }
 
     /**
@@ -281,7 +440,7 @@ public final class CellBuffer
      */
     public int publishedLength(final int firstCell)
     {
-        return meta.getIntAcquire(firstCell * META_LENGTH + LENGTH_OFFSET);
+        return (int)INT_ARRAY.getAcquire(length, firstCell);
     }
 
     /**
@@ -311,7 +470,7 @@ public final class CellBuffer
         int skip = packetOffset;
         while (skip >= cellSize)
         {
-            cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+            cell = next[cell];
             skip -= cellSize;
         }
         int done = 0;
@@ -330,7 +489,7 @@ public final class CellBuffer
             skip = 0;
             if (done < length)
             {
-                cell = meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+                cell = next[cell];
             }
         }
     }
@@ -341,7 +500,7 @@ public final class CellBuffer
      */
     public int nextCell(final int cell)
     {
-        return meta.getInt(cell * META_LENGTH + NEXT_OFFSET);
+        return next[cell];
     }
 
     /**
@@ -369,57 +528,87 @@ public final class CellBuffer
      */
     public boolean free(final int firstCell)
     {
-        final long tail = returns.getLong(RETURN_TAIL_OFFSET);
-        if (tail - returns.getLong(RETURN_HEAD_CACHE_OFFSET) > returnMask)
+        final long[] positions = returnPositions;
+        final long tail = positions[RETURN_TAIL];
+        if (tail - positions[RETURN_HEAD_CACHE] > returnMask)
         {
-            final long head = returns.getLongAcquire(RETURN_HEAD_OFFSET);
-            returns.putLong(RETURN_HEAD_CACHE_OFFSET, head);
+            final long head = (long)LONG_ARRAY.getAcquire(positions, RETURN_HEAD);
+            positions[RETURN_HEAD_CACHE] = head;
             if (tail - head > returnMask)
             {
                 return false;
             }
         }
-        meta.putInt(firstCell * META_LENGTH + LENGTH_OFFSET, 0);
-        returns.putInt(RETURN_SLOTS_OFFSET + (int)(tail & returnMask) * Integer.BYTES, firstCell);
-        returns.putLongRelease(RETURN_TAIL_OFFSET, tail + 1);
+        length[firstCell] = 0;
+        returnSlots[(int)tail & returnMask] = firstCell;
+        LONG_ARRAY.setRelease(positions, RETURN_TAIL, tail + 1);
         return true;
     }
 
     /**
-     * Injecting thread. Take back every packet freed since the last call: its cells return to the free stack and
-     * the occupancy of its injector and class drops.
+     * Injecting thread. Take back every packet freed since the last call: its chain returns to the free list of
+     * its size and the occupancy of its injector and class drops.
      *
      * @param handler told the injector of each reclaimed packet (its OCC changed), or null.
      * @return packets reclaimed.
      */
     public int reclaim(final ReleaseHandler handler)
     {
-        final long head = returns.getLong(RETURN_HEAD_OFFSET);
-        final long tail = returns.getLongAcquire(RETURN_TAIL_OFFSET);
-        if (tail == head)
+        final int returned = returned();
+        if (returned != 0)
         {
-            return 0;
-        }
-        for (long position = head; position < tail; position++)
-        {
-            final int first = returns.getInt(RETURN_SLOTS_OFFSET + (int)(position & returnMask) * Integer.BYTES);
-            final int info = first * INFO_STRIDE;
-            final int injector = packetInfo[info];
-            final int cells = packetInfo[info + 1];
-            final int classAndIdc = packetInfo[info + 3];
-            // splice the whole chain back onto the free list
-            meta.putInt(packetInfo[info + 2] * META_LENGTH + NEXT_OFFSET, freeHead);
-            freeHead = first;
-            freeCount += cells;
-            account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
-            cellsReleased += cells;
-            if (handler != null)
+            for (int k = 0; k < returned; k++)
             {
-                handler.onRelease(injector);
+                final int injector = reclaimOne();
+                if (handler != null)
+                {
+                    handler.onRelease(injector);
+                }
             }
+            reclaimed();
         }
-        returns.putLongRelease(RETURN_HEAD_OFFSET, tail);
-        return (int)(tail - head);
+        return returned;
+    }
+
+    /**
+     * Injecting thread, first step of a reclaim: the packets freed and not yet reclaimed (the one acquire load of
+     * the return ring's tail of the reclaim).
+     *
+     * @return how many; reclaim each with {@link #reclaimOne}, then call {@link #reclaimed}.
+     */
+    int returned()
+    {
+        return (int)((long)LONG_ARRAY.getAcquire(returnPositions, RETURN_TAIL) - returnHead);
+    }
+
+    /**
+     * Injecting thread: reclaim the packet at the head of the return ring (one of {@link #returned}).
+     *
+     * @return its injector, whose OCC dropped.
+     */
+    int reclaimOne()
+    {
+        final long head = returnHead;
+        returnHead = head + 1;
+        final int first = returnSlots[(int)head & returnMask];
+        final int info = first * INFO_STRIDE;
+        final int[] packetInfo = this.packetInfo;
+        final int injector = packetInfo[info];
+        final int cells = packetInfo[info + 1];
+        final int classAndIdc = packetInfo[info + 3];
+        // the packet's chain goes back whole (it still ends with NO_CELL, its last cell is recorded): O(1)
+        chainNext[first] = sizeHead[cells];
+        sizeHead[cells] = first;
+        sizeNonEmpty[cells >>> 6] |= 1L << cells;
+        account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
+        cellsReleased += cells;
+        return injector;
+    }
+
+    /** Injecting thread, last step of a reclaim: hand the ring's slots back to the sending side (one release). */
+    void reclaimed()
+    {
+        LONG_ARRAY.setRelease(returnPositions, RETURN_HEAD, returnHead);
     }
 
     /** Told which injector's cells were reclaimed. */
@@ -447,7 +636,7 @@ public final class CellBuffer
     /** @return cells not held by any packet (as of the last reclaim). */
     public int freeCells()
     {
-        return freeCount;
+        return (int)(totalCells - (cellsClaimed - cellsReleased));
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.vlink.core.inject;
 
-import java.util.Arrays;
-
 /**
  * Injector arbitration of seed 004 (spec {@code injection.md}): which injector puts the next packet into the
  * shared {@link CellBuffer}.
@@ -41,7 +39,14 @@ import java.util.Arrays;
  * because its class lacked cells), cells injected per class and each class's share.
  * <p>
  * Single-threaded (the injecting thread of the {@link CellBuffer} contract), allocation-free after
- * construction.
+ * construction. OCC changes reach the arbiter through {@link CellBuffer#reclaim}'s handler ({@link #select}
+ * passes itself), so reclaim a buffer shared with an arbiter through the arbiter (or with it as the handler).
+ * <p>
+ * <b>Implementation.</b> Per class, bitmasks over the class's injectors (one {@code long} per 64): ready,
+ * high priority, and "demoted by its timer" (the only low injectors a consideration may promote). Stage 2
+ * visits only ready injectors that are high or timer-demoted, from the start point, with
+ * {@link Long#numberOfTrailingZeros}: the same injectors, in the same order, with the same side effects as a
+ * scan of every member, because a consideration changes nothing for any other injector.
  */
 public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 {
@@ -57,15 +62,29 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final int idcLow;
     private final int idcHigh;
     private final long[] timerNs;
-    private final int[][] classMembers;
     private final int[] classWeight;
     private final boolean[] roundRobin;
 
+    // per class: its injectors in class order, and where its words start in the bitmasks
+    private final int[][] classMembers;
+    private final int[] members;
+    private final int[] memberBase;
+    private final int[] memberCount;
+    private final int[] wordBase;
+    private final boolean[] singleWord;
+    // per injector: its word in the class bitmasks << 6 | its bit there (1L << slot: a shift takes the low 6 bits)
+    private final int[] slot;
+    private final long[] readyBits;
+    private final long[] highBits;
+    private final long[] timerLowBits;
+
+    // per injector: the marks of its current command, its command, when it became high, its packet
+    private final int[] lowMark;
+    private final int[] highMark;
     private final boolean[] idc;
-    private final boolean[] high;
     private final long[] highSince;
     private final int[] readySize;
-    private final int[] classReady;
+
     private final int[] classStart;
     private final long[] classCredit;
     private final long[] refusedStamp;
@@ -81,7 +100,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final long[] stalls;
     private long totalStalls;
     private final long[] classInjected;
-    private long totalInjected;
 
     /**
      * Every injector starts high priority with its timer started at time 0 and DMA marks (call {@link #reset}
@@ -103,35 +121,57 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         timerNs = config.priorityTimerNs.clone();
         classWeight = config.classWeight.clone();
         roundRobin = new boolean[classes];
-        final int[] members = new int[classes];
+        memberCount = new int[classes];
         for (int i = 0; i < injectors; i++)
         {
-            members[injectorClass[i]]++;
+            memberCount[injectorClass[i]]++;
         }
         classMembers = new int[classes][];
+        wordBase = new int[classes];
+        singleWord = new boolean[classes];
+        int words = 0;
         for (int c = 0; c < classes; c++)
         {
-            classMembers[c] = new int[members[c]];
-            members[c] = 0;
+            classMembers[c] = new int[memberCount[c]];
+            wordBase[c] = words;
+            singleWord[c] = memberCount[c] <= 64;
+            words += Math.max(1, (memberCount[c] + 63) >>> 6);
             roundRobin[c] = config.policy[c] == InjectionConfig.Policy.ROUND_ROBIN;
         }
+        slot = new int[injectors];
+        members = new int[injectors];
+        memberBase = new int[classes];
+        for (int c = 1; c < classes; c++)
+        {
+            memberBase[c] = memberBase[c - 1] + memberCount[c - 1];
+        }
+        final int[] position = new int[classes];
         for (int i = 0; i < injectors; i++)
         {
             final int c = injectorClass[i];
-            classMembers[c][members[c]++] = i;
+            final int p = position[c]++;
+            classMembers[c][p] = i;
+            members[memberBase[c] + p] = i;
+            slot[i] = (wordBase[c] + (p >>> 6)) << 6 | (p & 63);
         }
+        readyBits = new long[words];
+        highBits = new long[words];
+        timerLowBits = new long[words];
 
+        lowMark = ownLow.clone();
+        highMark = ownHigh.clone();
         idc = new boolean[injectors];
-        high = new boolean[injectors];
         highSince = new long[injectors];
         readySize = new int[injectors];
-        classReady = new int[classes];
         classStart = new int[classes];
         classCredit = new long[classes];
         refusedStamp = new long[classes];
         stalls = new long[injectors];
         classInjected = new long[classes];
-        Arrays.fill(high, true);
+        for (int i = 0; i < injectors; i++)
+        {
+            highBits[slot[i] >>> 6] |= 1L << slot[i];
+        }
         classCredit[0] = classWeight[0];
     }
 
@@ -145,9 +185,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         now = nowNs;
         for (int i = 0; i < injectors; i++)
         {
-            if (!high[i])
+            if (!isHigh(i))
             {
-                high[i] = true;
+                raise(i);
                 priorityChanges++;
             }
             highSince[i] = nowNs;
@@ -165,6 +205,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         if (idc[injector] != isIdc)
         {
             idc[injector] = isIdc;
+            lowMark[injector] = isIdc ? idcLow : ownLow[injector];
+            highMark[injector] = isIdc ? idcHigh : ownHigh[injector];
             evaluate(injector);
         }
     }
@@ -183,7 +225,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
         if (readySize[injector] == 0)
         {
-            classReady[injectorClass[injector]]++;
+            readyBits[slot[injector] >>> 6] |= 1L << slot[injector];
             readyCount++;
         }
         readySize[injector] = size;
@@ -199,7 +241,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         if (readySize[injector] != 0)
         {
             readySize[injector] = 0;
-            classReady[injectorClass[injector]]--;
+            readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
             readyCount--;
         }
     }
@@ -214,17 +256,64 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     public int select(final long nowNs)
     {
         now = nowNs;
-        cells.reclaim(this);
+        final CellBuffer cells = this.cells;
+        final int returned = cells.returned();
+        if (returned != 0)
+        {
+            // the reclaim, with this arbiter as its handler: each packet's injector re-evaluated as its OCC drops
+            for (int k = 0; k < returned; k++)
+            {
+                evaluate(cells.reclaimOne());
+            }
+            cells.reclaimed();
+        }
         claimedCell = CellBuffer.NO_CELL;
         if (readyCount == 0)
         {
             return NONE;
         }
-        // each class is refused at most once per selection; a class in debt gets its weight on every visit,
-        // so the loop ends: with an injection, or when every class has been refused
-        final long stamp = ++selections;
+        final int c = classPointer;
+        if (classCredit[c] > 0 && singleWord[c])
+        {
+            // the common case: the class under the pointer has credit and at most 64 injectors; its first
+            // candidate (ready, and high or timer-demoted) from the start point is chosen at once when it is high
+            // with its timer running and its packet fits. Nothing has changed yet otherwise: the full path decides
+            final int w = wordBase[c];
+            final long high = highBits[w];
+            final long candidates = readyBits[w] & (high | timerLowBits[w]);
+            if (candidates != 0)
+            {
+                final long after = candidates & (-1L << classStart[c]);
+                final int q = Long.numberOfTrailingZeros(after != 0 ? after : candidates);
+                final int i = members[memberBase[c] + q];
+                if ((high & (1L << slot[i])) != 0 && nowNs - highSince[i] < timerNs[i])
+                {
+                    final int used = cells.cellsFor(readySize[i]);
+                    if (used <= cells.available(c))
+                    {
+                        if (roundRobin[c])
+                        {
+                            classStart[c] = q + 1 == memberCount[c] ? 0 : q + 1;
+                        }
+                        inject(c, i, used);
+                        return i;
+                    }
+                }
+            }
+        }
+        return selectFrom(c, ++selections);
+    }
+
+    /**
+     * The weighted round robin from class {@code c}: each class is refused at most once per selection; a class in
+     * debt gets its weight on every visit, so the loop ends with an injection or when every class was refused.
+     */
+    private int selectFrom(final int start, final long stamp)
+    {
+        final long[] classCredit = this.classCredit;
+        final int classes = this.classes;
         int refused = 0;
-        int c = classPointer;
+        int c = start;
         while (refused < classes)
         {
             if (refusedStamp[c] == stamp)
@@ -237,10 +326,10 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             }
             else if (classCredit[c] > 0)
             {
-                final int injector = classReady[c] == 0 ? NONE : chooseWithin(c);
+                final int injector = anyReady(c) ? chooseWithin(c) : NONE;
                 if (injector != NONE)
                 {
-                    inject(c, injector);
+                    inject(c, injector, cells.cellsFor(readySize[injector]));
                     return injector;
                 }
                 // not enabled: forfeit a surplus, keep a debt
@@ -255,56 +344,133 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         return NONE;
     }
 
+    private boolean anyReady(final int c)
+    {
+        final int base = wordBase[c];
+        final int end = base + Math.max(1, (memberCount[c] + 63) >>> 6);
+        for (int w = base; w < end; w++)
+        {
+            if (readyBits[w] != 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private int chooseWithin(final int c)
     {
-        final int[] members = classMembers[c];
-        final int n = members.length;
         final int start = roundRobin[c] ? classStart[c] : 0;
-        int chosen = -1;
-        int firstLow = -1;
-        for (int k = 0; k < n; k++)
-        {
-            int p = start + k;
-            if (p >= n)
-            {
-                p -= n;
-            }
-            final int i = members[p];
-            if (readySize[i] == 0)
-            {
-                continue;
-            }
-            refresh(i);
-            if (high[i])
-            {
-                chosen = p;
-                break;
-            }
-            if (firstLow < 0)
-            {
-                firstLow = p;
-            }
-        }
-        if (chosen < 0)
-        {
-            chosen = firstLow;
-        }
+        final int chosen = chooseByScan(c, start);
         if (chosen < 0)
         {
             return NONE;
         }
-        final int injector = members[chosen];
+        final int injector = classMembers[c][chosen];
+        final CellBuffer cells = this.cells;
         if (cells.cellsFor(readySize[injector]) > cells.available(c))
         {
             // refused for lack of cells: the class is not enabled, and the injector keeps its place (head of
             // line), so smaller packets of the class cannot starve it while its class's cells drain
             stalls[injector]++;
             totalStalls++;
-            classStart[c] = chosen;
+            if (roundRobin[c])
+            {
+                classStart[c] = chosen;
+            }
             return NONE;
         }
-        classStart[c] = chosen + 1 == n ? 0 : chosen + 1;
+        if (roundRobin[c])
+        {
+            classStart[c] = chosen + 1 == memberCount[c] ? 0 : chosen + 1;
+        }
         return injector;
+    }
+
+    /**
+     * Stage 2 in full: the ready injectors from the start point in order, each refreshed when visited, until one is
+     * high; else the first ready one.
+     */
+    private int chooseByScan(final int c, final int start)
+    {
+        final int n = memberCount[c];
+        // a high-priority ready injector in order from the start point (each one visited is refreshed first)
+        int chosen = firstHigh(c, start, n);
+        if (chosen < 0 && start > 0)
+        {
+            chosen = firstHigh(c, 0, start);
+        }
+        if (chosen < 0)
+        {
+            // every ready injector is low now: the first one from the start point
+            chosen = nextSet(c, start, n, false);
+            if (chosen < 0 && start > 0)
+            {
+                chosen = nextSet(c, 0, start, false);
+            }
+        }
+        return chosen;
+    }
+
+    /**
+     * The first position in [from, to) of class {@code c} whose injector is ready and high after its refresh:
+     * only ready injectors that are high or timer-demoted can be, and a refresh of any other changes nothing.
+     */
+    private int firstHigh(final int c, final int from, final int to)
+    {
+        int p = from;
+        while (p < to)
+        {
+            final int q = nextSet(c, p, to, true);
+            if (q < 0)
+            {
+                return -1;
+            }
+            final int i = classMembers[c][q];
+            refresh(i);
+            if ((highBits[slot[i] >>> 6] & (1L << slot[i])) != 0)
+            {
+                return q;
+            }
+            p = q + 1;
+        }
+        return -1;
+    }
+
+    /**
+     * The first position in [from, to) of class {@code c} with its bit set: in the ready bits, or with
+     * {@code candidates} in ready and (high or timer-demoted).
+     */
+    private int nextSet(final int c, final int from, final int to, final boolean candidates)
+    {
+        final int base = wordBase[c];
+        final int lastWord = (to - 1) >>> 6;
+        int w = from >>> 6;
+        long bits = bitsAt(base + w, candidates) & (-1L << from);
+        while (true)
+        {
+            if (w == lastWord)
+            {
+                final int rest = to & 63;
+                if (rest != 0)
+                {
+                    bits &= (1L << rest) - 1;
+                }
+                return bits == 0 ? -1 : (w << 6) + Long.numberOfTrailingZeros(bits);
+            }
+            if (bits != 0)
+            {
+                return (w << 6) + Long.numberOfTrailingZeros(bits);
+            }
+            w++;
+            bits = bitsAt(base + w, candidates);
+        }
+    }
+
+    private long bitsAt(final int w, final boolean candidates)
+    {
+        final long ready = readyBits[w];
+        return candidates ? ready & (highBits[w] | timerLowBits[w]) : ready;
     }
 
     /**
@@ -313,36 +479,34 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     private void refresh(final int i)
     {
-        if (high[i])
+        if ((highBits[slot[i] >>> 6] & (1L << slot[i])) != 0)
         {
             if (now - highSince[i] >= timerNs[i])
             {
                 demoteByTimer(i);
             }
         }
-        else if (cells.occ(i) <= (idc[i] ? idcLow : ownLow[i]))
+        else if (cells.occ(i) <= lowMark[i])
         {
-            high[i] = true;
+            raise(i);
             highSince[i] = now;
             priorityChanges++;
         }
     }
 
-    private void inject(final int c, final int injector)
+    private void inject(final int c, final int injector, final int used)
     {
         final int size = readySize[injector];
-        final int used = cells.cellsFor(size);
         // stage 2 checked the class has the cells
-        final int first = cells.take(injector, c, used, idc[injector]);
-        claimedCell = first;
+        claimedCell = cells.take(injector, c, used, idc[injector]);
         claimedSize = size;
         readySize[injector] = 0;
-        classReady[c]--;
+        readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
         readyCount--;
         classInjected[c] += used;
-        totalInjected += used;
-        classCredit[c] -= used;
-        if (classCredit[c] <= 0)
+        final long credit = classCredit[c] - used;
+        classCredit[c] = credit;
+        if (credit <= 0)
         {
             final int next = c + 1 == classes ? 0 : c + 1;
             classPointer = next;
@@ -365,35 +529,52 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private void evaluate(final int i)
     {
         // seed 004 Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep
-        if (high[i] && now - highSince[i] >= timerNs[i])
+        final int at = slot[i];
+        final int w = at >>> 6;
+        final long b = 1L << at;
+        final boolean high = (highBits[w] & b) != 0;
+        if (high && now - highSince[i] >= timerNs[i])
         {
             demoteByTimer(i);
             return;
         }
         final int occ = cells.occ(i);
-        final boolean isIdc = idc[i];
-        if (occ >= (isIdc ? idcHigh : ownHigh[i]))
+        if (occ >= highMark[i])
         {
-            if (high[i])
+            if (high)
             {
-                high[i] = false;
+                highBits[w] &= ~b;
+                timerLowBits[w] &= ~b;
                 priorityChanges++;
             }
         }
-        else if (occ <= (isIdc ? idcLow : ownLow[i]))
+        else if (occ <= lowMark[i])
         {
-            if (!high[i])
+            if (!high)
             {
-                high[i] = true;
+                raise(i);
                 highSince[i] = now;
                 priorityChanges++;
             }
         }
     }
 
+    private void raise(final int i)
+    {
+        final int at = slot[i];
+        final int w = at >>> 6;
+        final long b = 1L << at;
+        highBits[w] |= b;
+        timerLowBits[w] &= ~b;
+    }
+
     private void demoteByTimer(final int i)
     {
-        high[i] = false;
+        final int at = slot[i];
+        final int w = at >>> 6;
+        final long b = 1L << at;
+        highBits[w] &= ~b;
+        timerLowBits[w] |= b;
         priorityChanges++;
         timerDemotions++;
     }
@@ -409,7 +590,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         now = nowNs;
         for (int i = 0; i < injectors; i++)
         {
-            if (high[i] && now - highSince[i] >= timerNs[i])
+            if (isHigh(i) && now - highSince[i] >= timerNs[i])
             {
                 demoteByTimer(i);
             }
@@ -434,7 +615,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isHigh(final int injector)
     {
-        return high[injector];
+        return (highBits[slot[injector] >>> 6] & (1L << slot[injector])) != 0;
     }
 
     /**
@@ -497,7 +678,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public double classShare(final int bufferClass)
     {
-        return totalInjected == 0 ? 0.0 : (double)classInjected[bufferClass] / totalInjected;
+        long total = 0;
+        for (final long cells : classInjected)
+        {
+            total += cells;
+        }
+        return total == 0 ? 0.0 : (double)classInjected[bufferClass] / total;
     }
 
     /** @return the buffer. */

@@ -33,6 +33,12 @@ public enum CounterType
     DELIVERED_PACKETS(15, "delivered_packets", CounterScope.VL),
     /** Gauge: free blocks in a VL's receive buffer. */
     RX_FREE_BLOCKS(16, "rx_free_blocks", CounterScope.VL),
+    /** Gauge: the transmitter's FCTBS on a data VL, blocks sent since link initialization mod 4096 (flow-control.md). */
+    TX_FCTBS(17, "tx_fctbs", CounterScope.VL),
+    /** Gauge: the transmitter's credit limit CL on a data VL, the latest FCCL received (flow-control.md). */
+    TX_CREDIT_LIMIT(18, "tx_credit_limit", CounterScope.VL),
+    /** Gauge: the receiver's ABR on a data VL, blocks received since link initialization mod 4096 (flow-control.md). */
+    RX_ABR(19, "rx_abr", CounterScope.VL),
 
     /** Received packets discarded, by reason (length, CRCs, protocol violations: never thrown). */
     DISCARDS(20, "discards", CounterScope.REASON),

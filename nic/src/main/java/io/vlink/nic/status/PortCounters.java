@@ -40,6 +40,9 @@ public final class PortCounters
     private final AtomicCounter[] creditStalls = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] deliveredPackets = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] rxFreeBlocks = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] txFctbs = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] txCreditLimit = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] rxAbr = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] discards;
 
     /**
@@ -87,6 +90,9 @@ public final class PortCounters
                 // VL15 is never credited (flow-control.md): no stalls, no credited buffer.
                 creditStalls[vl] = vlCounter(file, CounterType.CREDIT_STALLS, vl);
                 rxFreeBlocks[vl] = vlCounter(file, CounterType.RX_FREE_BLOCKS, vl);
+                txFctbs[vl] = vlCounter(file, CounterType.TX_FCTBS, vl);
+                txCreditLimit[vl] = vlCounter(file, CounterType.TX_CREDIT_LIMIT, vl);
+                rxAbr[vl] = vlCounter(file, CounterType.RX_ABR, vl);
             }
         }
 
@@ -150,6 +156,33 @@ public final class PortCounters
     public AtomicCounter rxFreeBlocks(final int vl)
     {
         return rxFreeBlocks[vl];
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return gauge of the transmitter's FCTBS (written by the arbiter).
+     */
+    public AtomicCounter txFctbs(final int vl)
+    {
+        return txFctbs[vl];
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return gauge of the transmitter's credit limit CL (written by the credit agent).
+     */
+    public AtomicCounter txCreditLimit(final int vl)
+    {
+        return txCreditLimit[vl];
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return gauge of the receiver's ABR (written by the credit agent).
+     */
+    public AtomicCounter rxAbr(final int vl)
+    {
+        return rxAbr[vl];
     }
 
     /**

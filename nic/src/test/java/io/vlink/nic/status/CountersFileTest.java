@@ -75,8 +75,9 @@ class CountersFileTest
                 assertEquals(11L, values.get("fcp_sent/-1/-1"));
                 assertFalse(values.containsKey("credit_stalls/15/-1"));
                 assertEquals(DiscardReasons.count(), values.keySet().stream().filter((k) -> k.startsWith("discards/")).count());
-                // 8 data VLs + VL15 have tx/rx packets/bytes and deliveries; 8 have stalls and free blocks.
-                assertEquals(9 * 5 + 8 * 2 + DiscardReasons.count() + 14, values.size());
+                // 8 data VLs + VL15 have tx/rx packets/bytes and deliveries; 8 have stalls, free blocks and the
+                // credit gauges FCTBS, CL and ABR.
+                assertEquals(9 * 5 + 8 * 5 + DiscardReasons.count() + 14, values.size());
             }
         }
         assertFalse(file.exists());

@@ -1,0 +1,125 @@
+package io.vlink.nic;
+
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.test.Deadline;
+import io.vlink.nic.test.EngineErrors;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Issue 7: bad input from a user never loses data that was accepted. A bad configuration pushed to a running engine
+ * is refused and the old one keeps working; closing while traffic flows delivers or reports every accepted packet.
+ * Both with the engine on its own thread (shared), traffic posted and polled from the test's thread.
+ */
+class UserMistakeTest
+{
+    private static final int SL = 3;
+    private static final int LENGTH = 1024;
+
+    @TempDir
+    File dir;
+
+    private final long[] next = new long[16];
+    private long delivered;
+    private final ReceiveHandler handler = (vl, buffer, offset, length) ->
+    {
+        assertEquals(next[vl]++, buffer.getLong(offset + 20), "FIFO on VL " + vl);
+        delivered++;
+    };
+
+    private Engine engine(final String name)
+    {
+        return Engine.builder().name(name).directory(dir).threading(ThreadingMode.SHARED).idle("backoff")
+            .qos(QosConfig.seedExample()).build();
+    }
+
+    private static UnsafeBuffer packet()
+    {
+        final UnsafeBuffer packet = new UnsafeBuffer(new byte[LENGTH]);
+        new LrhFlyweight().wrap(packet, 0).vl(0).sl(SL).lnh(LrhFlyweight.LNH_LOCAL).dlid(2).slid(1);
+        return packet;
+    }
+
+    @Test
+    void aBadConfigurationIsRefusedWhileTrafficFlowsAndTheOldOneKeepsWorking()
+    {
+        try (Engine engine = engine("refuse"))
+        {
+            final Port a = engine.port(0);
+            final Port b = engine.port(1);
+            Deadline.await(10, "active", () -> a.linkState() == LinkState.ACTIVE && b.linkState() == LinkState.ACTIVE);
+            final UnsafeBuffer packet = packet();
+            final QosConfig before = a.currentQos();
+            long accepted = 0;
+            for (int round = 0; round < 3; round++)
+            {
+                final long target = accepted + 2_000;
+                while (accepted < target)
+                {
+                    packet.putLong(20, accepted);
+                    if (a.postPacket(SL, packet, 0, LENGTH) != QueuePair.BACK_PRESSURED)
+                    {
+                        accepted++;
+                    }
+                    b.poll(handler, 64);
+                }
+                // mid-flow: other data VLs, then another SL2VL: each refused with the reason; nothing changes
+                final IllegalArgumentException vls = assertThrows(IllegalArgumentException.class,
+                    () -> a.replaceQos(QosConfig.opensmDefaults(4)));
+                assertTrue(vls.getMessage().contains("data VLs"), vls.getMessage());
+                final IllegalArgumentException sl2vl = assertThrows(IllegalArgumentException.class,
+                    () -> a.replaceQos(QosConfig.seedExample().toBuilder().sl2vl("1,0,2,3,4,5,6,7,0,1,2,3,4,5,6,7")
+                        .build()));
+                assertTrue(sl2vl.getMessage().contains("SL2VL"), sl2vl.getMessage());
+                assertSame(before, a.currentQos(), "the settings in force stay");
+            }
+            final long sent = accepted;
+            Deadline.await(20, "every accepted packet delivered", () -> delivered == sent, () -> b.poll(handler, 64));
+            assertEquals(sent, next[QosConfig.seedExample().sl2vl(SL)]);
+            assertSame(before, a.currentQos());
+            EngineErrors.assertNone(engine.countersFile());
+        }
+    }
+
+    @Test
+    void closingWhileTrafficFlowsDeliversOrReportsEveryAcceptedPacket()
+    {
+        final Engine engine = engine("close");
+        final Port a = engine.port(0);
+        final Port b = engine.port(1);
+        Deadline.await(10, "active", () -> a.linkState() == LinkState.ACTIVE && b.linkState() == LinkState.ACTIVE);
+        final UnsafeBuffer packet = packet();
+        long accepted = 0;
+        // keep the queue pair, the cells, the wire and the receive buffer busy: post until back-pressure and
+        // poll only a few, so that packets are everywhere when the engine closes
+        while (delivered < 3_000)
+        {
+            packet.putLong(20, accepted);
+            if (a.postPacket(SL, packet, 0, LENGTH) != QueuePair.BACK_PRESSURED)
+            {
+                accepted++;
+            }
+            else
+            {
+                b.poll(handler, 4);
+            }
+        }
+        assertNull(a.closeReport());
+        engine.close();
+        final CloseReport sender = a.closeReport();
+        final CloseReport receiver = b.closeReport();
+        assertNotNull(sender);
+        assertTrue(sender.notInjected() + sender.notSent() + receiver.onWire() + receiver.notDelivered() > 0,
+            "packets were in flight: " + sender + " / " + receiver);
+        assertEquals(accepted, delivered + sender.notInjected() + sender.notSent() + receiver.onWire() +
+            receiver.notDelivered(), "accepted = delivered + reported: " + sender + " / " + receiver);
+    }
+}

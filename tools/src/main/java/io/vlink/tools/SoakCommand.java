@@ -1,0 +1,420 @@
+package io.vlink.tools;
+
+import io.vlink.core.qos.PortType;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.QosReader;
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.tools.soak.FaultSpec;
+import io.vlink.tools.soak.HtmlReport;
+import io.vlink.tools.soak.SoakResult;
+import io.vlink.tools.soak.SoakRunner;
+import io.vlink.tools.soak.SoakTraffic;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code vlink soak} (spec {@code cli.md}): two ports back to back, traffic on every data VL the tables can serve
+ * plus VL15, seeded fault injection, a live line each second, a summary table and the JSON summary; exit 0 only
+ * when every invariant held, 1 otherwise, 2 for a usage error.
+ */
+@Command(
+    name = "soak",
+    mixinStandardHelpOptions = true,
+    description = "Drives traffic through two ports wired back to back (loopback peer or UDP on 127.0.0.1), on " +
+        "every data VL the tables can serve plus VL15, with optional seeded faults; prints a line each second and a " +
+        "summary; exit 0 only if no packet was lost, duplicated or reordered, no buffer overflowed and the credits " +
+        "recovered.")
+public final class SoakCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
+        description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
+    double seconds;
+
+    @Option(names = "--qos", paramLabel = "FILE",
+        description = "An opensm.conf whose QoS options apply (default: 8 data VLs, qos_ca_high_limit 6, " +
+            "qos_ca_vlarb_high 0:4, qos_ca_vlarb_low 0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64).")
+    Path qosFile;
+
+    @Option(names = "--port-type", paramLabel = "T", defaultValue = "ca",
+        description = "Which qos_<type>_ options of --qos apply: ca, swe, sw0, rtr or sw2sw (default: ${DEFAULT-VALUE}).")
+    PortType portType;
+
+    @Option(names = "--vls", paramLabel = "N",
+        description = "Data VLs of the ports: 1, 2, 4, 8 or 15 (default: 8, or what --qos says); table entries for " +
+            "VLs beyond them are skipped.")
+    Integer vls;
+
+    @Option(names = "--size", paramLabel = "BYTES",
+        description = "A fixed packet size S (LRH through ICRC), a multiple of 4 from 48 to 4096 (default: 4096).")
+    Integer size;
+
+    @Option(names = "--sizes", paramLabel = "MIN-MAX",
+        description = "Packet sizes drawn uniformly (seeded) from MIN to MAX, multiples of 4 from 48 to 4096.")
+    String sizes;
+
+    @Option(names = "--rate", paramLabel = "PPS",
+        description = "Open loop: data packets a second over all driven VLs, shared evenly, each with an intended " +
+            "send time (default: every VL backlogged).")
+    Long rate;
+
+    @Option(names = "--link", paramLabel = "KIND", defaultValue = "loopback",
+        description = "loopback (in-process peer) or udp (two engines over 127.0.0.1) (default: ${DEFAULT-VALUE}).")
+    String link;
+
+    @Option(names = "--threads", paramLabel = "MODE", defaultValue = "auto",
+        description = "Engine threads: shared (one engine thread), dedicated (one per agent) or invoker (the soak's " +
+            "own thread runs the engine: deterministic, for small busy machines); auto: shared with 4 or more " +
+            "processors, invoker with fewer (default: ${DEFAULT-VALUE}). Real hardware: --threads dedicated --idle spin.")
+    String threads;
+
+    @Option(names = "--idle", paramLabel = "STRATEGY", defaultValue = "backoff",
+        description = "Engine idle strategy: spin, backoff, yield or sleep (default: ${DEFAULT-VALUE}).")
+    String idle;
+
+    @Option(names = "--faults", paramLabel = "SPEC",
+        description = "KIND=VALUE[,KIND=VALUE...], kinds: drop-data=P, corrupt-data=P, drop-fcp=P, corrupt-fcp=P, " +
+            "stall-receiver=MS, vl15-flood=N, retable=N, link-bounce=N.")
+    String faults;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+        description = "Seeds the faults, the packet sizes and the fill (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--capture", paramLabel = "FILE", description = "Record both directions of the wire as pcap.")
+    Path capture;
+
+    @Option(names = "--json", paramLabel = "FILE",
+        description = "Write the JSON summary there ('-': to stdout, after the summary table).")
+    String json;
+
+    @Option(names = "--report", paramLabel = "FILE.html",
+        description = "Write a self-contained HTML page: throughput per VL against the predicted shares, latency, " +
+            "credit stalls.")
+    Path report;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+        description = "Where the engines' counters files go (default: ${java.io.tmpdir}/vlink-${user.name}), " +
+            "for vlink stat.")
+    File directory;
+
+    @Override
+    public Integer call() throws IOException
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final SoakRunner.Options options = new SoakRunner.Options();
+        options.seconds = seconds;
+        if (!(seconds > 0) || seconds > 366 * 24 * 3600.0)
+        {
+            throw usage("--seconds " + seconds + ": give a positive number of seconds");
+        }
+        options.faults = parseFaults();
+        options.seed = seed;
+        options.udp = parseLink();
+        options.threading = parseThreads();
+        options.idle = parseIdle();
+        parseSizes(options);
+        if (null != rate)
+        {
+            if (rate <= 0)
+            {
+                throw usage("--rate " + rate + ": give a positive number of packets a second");
+            }
+            options.rate = rate;
+        }
+        options.capture = capture;
+        options.directory = directory;
+
+        final QosConfig qos = readQos(err);
+        if (null == qos)
+        {
+            return Vlink.EXIT_FAILURE;
+        }
+        options.qos = qos;
+
+        out.println(String.format(Locale.ROOT, "vlink soak: %s s, link %s, threads %s, idle %s, %d data VLs, " +
+            "packets %s, %s, seed %d%s", fmt(seconds), link, threads,
+            ThreadingMode.INVOKER == options.threading ? "none" : idle, qos.dataVls(), sizeText(options),
+            0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
+            options.faults.any() ? ", faults " + options.faults : ""));
+        if (options.udp)
+        {
+            warnIfSocketBuffersAreSmall(err, qos.dataVls());
+        }
+        final String[] notDriven = SoakRunner.notDrivenReasons(qos);
+        for (int vl = 0; vl < qos.dataVls(); vl++)
+        {
+            if (null != notDriven[vl])
+            {
+                out.println("VL" + vl + " not driven: " + notDriven[vl]);
+            }
+        }
+        out.flush();
+
+        final SoakRunner.Outcome outcome;
+        try
+        {
+            outcome = SoakRunner.run(options, out);
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("vlink soak: " + ex.getMessage());
+            err.flush();
+            return Vlink.EXIT_FAILURE;
+        }
+        final SoakResult result = outcome.result;
+        printSummary(out, result);
+        final String document = result.toJson();
+        if ("-".equals(json))
+        {
+            out.println(document);
+        }
+        else if (null != json)
+        {
+            Files.writeString(Path.of(json), document + "\n", StandardCharsets.UTF_8);
+        }
+        if (null != report)
+        {
+            Files.writeString(report, HtmlReport.render(result, outcome.timeline, outcome.latency),
+                StandardCharsets.UTF_8);
+        }
+        out.flush();
+        return result.ok() ? 0 : Vlink.EXIT_FAILURE;
+    }
+
+    private ParameterException usage(final String message)
+    {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private FaultSpec parseFaults()
+    {
+        try
+        {
+            return FaultSpec.parse(faults);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw usage(ex.getMessage());
+        }
+    }
+
+    private boolean parseLink()
+    {
+        switch (link)
+        {
+            case "loopback":
+                return false;
+            case "udp":
+                return true;
+            default:
+                throw usage("--link " + link + ": use loopback or udp");
+        }
+    }
+
+    private ThreadingMode parseThreads()
+    {
+        switch (threads)
+        {
+            case "auto":
+                threads = Runtime.getRuntime().availableProcessors() >= 4 ? "shared" : "invoker";
+                return parseThreads();
+            case "invoker":
+                return ThreadingMode.INVOKER;
+            case "shared":
+                return ThreadingMode.SHARED;
+            case "dedicated":
+                return ThreadingMode.DEDICATED;
+            default:
+                throw usage("--threads " + threads + ": use auto, shared, dedicated or invoker");
+        }
+    }
+
+    private String parseIdle()
+    {
+        switch (idle)
+        {
+            case "spin":
+            case "backoff":
+            case "yield":
+            case "sleep":
+                return idle;
+            default:
+                throw usage("--idle " + idle + ": use spin, backoff, yield or sleep");
+        }
+    }
+
+    private void parseSizes(final SoakRunner.Options options)
+    {
+        if (null != size && null != sizes)
+        {
+            throw usage("give --size or --sizes, not both");
+        }
+        if (null != sizes)
+        {
+            final String[] parts = sizes.split("-", -1);
+            if (parts.length != 2)
+            {
+                throw usage("--sizes " + sizes + ": write MIN-MAX, e.g. 256-4096");
+            }
+            options.sizeMin = checkedSize("--sizes", parts[0].trim());
+            options.sizeMax = checkedSize("--sizes", parts[1].trim());
+            if (options.sizeMin > options.sizeMax)
+            {
+                throw usage("--sizes " + sizes + ": MIN is larger than MAX");
+            }
+        }
+        else if (null != size)
+        {
+            options.sizeMin = checkedSize("--size", Integer.toString(size));
+            options.sizeMax = options.sizeMin;
+        }
+    }
+
+    private int checkedSize(final String option, final String text)
+    {
+        final int value;
+        try
+        {
+            value = Integer.parseInt(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw usage(option + ": '" + text + "' is not a number of bytes");
+        }
+        if (value < SoakTraffic.MIN_SIZE || value > SoakTraffic.MAX_SIZE || (value & 3) != 0)
+        {
+            throw usage(option + ": " + value + " bytes: a packet size is a multiple of 4 from " +
+                SoakTraffic.MIN_SIZE + " (LRH, BTH, the soak header and ICRC) to " + SoakTraffic.MAX_SIZE);
+        }
+        return value;
+    }
+
+    private QosConfig readQos(final PrintWriter err)
+    {
+        QosConfig qos = QosConfig.seedExample();
+        if (null != qosFile)
+        {
+            final QosReader.Result read = QosConfig.read(qosFile, portType, false);
+            final int errors = Diagnostics.print(err, read.diagnostics());
+            if (!read.ok())
+            {
+                err.println(qosFile + ": refused: " + Diagnostics.count(errors, "error") + "; nothing is run");
+                err.flush();
+                return null;
+            }
+            qos = read.config();
+        }
+        if (null != vls)
+        {
+            if (!QosConfig.isDataVlCount(vls))
+            {
+                throw usage("--vls " + vls + ": a port has 1, 2, 4, 8 or 15 data VLs");
+            }
+            try
+            {
+                qos = qos.toBuilder().dataVls(vls).build();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw usage("--vls " + vls + ": " + ex.getMessage());
+            }
+        }
+        return qos;
+    }
+
+    /**
+     * Over UDP the kernel's socket buffer must hold every credit window (docs/engine.md): if it cannot, datagrams are
+     * lost that credits did not allow for, and the soak reports them as losses.
+     */
+    private static void warnIfSocketBuffersAreSmall(final PrintWriter err, final int dataVls)
+    {
+        final Path rmemMax = Path.of("/proc/sys/net/core/rmem_max");
+        try (InputStream in = Files.newInputStream(rmemMax))
+        {
+            // read to the end: procfs reports a length of 0 (or less than the content), Files.readString trusts it
+            final long max = Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
+            // each datagram costs the kernel about twice its bytes
+            final long needed = 2L * dataVls * SoakRunner.VL_BUFFER_BLOCKS * 64;
+            if (max < needed)
+            {
+                err.println("warning: net.core.rmem_max is " + max + " bytes; " + dataVls + " credit windows need " +
+                    "about " + needed + ": the kernel may drop datagrams (sysctl -w net.core.rmem_max=" +
+                    Math.max(needed, 4L * 1024 * 1024) + ")");
+                err.flush();
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // not Linux, or not readable: nothing to check
+        }
+    }
+
+    private static String sizeText(final SoakRunner.Options options)
+    {
+        return options.sizeMin == options.sizeMax ? options.sizeMin + " B" :
+            options.sizeMin + "-" + options.sizeMax + " B";
+    }
+
+    private static String fmt(final double value)
+    {
+        return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
+    }
+
+    private static void printSummary(final PrintWriter out, final SoakResult result)
+    {
+        out.println();
+        out.println(String.format(Locale.ROOT, "%4s %6s %12s %12s %8s %8s %6s %6s %7s %10s %7s %9s",
+            "VL", "driven", "sent", "received", "lost", "fault", "ooo", "dup", "damaged", "stalls", "share",
+            "predicted"));
+        for (final SoakResult.Vl v : result.vls)
+        {
+            out.println(String.format(Locale.ROOT, "%4d %6s %12d %12d %8d %8d %6d %6d %7d %10d %7.4f %9.4f",
+                v.vl, v.driven ? "yes" : "no", v.sentPackets, v.receivedPackets, v.lost, v.faultLost, v.outOfOrder,
+                v.duplicated, v.damaged, v.creditStalls, v.share, v.predictedShare));
+        }
+        out.println(String.format(Locale.ROOT, "VL15: sent %d, received %d, dropped %d", result.vl15Sent,
+            result.vl15Received, result.vl15Dropped));
+        out.println(String.format(Locale.ROOT, "FCP: sent %d, received %d, discarded %d", result.fcpSent,
+            result.fcpReceived, result.fcpDiscarded));
+        if (!result.faultsInjected.isEmpty())
+        {
+            final StringBuilder line = new StringBuilder("faults (injected/detected):");
+            result.faultsInjected.forEach((kind, count) ->
+            {
+                final Long seen = result.faultsDetected.get(kind);
+                line.append(' ').append(kind.label()).append(' ').append(count).append('/')
+                    .append(null == seen ? "-" : seen.toString());
+            });
+            out.println(line);
+        }
+        out.println(String.format(Locale.ROOT, "latency: p50 %s, p99 %s, p99.9 %s, max %s",
+            SoakRunner.nanos(result.latencyP50Ns), SoakRunner.nanos(result.latencyP99Ns),
+            SoakRunner.nanos(result.latencyP999Ns), SoakRunner.nanos(result.latencyMaxNs)));
+        final StringBuilder invariants = new StringBuilder("invariants:");
+        result.invariants.forEach((name, held) -> invariants.append(' ').append(name).append('=')
+            .append(held ? "ok" : "FAILED"));
+        out.println(invariants);
+        for (final String violation : result.violations)
+        {
+            out.println("violation: " + violation);
+        }
+        out.println(result.ok() ? "soak: ok" : "soak: FAILED");
+    }
+}

@@ -1,0 +1,225 @@
+package io.vlink.tools.soak;
+
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.nic.Port;
+import io.vlink.nic.link.FrameHandler;
+import io.vlink.nic.link.Link;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A {@link Link} that damages the wire on its receive side, for {@code vlink soak --faults} (spec {@code cli.md}):
+ * installed on each port with {@code Engine.Builder.linkWrapper}, it loses or flips a bit of data packets and
+ * flow-control packets with the configured probabilities, each fault kind from its own seeded
+ * {@link SplittableRandom} (in the style of Aeron's {@code RandomLossGenerator}), so a run is reproducible with
+ * {@code --seed}.
+ * <p>
+ * The link tells data packets from FCPs by frame type ({@link Link#LINK_FRAME} is an 8-byte FCP, as on the wire,
+ * where the delimiters tell them apart). Only data VLs are damaged; VL15 is left alone so that its own accounting
+ * (buffer-full drops) stays exact. Every fault is counted per VL (read by another thread: release stores).
+ * <p>
+ * For a link bounce the soak cuts the wire ({@link #cut(boolean)}) from the moment it asks both ports to go down
+ * until both are Active again: the data packets on the wire then are lost, as when a physical link goes down, and
+ * counted per VL. FCPs (and SMPs) pass, so the link can come back through Initialize. It also counts the data
+ * packets it hands to a port whose link state does not take data (which the port discards), so that every data
+ * packet the wire carried is either delivered or accounted for.
+ * <p>
+ * Transmit calls go straight to the wrapped link. Threading: {@link #poll} on the receive thread only.
+ */
+public final class FaultyLink extends ForwardingLink
+{
+    /** The FCP's word and LPCRC: the bytes the LPCRC check covers (bytes 6-7 are reserved and ignored). */
+    private static final int FCP_CHECKED_BYTES = 6;
+
+    private final double dropData;
+    private final double corruptData;
+    private final double dropFcp;
+    private final double corruptFcp;
+    private final SplittableRandom dropDataRandom;
+    private final SplittableRandom corruptDataRandom;
+    private final SplittableRandom dropFcpRandom;
+    private final SplittableRandom corruptFcpRandom;
+    private final SplittableRandom bitRandom;
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_DATA_FRAME_LENGTH]);
+    private final FrameHandler faulty = this::onFrame;
+    private final AtomicLongArray droppedData = new AtomicLongArray(16);
+    private final AtomicLongArray corruptedData = new AtomicLongArray(16);
+    private final AtomicLongArray bounceLost = new AtomicLongArray(16);
+    private final AtomicLongArray stateLost = new AtomicLongArray(16);
+    private final AtomicLongArray fcpFaults = new AtomicLongArray(2);
+    private volatile boolean armed;
+    private volatile boolean cut;
+    private volatile Port receiver;
+    private FrameHandler handler;
+
+    /**
+     * @param delegate the link the engine made.
+     * @param faults   the probabilities of the wire faults (other kinds are ignored here).
+     * @param seed     the run's seed; each fault stream derives its own from it and {@code stream}.
+     * @param stream   distinguishes the ends of a link (0, 1), so that they do not lose the same packets.
+     */
+    public FaultyLink(final Link delegate, final FaultSpec faults, final long seed, final int stream)
+    {
+        super(delegate);
+        this.dropData = faults.probability(FaultKind.DROP_DATA);
+        this.corruptData = faults.probability(FaultKind.CORRUPT_DATA);
+        this.dropFcp = faults.probability(FaultKind.DROP_FCP);
+        this.corruptFcp = faults.probability(FaultKind.CORRUPT_FCP);
+        final SplittableRandom root = new SplittableRandom(seed * 31 + stream);
+        dropDataRandom = root.split();
+        corruptDataRandom = root.split();
+        dropFcpRandom = root.split();
+        corruptFcpRandom = root.split();
+        bitRandom = root.split();
+    }
+
+    /**
+     * @param receiver the port this link delivers to, whose link state decides whether a data packet is taken.
+     */
+    public void attach(final Port receiver)
+    {
+        this.receiver = receiver;
+    }
+
+    /**
+     * @param armed whether the wire faults are injected (off while the soak drains and checks credits).
+     */
+    public void arm(final boolean armed)
+    {
+        this.armed = armed;
+    }
+
+    /**
+     * @param cut whether the wire loses every data packet (a link bounce; FCPs and SMPs still pass).
+     */
+    public void cut(final boolean cut)
+    {
+        this.cut = cut;
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets this end of the wire lost on the VL.
+     */
+    public long droppedData(final int vl)
+    {
+        return droppedData.get(vl);
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets on the VL that had a bit flipped.
+     */
+    public long corruptedData(final int vl)
+    {
+        return corruptedData.get(vl);
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets on the VL lost while the wire was cut for a link bounce.
+     */
+    public long bounceLost(final int vl)
+    {
+        return bounceLost.get(vl);
+    }
+
+    /**
+     * @param vl a data VL.
+     * @return data packets on the VL handed to the receiving port while its link state did not take data.
+     */
+    public long stateLost(final int vl)
+    {
+        return stateLost.get(vl);
+    }
+
+    /**
+     * @return FCPs lost.
+     */
+    public long droppedFcps()
+    {
+        return fcpFaults.get(0);
+    }
+
+    /**
+     * @return FCPs with a bit flipped.
+     */
+    public long corruptedFcps()
+    {
+        return fcpFaults.get(1);
+    }
+
+    @Override
+    public int poll(final FrameHandler handler, final int frameLimit)
+    {
+        this.handler = handler;
+        return delegate.poll(faulty, frameLimit);
+    }
+
+    private void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final boolean armed = this.armed;
+        if (LINK_FRAME == frameType)
+        {
+            if (armed && dropFcp > 0 && dropFcpRandom.nextDouble() < dropFcp)
+            {
+                increment(fcpFaults, 0);
+                return;
+            }
+            if (armed && corruptFcp > 0 && corruptFcpRandom.nextDouble() < corruptFcp)
+            {
+                increment(fcpFaults, 1);
+                // bytes 6-7 of an FCP are reserved and ignored (wire.md): flip a bit the LPCRC covers
+                handler.onFrame(frameType, flipped(buffer, offset, length, Math.min(length, FCP_CHECKED_BYTES)), 0,
+                    length);
+                return;
+            }
+            handler.onFrame(frameType, buffer, offset, length);
+            return;
+        }
+
+        final int vl = length >= LrhFlyweight.LENGTH ? LrhFlyweight.vl(buffer, offset) : 15;
+        if (15 != vl)
+        {
+            if (cut)
+            {
+                increment(bounceLost, vl);
+                return;
+            }
+            if (armed && dropData > 0 && dropDataRandom.nextDouble() < dropData)
+            {
+                increment(droppedData, vl);
+                return;
+            }
+            if (armed && corruptData > 0 && corruptDataRandom.nextDouble() < corruptData)
+            {
+                increment(corruptedData, vl);
+                // the VCRC covers every byte of a data packet (wire.md)
+                handler.onFrame(frameType, flipped(buffer, offset, length, length), 0, length);
+                return;
+            }
+            final Port receiver = this.receiver;
+            if (null != receiver && !receiver.linkState().mayReceiveData())
+            {
+                increment(stateLost, vl);
+            }
+        }
+        handler.onFrame(frameType, buffer, offset, length);
+    }
+
+    private DirectBuffer flipped(final DirectBuffer buffer, final int offset, final int length, final int covered)
+    {
+        buffer.getBytes(offset, scratch, 0, length);
+        final int bit = bitRandom.nextInt(covered * 8);
+        scratch.putByte(bit >>> 3, (byte)(scratch.getByte(bit >>> 3) ^ (1 << (bit & 7))));
+        return scratch;
+    }
+
+    private static void increment(final AtomicLongArray counts, final int index)
+    {
+        counts.setRelease(index, counts.getPlain(index) + 1);
+    }
+}

@@ -1,0 +1,78 @@
+package io.vlink.tools.soak;
+
+import io.vlink.nic.link.FrameHandler;
+import io.vlink.nic.link.Link;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * A {@link Link} that forwards every call to the link it wraps: the base of wrappers installed with
+ * {@code Engine.Builder.linkWrapper} that change one side of the wire (the soak's fault injector overrides
+ * {@link #poll}).
+ */
+public class ForwardingLink implements Link
+{
+    /** The wrapped link. */
+    protected final Link delegate;
+
+    /**
+     * @param delegate the link to forward to.
+     */
+    public ForwardingLink(final Link delegate)
+    {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public int poll(final FrameHandler handler, final int frameLimit)
+    {
+        return delegate.poll(handler, frameLimit);
+    }
+
+    @Override
+    public int maxFrameLength()
+    {
+        return delegate.maxFrameLength();
+    }
+
+    @Override
+    public int tryClaim(final int frameType, final int length)
+    {
+        return delegate.tryClaim(frameType, length);
+    }
+
+    @Override
+    public AtomicBuffer buffer()
+    {
+        return delegate.buffer();
+    }
+
+    @Override
+    public boolean hasRoomFor(final int length)
+    {
+        return delegate.hasRoomFor(length);
+    }
+
+    @Override
+    public void commit(final int offset)
+    {
+        delegate.commit(offset);
+    }
+
+    @Override
+    public void abort(final int offset)
+    {
+        delegate.abort(offset);
+    }
+
+    @Override
+    public int flush()
+    {
+        return delegate.flush();
+    }
+
+    @Override
+    public void close()
+    {
+        delegate.close();
+    }
+}

@@ -1,0 +1,378 @@
+package io.vlink.tools.soak;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code vlink soak --report FILE.html}: one self-contained page (inline SVG and CSS, no script, nothing
+ * fetched) for people who would rather look than read: per-VL throughput over time, each VL's share of the
+ * bytes against the share the configuration predicts, latency by percentile, latency p99 and credit
+ * stalls over time, and the summary table with every invariant.
+ */
+public final class HtmlReport
+{
+    private static final String[] COLOURS = {
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+        "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"};
+    private static final double[] PERCENTILES = {
+        0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 95, 97, 99, 99.5, 99.7, 99.9, 99.95, 99.99, 99.999, 100};
+    private static final int WIDTH = 760;
+    private static final int HEIGHT = 280;
+    private static final int LEFT = 70;
+    private static final int RIGHT = 130;
+    private static final int TOP = 34;
+    private static final int BOTTOM = 44;
+
+    private HtmlReport()
+    {
+    }
+
+    /**
+     * @param result   the run's figures.
+     * @param timeline what each second saw.
+     * @param latency  every latency recorded (may be empty).
+     * @return the page.
+     */
+    public static String render(final SoakResult result, final SoakTimeline timeline, final Histogram latency)
+    {
+        final StringBuilder html = new StringBuilder(64 * 1024);
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+            .append("<title>vlink soak: ").append(result.ok() ? "ok" : "FAILED").append("</title>\n")
+            .append("<style>\n")
+            .append("body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1000px}\n")
+            .append("h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}\n")
+            .append(".ok{color:#1a7f37;font-weight:bold}.bad{color:#c62828;font-weight:bold}\n")
+            .append("table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 8px;")
+            .append("text-align:right}th{background:#f3f3f3}td.l,th.l{text-align:left}\n")
+            .append("svg{background:#fff;border:1px solid #ddd;margin:6px 0}\n")
+            .append("svg text{font:11px system-ui,sans-serif;fill:#333}\n")
+            .append(".note{color:#555}\n</style></head><body>\n");
+
+        html.append("<h1>vlink soak: <span class=\"").append(result.ok() ? "ok\">ok" : "bad\">FAILED")
+            .append("</span></h1>\n<p class=\"note\">")
+            .append(esc(String.format(Locale.ROOT, "%.1f s, link %s, threads %s, idle %s, %d data VLs, packets %s, " +
+                "seed %d%s", result.seconds, result.link, result.threads, result.idle, result.dataVls,
+                result.packetSizeMin == result.packetSizeMax ? result.packetSizeMin + " B" :
+                result.packetSizeMin + "-" + result.packetSizeMax + " B",
+                result.seed, result.faultSpec.isEmpty() ? "" : ", faults " + result.faultSpec)))
+            .append("</p>\n");
+
+        invariants(html, result);
+        vlTable(html, result);
+
+        final int seconds = timeline.seconds();
+        final int vls = timeline.dataVls();
+        final double[][] throughput = new double[vls][seconds];
+        final double[][] share = new double[vls][seconds];
+        final double[][] stalls = new double[vls][seconds];
+        final double[][] p99 = new double[1][seconds];
+        for (int s = 0; s < seconds; s++)
+        {
+            final long total = timeline.totalBytes(s);
+            for (int vl = 0; vl < vls; vl++)
+            {
+                throughput[vl][s] = timeline.bytes(s, vl) / 1e6;
+                share[vl][s] = total == 0 ? 0 : (double)timeline.bytes(s, vl) / total;
+                stalls[vl][s] = timeline.stalls(s, vl);
+            }
+            p99[0][s] = timeline.p99Ns(s) / 1e3;
+        }
+
+        final String[] names = new String[vls];
+        final double[] predicted = new double[vls];
+        final boolean[] show = new boolean[vls];
+        for (int vl = 0; vl < vls; vl++)
+        {
+            names[vl] = "VL" + vl;
+            predicted[vl] = Double.NaN;
+        }
+        for (final SoakResult.Vl v : result.vls)
+        {
+            if (v.vl < vls)
+            {
+                predicted[v.vl] = v.predictedShare;
+                show[v.vl] = v.driven;
+            }
+        }
+
+        html.append("<h2>Throughput per VL</h2>\n");
+        html.append(lineChart("MB/s delivered per second", "second", "MB/s", names, throughput, show, null));
+        html.append("<h2>Share of bytes: measured (solid) against the configuration's prediction (dashed)</h2>\n");
+        html.append(lineChart("share of all data bytes delivered", "second", "share", names, share, show, predicted));
+        html.append("<h2>Latency by percentile</h2>\n");
+        html.append(percentileChart(latency));
+        html.append("<h2>Latency p99 per second</h2>\n");
+        html.append(lineChart("p99 of the packets delivered in each second", "second", "µs",
+            new String[] {"p99"}, p99, new boolean[] {true}, null));
+        html.append("<h2>Credit stalls per second</h2>\n");
+        html.append(lineChart("times a VL with a packet waited for credits", "second", "stalls", names, stalls, show,
+            null));
+        faultsTable(html, result);
+        html.append("</body></html>\n");
+        return html.toString();
+    }
+
+    private static void invariants(final StringBuilder html, final SoakResult result)
+    {
+        html.append("<h2>Invariants</h2>\n<table><tr>");
+        for (final String name : result.invariants.keySet())
+        {
+            html.append("<th>").append(esc(name)).append("</th>");
+        }
+        html.append("</tr><tr>");
+        for (final Map.Entry<String, Boolean> e : result.invariants.entrySet())
+        {
+            html.append("<td class=\"").append(e.getValue() ? "ok\">held" : "bad\">BROKEN").append("</td>");
+        }
+        html.append("</tr></table>\n");
+        if (!result.violations.isEmpty())
+        {
+            html.append("<ul>");
+            for (final String v : result.violations)
+            {
+                html.append("<li class=\"bad\">").append(esc(v)).append("</li>");
+            }
+            html.append("</ul>\n");
+        }
+        html.append(String.format(Locale.ROOT, "<p>Latency: p50 %s, p99 %s, p99.9 %s, max %s. VL15: %d sent, %d " +
+            "received, %d dropped. FCPs: %d sent, %d received, %d discarded.</p>\n",
+            micros(result.latencyP50Ns), micros(result.latencyP99Ns), micros(result.latencyP999Ns),
+            micros(result.latencyMaxNs), result.vl15Sent, result.vl15Received, result.vl15Dropped,
+            result.fcpSent, result.fcpReceived, result.fcpDiscarded));
+    }
+
+    private static void vlTable(final StringBuilder html, final SoakResult result)
+    {
+        html.append("<h2>Per VL</h2>\n<table><tr><th>VL</th><th>sent</th><th>received</th><th>MB received</th>")
+            .append("<th>lost</th><th>out of order</th><th>duplicated</th><th>credit stalls</th><th>share</th>")
+            .append("<th>predicted</th></tr>\n");
+        for (final SoakResult.Vl v : result.vls)
+        {
+            html.append("<tr><td>").append(v.vl).append(v.driven ? "" : " (not driven)").append("</td><td>")
+                .append(v.sentPackets).append("</td><td>").append(v.receivedPackets).append("</td><td>")
+                .append(String.format(Locale.ROOT, "%.1f", v.receivedBytes / 1e6)).append("</td><td")
+                .append(v.lost > 0 ? " class=\"bad\">" : ">").append(v.lost).append("</td><td")
+                .append(v.outOfOrder > 0 ? " class=\"bad\">" : ">").append(v.outOfOrder).append("</td><td")
+                .append(v.duplicated > 0 ? " class=\"bad\">" : ">").append(v.duplicated).append("</td><td>")
+                .append(v.creditStalls).append("</td><td>")
+                .append(String.format(Locale.ROOT, "%.4f", v.share)).append("</td><td>")
+                .append(Double.isNaN(v.predictedShare) ? "" : String.format(Locale.ROOT, "%.4f", v.predictedShare))
+                .append("</td></tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    private static void faultsTable(final StringBuilder html, final SoakResult result)
+    {
+        if (result.faultsInjected.isEmpty())
+        {
+            return;
+        }
+        html.append("<h2>Injected faults</h2>\n<table><tr><th class=\"l\">kind</th><th>injected</th>")
+            .append("<th>detected</th><th class=\"l\">what it is</th></tr>\n");
+        for (final Map.Entry<FaultKind, Long> e : result.faultsInjected.entrySet())
+        {
+            html.append("<tr><td class=\"l\">").append(e.getKey().label()).append("</td><td>").append(e.getValue())
+                .append("</td><td>").append(result.faultsDetected.getOrDefault(e.getKey(), 0L))
+                .append("</td><td class=\"l\">").append(esc(e.getKey().description())).append("</td></tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    /**
+     * A line chart: one polyline per shown series over x = 1..n; with {@code reference}, a dashed horizontal
+     * line per series at that value (NaN: none).
+     */
+    static String lineChart(
+        final String title,
+        final String xLabel,
+        final String yLabel,
+        final String[] names,
+        final double[][] series,
+        final boolean[] show,
+        final double[] reference)
+    {
+        final int n = series.length == 0 ? 0 : series[0].length;
+        double max = 0;
+        for (int i = 0; i < series.length; i++)
+        {
+            if (!show[i])
+            {
+                continue;
+            }
+            for (final double y : series[i])
+            {
+                max = Math.max(max, y);
+            }
+            if (reference != null && !Double.isNaN(reference[i]))
+            {
+                max = Math.max(max, reference[i]);
+            }
+        }
+        final double yMax = niceCeiling(max);
+        final double xMax = Math.max(1, n);
+        final StringBuilder svg = frame(title, xLabel, yLabel, xMax, yMax, false);
+        final int plotW = WIDTH - LEFT - RIGHT;
+        final int plotH = HEIGHT - TOP - BOTTOM;
+        int legendRow = 0;
+        for (int i = 0; i < series.length; i++)
+        {
+            if (!show[i])
+            {
+                continue;
+            }
+            final String colour = COLOURS[i % COLOURS.length];
+            if (reference != null && !Double.isNaN(reference[i]))
+            {
+                final double y = TOP + plotH - reference[i] / yMax * plotH;
+                svg.append(String.format(Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
+                    LEFT, y, LEFT + plotW, y, colour));
+            }
+            if (n > 0)
+            {
+                svg.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(colour).append("\" points=\"");
+                for (int x = 0; x < n; x++)
+                {
+                    final double px = LEFT + (n == 1 ? plotW / 2.0 : (double)x / (n - 1) * plotW);
+                    final double py = TOP + plotH - series[i][x] / yMax * plotH;
+                    svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
+                }
+                svg.append("\"/>\n");
+            }
+            final int ly = TOP + 6 + legendRow * 16;
+            svg.append(String.format(Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"3\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+                WIDTH - RIGHT + 14, ly, colour, WIDTH - RIGHT + 30, ly + 5, esc(names[i])));
+            legendRow++;
+        }
+        return svg.append("</svg>\n").toString();
+    }
+
+    /**
+     * Latency against percentile on HdrHistogram's axis: x = log10(1 / (1 - p)), so 90%, 99%, 99.9% ... are
+     * evenly spaced and the tail is visible.
+     */
+    static String percentileChart(final Histogram latency)
+    {
+        if (latency == null || latency.getTotalCount() == 0)
+        {
+            return "<p class=\"note\">No latencies were recorded.</p>\n";
+        }
+        final double xMax = 5; // 99.999%
+        final double[] xs = new double[PERCENTILES.length];
+        final double[] ys = new double[PERCENTILES.length];
+        double max = 0;
+        for (int i = 0; i < PERCENTILES.length; i++)
+        {
+            final double p = PERCENTILES[i];
+            xs[i] = p >= 100 ? xMax : Math.min(xMax, Math.log10(1 / (1 - p / 100)));
+            ys[i] = latency.getValueAtPercentile(p) / 1e3;
+            max = Math.max(max, ys[i]);
+        }
+        final double yMax = niceCeiling(max);
+        final StringBuilder svg = frame(latency.getTotalCount() + " packets", "percentile", "µs", xMax, yMax, true);
+        final int plotW = WIDTH - LEFT - RIGHT;
+        final int plotH = HEIGHT - TOP - BOTTOM;
+        svg.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"").append(COLOURS[0]).append("\" points=\"");
+        for (int i = 0; i < xs.length; i++)
+        {
+            svg.append(String.format(Locale.ROOT, "%.1f,%.1f ",
+                LEFT + xs[i] / xMax * plotW, TOP + plotH - ys[i] / yMax * plotH));
+        }
+        return svg.append("\"/>\n</svg>\n").toString();
+    }
+
+    private static StringBuilder frame(
+        final String title, final String xLabel, final String yLabel, final double xMax, final double yMax,
+        final boolean percentileAxis)
+    {
+        final int plotW = WIDTH - LEFT - RIGHT;
+        final int plotH = HEIGHT - TOP - BOTTOM;
+        final StringBuilder svg = new StringBuilder(8 * 1024);
+        svg.append(String.format(Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+            WIDTH, HEIGHT, WIDTH, HEIGHT));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" style=\"font-weight:bold\">%s</text>\n",
+            LEFT, esc(title)));
+        for (int i = 0; i <= 5; i++)
+        {
+            final double value = yMax * i / 5;
+            final double y = TOP + plotH - (double)i / 5 * plotH;
+            svg.append(String.format(Locale.ROOT,
+                "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>" +
+                "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                LEFT, y, LEFT + plotW, y, LEFT - 6, y + 4, number(value)));
+        }
+        if (percentileAxis)
+        {
+            final String[] labels = {"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"};
+            for (int i = 0; i <= 5; i++)
+            {
+                final double x = LEFT + i / xMax * plotW;
+                svg.append(String.format(Locale.ROOT,
+                    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>" +
+                    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                    x, TOP, x, TOP + plotH, x, TOP + plotH + 16, labels[i]));
+            }
+        }
+        else
+        {
+            final int ticks = (int)Math.min(10, Math.max(1, xMax));
+            for (int i = 0; i <= ticks; i++)
+            {
+                final double x = LEFT + (double)i / ticks * plotW;
+                svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                    x, TOP + plotH + 16, number(1 + (xMax - 1) * i / ticks)));
+            }
+        }
+        svg.append(String.format(Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n" +
+            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n" +
+            "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">%s</text>\n",
+            LEFT, TOP, plotW, plotH, LEFT + plotW / 2, HEIGHT - 8, esc(xLabel),
+            TOP + plotH / 2, TOP + plotH / 2, esc(yLabel)));
+        return svg;
+    }
+
+    /**
+     * @return the smallest 1, 2 or 5 times a power of ten at or above {@code value} (1 for nothing).
+     */
+    static double niceCeiling(final double value)
+    {
+        if (!(value > 0))
+        {
+            return 1;
+        }
+        final double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
+        for (final double step : new double[] {1, 2, 5, 10})
+        {
+            if (step * magnitude >= value)
+            {
+                return step * magnitude;
+            }
+        }
+        return 10 * magnitude;
+    }
+
+    private static String number(final double value)
+    {
+        if (value == Math.rint(value) && Math.abs(value) < 1e9)
+        {
+            return Long.toString((long)value);
+        }
+        return String.format(Locale.ROOT, Math.abs(value) < 1 ? "%.3f" : "%.1f", value);
+    }
+
+    private static String micros(final long ns)
+    {
+        return String.format(Locale.ROOT, "%.1f µs", ns / 1e3);
+    }
+
+    static String esc(final String s)
+    {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,210 @@
+package io.vlink.tools.soak;
+
+import io.vlink.tools.JsonWriter;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a soak run found, as the JSON summary of {@code cli.md} presents it (every key there, and a
+ * few more). A plain data holder: the soak fills it once the run has drained, then renders it.
+ */
+public final class SoakResult
+{
+    /** One data VL's figures. */
+    public static final class Vl
+    {
+        public final int vl;
+        /** False for a VL the tables can never serve: reported, not driven. */
+        public boolean driven = true;
+        /** Why the VL is not driven (null when it is). */
+        public String notDrivenReason;
+        public long sentPackets;
+        public long sentBytes;
+        public long receivedPackets;
+        public long receivedBytes;
+        /** Neither delivered nor destroyed by an injected fault. */
+        public long lost;
+        /** Destroyed by an injected fault: lost or corrupted on the wire, or on the wire at a link bounce. */
+        public long faultLost;
+        /** Delivered with a payload checksum (or VL or size) that does not match: damage the link CRCs missed. */
+        public long damaged;
+        public long outOfOrder;
+        public long duplicated;
+        public long creditStalls;
+        /** This VL's fraction of all data bytes received. */
+        public double share;
+        /** The fraction the configuration predicts (arbiter simulation), NaN if not computed. */
+        public double predictedShare = Double.NaN;
+
+        public Vl(final int vl)
+        {
+            this.vl = vl;
+        }
+    }
+
+    public double seconds;
+    public String link = "loopback";
+    public String threads = "shared";
+    public String idle = "backoff";
+    public long seed;
+    public int dataVls;
+    public int packetSizeMin;
+    public int packetSizeMax;
+    public String faultSpec = "";
+    public final List<Vl> vls = new ArrayList<>();
+    public long vl15Sent;
+    public long vl15Received;
+    public long vl15Dropped;
+    public long fcpSent;
+    public long fcpReceived;
+    public long fcpDiscarded;
+    public final Map<FaultKind, Long> faultsInjected = new EnumMap<>(FaultKind.class);
+    public final Map<FaultKind, Long> faultsDetected = new EnumMap<>(FaultKind.class);
+    public long latencyP50Ns;
+    public long latencyP99Ns;
+    public long latencyP999Ns;
+    public long latencyMaxNs;
+    /** The largest difference between a VL's share and its predicted share (NaN if not computed). */
+    public double maxShareError = Double.NaN;
+    /** Invariant name (as in cli.md: no_loss, fifo, no_overflow, credits_recovered, ...) to whether it held. */
+    public final Map<String, Boolean> invariants = new LinkedHashMap<>();
+    /** Why an invariant failed, for the people reading the summary. */
+    public final List<String> violations = new ArrayList<>();
+
+    /**
+     * @return the AND of every invariant (false when none was checked).
+     */
+    public boolean ok()
+    {
+        if (invariants.isEmpty())
+        {
+            return false;
+        }
+        for (final boolean held : invariants.values())
+        {
+            if (!held)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public Vl vl(final int vl)
+    {
+        for (final Vl v : vls)
+        {
+            if (v.vl == vl)
+            {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("no VL " + vl + " in the result");
+    }
+
+    /**
+     * Sets each VL's {@code share} from the bytes received.
+     */
+    public void computeShares()
+    {
+        long total = 0;
+        for (final Vl v : vls)
+        {
+            total += v.receivedBytes;
+        }
+        for (final Vl v : vls)
+        {
+            v.share = total == 0 ? 0.0 : (double)v.receivedBytes / total;
+        }
+    }
+
+    /**
+     * @return the JSON summary, one document.
+     */
+    public String toJson()
+    {
+        final JsonWriter json = new JsonWriter();
+        json.beginObject()
+            .field("ok", ok())
+            .name("seconds").value(seconds, 3)
+            .field("link", link)
+            .field("threads", threads)
+            .field("idle", idle)
+            .field("seed", seed)
+            .field("data_vls", dataVls);
+        if (packetSizeMin == packetSizeMax)
+        {
+            json.field("packet_size", packetSizeMin);
+        }
+        else
+        {
+            json.name("packet_size").value((String)null);
+            json.name("packet_sizes").beginObject().field("min", packetSizeMin).field("max", packetSizeMax).endObject();
+        }
+        json.field("faults_spec", faultSpec);
+
+        json.name("vls").beginArray();
+        for (final Vl v : vls)
+        {
+            json.beginObject()
+                .field("vl", v.vl)
+                .field("driven", v.driven);
+            if (null != v.notDrivenReason)
+            {
+                json.field("not_driven_reason", v.notDrivenReason);
+            }
+            json
+                .field("sent_packets", v.sentPackets)
+                .field("sent_bytes", v.sentBytes)
+                .field("received_packets", v.receivedPackets)
+                .field("received_bytes", v.receivedBytes)
+                .field("lost", v.lost)
+                .field("fault_lost", v.faultLost)
+                .field("damaged", v.damaged)
+                .field("out_of_order", v.outOfOrder)
+                .field("duplicated", v.duplicated)
+                .field("credit_stalls", v.creditStalls)
+                .name("share").value(v.share, 4)
+                .name("predicted_share").value(v.predictedShare, 4)
+                .endObject();
+        }
+        json.endArray();
+
+        json.name("max_share_error").value(maxShareError, 4);
+
+        json.name("vl15").beginObject()
+            .field("sent", vl15Sent).field("received", vl15Received).field("dropped", vl15Dropped).endObject();
+        json.name("fcp").beginObject()
+            .field("sent", fcpSent).field("received", fcpReceived).field("discarded", fcpDiscarded).endObject();
+
+        json.name("faults").beginObject();
+        faultMap(json, "injected", faultsInjected);
+        faultMap(json, "detected", faultsDetected);
+        json.endObject();
+
+        json.name("latency_ns").beginObject()
+            .field("p50", latencyP50Ns).field("p99", latencyP99Ns).field("p999", latencyP999Ns).field("max", latencyMaxNs)
+            .endObject();
+
+        json.name("invariants").beginObject();
+        invariants.forEach(json::field);
+        json.endObject();
+
+        json.name("violations").beginArray();
+        violations.forEach(json::value);
+        json.endArray();
+
+        return json.endObject().toString();
+    }
+
+    private static void faultMap(final JsonWriter json, final String name, final Map<FaultKind, Long> counts)
+    {
+        json.name(name).beginObject();
+        counts.forEach((kind, count) -> json.field(kind.label(), count));
+        json.endObject();
+    }
+}

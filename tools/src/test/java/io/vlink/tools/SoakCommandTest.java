@@ -1,0 +1,212 @@
+package io.vlink.tools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@code vlink soak} end to end, in-process (issue 7): short soaks without and with every fault kind, over loopback
+ * and UDP, and the usage errors. Each run is bounded by the soak's own deadlines.
+ */
+class SoakCommandTest
+{
+    @TempDir
+    Path dir;
+
+    private Cli last;
+
+    private Map<String, Object> soak(final int expectedExit, final String... args) throws Exception
+    {
+        final Path json = dir.resolve("soak.json");
+        final String[] full = new String[args.length + 5];
+        full[0] = "soak";
+        System.arraycopy(args, 0, full, 1, args.length);
+        full[args.length + 1] = "--json";
+        full[args.length + 2] = json.toString();
+        full[args.length + 3] = "--dir";
+        full[args.length + 4] = dir.toString();
+        final Cli cli = Cli.run(full);
+        last = cli;
+        assertEquals(expectedExit, cli.exitCode, cli.toString());
+        return Json.object(Files.readString(json));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(final Map<String, Object> json, final String key)
+    {
+        return (Map<String, Object>)json.get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> vls(final Map<String, Object> json)
+    {
+        return (List<Map<String, Object>>)json.get("vls");
+    }
+
+    private static long number(final Map<String, Object> json, final String key)
+    {
+        return ((Number)json.get(key)).longValue();
+    }
+
+    private static void assertEveryInvariant(final Map<String, Object> json)
+    {
+        assertEquals(true, json.get("ok"), json.toString());
+        map(json, "invariants").forEach((name, held) -> assertEquals(true, held, name + " in " + json));
+        for (final String key : List.of("no_loss", "fifo", "no_overflow", "credits_recovered"))
+        {
+            assertTrue(map(json, "invariants").containsKey(key), key);
+        }
+    }
+
+    @Test
+    void noFaultSoakHoldsEveryInvariantAndSharesFollowTheArbiter() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--seconds", "3", "--threads", "invoker");
+        assertEveryInvariant(json);
+        for (final String key : List.of("ok", "seconds", "link", "data_vls", "packet_size", "vls", "vl15", "fcp",
+            "faults", "latency_ns", "invariants"))
+        {
+            assertTrue(json.containsKey(key), key);
+        }
+        assertEquals("loopback", json.get("link"));
+        assertEquals(8L, number(json, "data_vls"));
+        assertEquals(4096L, number(json, "packet_size"));
+        long received = 0;
+        for (final Map<String, Object> vl : vls(json))
+        {
+            for (final String key : List.of("vl", "sent_packets", "sent_bytes", "received_packets", "received_bytes",
+                "lost", "out_of_order", "duplicated", "credit_stalls", "share"))
+            {
+                assertTrue(vl.containsKey(key), key);
+            }
+            assertEquals(0L, number(vl, "lost"));
+            assertEquals(number(vl, "sent_packets"), number(vl, "received_packets"), vl.toString());
+            final double share = ((Number)vl.get("share")).doubleValue();
+            final double predicted = ((Number)vl.get("predicted_share")).doubleValue();
+            assertEquals(predicted, share, 0.02, "VL " + vl.get("vl") + " share\n" + last);
+            received += number(vl, "received_packets");
+        }
+        assertTrue(received > 1000, "traffic flowed: " + received);
+        // the seed's tables: VL0 high, VL4 weight 0 everywhere: reported, not driven
+        assertEquals(false, vls(json).get(4).get("driven"));
+        assertEquals(0L, number(vls(json).get(4), "sent_packets"));
+        assertTrue(number(map(json, "vl15"), "sent") > 0);
+        assertTrue(number(map(json, "fcp"), "received") > 0);
+        final Map<String, Object> latency = map(json, "latency_ns");
+        assertTrue(number(latency, "p50") > 0 && number(latency, "p50") <= number(latency, "p99") &&
+            number(latency, "p99") <= number(latency, "p999") && number(latency, "p999") <= number(latency, "max"));
+    }
+
+    @Test
+    void everyFaultKindIsInjectedDetectedAndRecoveredFrom() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--seconds", "4", "--threads", "invoker", "--seed", "7", "--faults",
+            "drop-data=0.002,corrupt-data=0.002,drop-fcp=0.01,corrupt-fcp=0.01,stall-receiver=100,vl15-flood=20," +
+            "retable=2,link-bounce=2");
+        assertEveryInvariant(json);
+        final Map<String, Object> injected = map(map(json, "faults"), "injected");
+        final Map<String, Object> detected = map(map(json, "faults"), "detected");
+        for (final String kind : List.of("drop-data", "corrupt-data", "drop-fcp", "corrupt-fcp", "stall-receiver",
+            "vl15-flood", "retable", "link-bounce"))
+        {
+            assertTrue(number(injected, kind) > 0, kind + " injected: " + json);
+        }
+        // cli.md's table: each injected fault detected and counted (a lost FCP leaves nothing to detect)
+        for (final String kind : List.of("drop-data", "corrupt-data", "corrupt-fcp", "stall-receiver", "vl15-flood",
+            "retable", "link-bounce"))
+        {
+            assertEquals(number(injected, kind), number(detected, kind), kind + "\n" + last);
+        }
+        assertFalse(detected.containsKey("drop-fcp"));
+        assertEquals(2L, number(injected, "retable"));
+        assertEquals(2L, number(injected, "link-bounce"));
+        assertEquals(4L * 20, number(injected, "vl15-flood"));
+        // the floods' excess, and regular SMPs that found the buffer full while the receiver stalled (allowed loss)
+        assertTrue(number(map(json, "vl15"), "dropped") >= number(injected, "vl15-flood"));
+        long faultLost = 0;
+        for (final Map<String, Object> vl : vls(json))
+        {
+            assertEquals(0L, number(vl, "lost"));
+            faultLost += number(vl, "fault_lost");
+            assertEquals(number(vl, "sent_packets"), number(vl, "received_packets") + number(vl, "fault_lost"));
+            final double share = ((Number)vl.get("share")).doubleValue();
+            final double predicted = ((Number)vl.get("predicted_share")).doubleValue();
+            assertEquals(predicted, share, 0.05, "VL " + vl.get("vl") + " share\n" + last);
+        }
+        assertTrue(faultLost >= number(injected, "drop-data") + number(injected, "corrupt-data"));
+        assertTrue(number(map(json, "fcp"), "discarded") >= number(injected, "corrupt-fcp"));
+    }
+
+    @Test
+    void udpSoakHoldsEveryInvariant() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--seconds", "2", "--link", "udp", "--threads", "shared", "--vls", "4", "--sizes",
+            "64-2048", "--faults", "drop-data=0.001,link-bounce=1");
+        assertEveryInvariant(json);
+        assertEquals("udp", json.get("link"));
+        assertEquals(4L, number(json, "data_vls"));
+        assertEquals(1L, number(map(map(json, "faults"), "detected"), "link-bounce"));
+    }
+
+    @Test
+    void openLoopRateSendsOnSchedule() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--seconds", "2", "--threads", "invoker", "--rate", "20000", "--size", "256");
+        assertEveryInvariant(json);
+        long sent = 0;
+        for (final Map<String, Object> vl : vls(json))
+        {
+            sent += number(vl, "sent_packets");
+        }
+        // 20,000 packets a second for 2 s, shared by 7 driven VLs: the schedule, give or take the last period
+        assertTrue(sent >= 39_990 && sent <= 40_010, "sent " + sent);
+    }
+
+    @Test
+    void reportAndCaptureAreWritten() throws Exception
+    {
+        final Path report = dir.resolve("soak.html");
+        final Path capture = dir.resolve("soak.pcap");
+        soak(0, "--seconds", "1", "--size", "512", "--report", report.toString(), "--capture", capture.toString());
+        final String html = Files.readString(report);
+        assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("<svg"), html);
+        assertFalse(html.contains("http://") && html.contains("<script src"), "self-contained");
+        final Cli decode = Cli.run("decode", capture.toString());
+        assertEquals(0, decode.exitCode, decode.err);
+    }
+
+    @Test
+    void badOptionsAreUsageErrors()
+    {
+        assertUsage("unknown kind 'drop-everything'", "--faults", "drop-everything=1");
+        assertUsage("out of range", "--faults", "drop-data=2");
+        assertUsage("multiple of 4 from 48", "--size", "4097");
+        assertUsage("multiple of 4 from 48", "--size", "20");
+        assertUsage("MIN is larger than MAX", "--sizes", "4096-64");
+        assertUsage("write MIN-MAX", "--sizes", "64");
+        assertUsage("not both", "--size", "64", "--sizes", "64-128");
+        assertUsage("use loopback or udp", "--link", "carrier-pigeon");
+        assertUsage("use auto, shared, dedicated or invoker", "--threads", "many");
+        assertUsage("use spin, backoff, yield or sleep", "--idle", "nap");
+        assertUsage("1, 2, 4, 8 or 15 data VLs", "--vls", "3");
+        assertUsage("positive number of seconds", "--seconds", "0");
+        assertUsage("positive number of packets", "--rate", "-5");
+    }
+
+    private static void assertUsage(final String message, final String... args)
+    {
+        final String[] full = new String[args.length + 1];
+        full[0] = "soak";
+        System.arraycopy(args, 0, full, 1, args.length);
+        final Cli cli = Cli.run(full);
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.contains(message), cli.toString());
+        assertEquals("", cli.out);
+    }
+}
