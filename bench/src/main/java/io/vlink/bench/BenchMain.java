@@ -13,7 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * JMH's main with the JVM flags of the parent pom ({@code vlink.jvm.flags}) appended to every fork,
+ * JMH's main with the JVM flags of the parent pom ({@code vlink.jvm.flags}) prepended to every fork,
  * so a benchmark of Agrona code runs with no flag to remember. Takes JMH's own command line:
  * {@code bench/run CrcBenchmark -prof gc}.
  */
@@ -48,13 +48,16 @@ public final class BenchMain
             return;
         }
 
+        // Prepended, not appended: an append option set here would replace the jvmArgsAppend of a benchmark's
+        // own @Fork annotation (JMH takes the command line's over the annotation's), silently dropping flags
+        // such as PipelineBenchmark's -Dagrona.disable.bounds.checks=true.
         final List<String> jvmArgs = new ArrayList<>(Arrays.asList(jvmFlags()));
-        if (cli.getJvmArgsAppend().hasValue())
+        if (cli.getJvmArgsPrepend().hasValue())
         {
-            jvmArgs.addAll(cli.getJvmArgsAppend().get());
+            jvmArgs.addAll(cli.getJvmArgsPrepend().get());
         }
         final ChainedOptionsBuilder options = new OptionsBuilder().parent(cli)
-            .jvmArgsAppend(jvmArgs.toArray(new String[0]));
+            .jvmArgsPrepend(jvmArgs.toArray(new String[0]));
         new Runner(options.build()).run();
     }
 

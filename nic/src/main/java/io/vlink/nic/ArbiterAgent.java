@@ -78,6 +78,7 @@ final class ArbiterAgent implements Agent
         private int epoch;
         private int state;
         private int fcpWord;
+        private final VlTally tally;
         private final ControlledMessageHandler fcpReader = this::onFcpRequest;
 
         PortArbiter(final Port port, final int burst, final CaptureTap capture, final int iface)
@@ -92,6 +93,8 @@ final class ArbiterAgent implements Agent
             this.arbiter = new VlArbiter(port.qos(), this);
             this.fcpRequests = port.fcpRequests;
             this.counters = port.counters();
+            // packets and bytes per VL, added to the counters once per duty cycle
+            this.tally = new VlTally(counters::txPackets, counters::txBytes);
             this.capture = capture;
             this.iface = iface;
             this.epoch = port.linkEpoch();
@@ -139,6 +142,7 @@ final class ArbiterAgent implements Agent
                 }
                 work++;
             }
+            tally.publish();
             return work;
         }
 
@@ -163,8 +167,7 @@ final class ArbiterAgent implements Agent
             }
             link.commit(offset);
             cells.free(packet.firstCell);
-            counters.txPackets(vl).incrementRelease();
-            counters.txBytes(vl).getAndAddRelease(size);
+            tally.add(vl, size);
         }
 
         private void sendFcp()
@@ -200,7 +203,8 @@ final class ArbiterAgent implements Agent
         @Override
         public boolean hasFcp()
         {
-            return fcpRequests.size() > 0;
+            // the consumer's own position and one acquire of the producer's (size() reads both positions, in a loop)
+            return fcpRequests.producerPosition() != fcpRequests.consumerPosition();
         }
 
         @Override

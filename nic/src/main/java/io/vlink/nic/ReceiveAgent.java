@@ -67,6 +67,7 @@ final class ReceiveAgent implements Agent
         private final PortCounters counters;
         private final CaptureTap capture;
         private LinkState state = LinkState.DOWN;
+        private final VlTally tally;
 
         PortReceiver(final Port port, final int burst, final CaptureTap capture)
         {
@@ -78,6 +79,8 @@ final class ReceiveAgent implements Agent
             this.rxRings = port.rxRings;
             this.events = port.rxEvents;
             this.counters = port.counters();
+            // packets and bytes per VL, added to the counters once per duty cycle
+            this.tally = new VlTally(counters::rxPackets, counters::rxBytes);
             this.capture = capture;
         }
 
@@ -88,7 +91,13 @@ final class ReceiveAgent implements Agent
             final long used = events.producerPosition() - events.consumerPosition();
             final int room = (int)((events.capacity() - used) / RxEvents.RECORD_LENGTH) - 1;
             final int limit = Math.min(burst, room);
-            return limit > 0 ? link.poll(this, limit) : 0;
+            if (limit <= 0)
+            {
+                return 0;
+            }
+            final int frames = link.poll(this, limit);
+            tally.publish();
+            return frames;
         }
 
         @Override
@@ -177,8 +186,7 @@ final class ReceiveAgent implements Agent
 
         private void received(final int vl, final int size)
         {
-            counters.rxPackets(vl).incrementRelease();
-            counters.rxBytes(vl).getAndAddRelease(size);
+            tally.add(vl, size);
         }
 
         private void discard(final DiscardReason reason)

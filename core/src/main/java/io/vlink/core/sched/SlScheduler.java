@@ -72,6 +72,9 @@ public final class SlScheduler
     private final int[] slQpCount;
     private final int[] slCurrent;
     private final int[] slBacklogged;
+    // a bit per SL with a backlogged QP (slBacklogged[sl] != 0), and per SL the table gives a non-zero weight
+    private int backloggedSls;
+    private final int servedSls;
     private final long[] slBytes;
 
     private int pointer;
@@ -133,6 +136,12 @@ public final class SlScheduler
         }
         this.entrySl = sls.clone();
         this.entryWeight = weights.clone();
+        int served = 0;
+        for (int e = 0; e < entrySl.length; e++)
+        {
+            served |= entryWeight[e] != 0 ? 1 << entrySl[e] : 0;
+        }
+        this.servedSls = served;
         this.mtu = mtu;
         this.tenureBytes = tenureBytes;
         this.tenurePackets = tenurePackets;
@@ -219,7 +228,11 @@ public final class SlScheduler
         qpTail[qp] = tail + 1;
         if (tail == head)
         {
-            slBacklogged[qpSl[qp]]++;
+            final int sl = qpSl[qp];
+            if (0 == slBacklogged[sl]++)
+            {
+                backloggedSls |= 1 << sl;
+            }
             qpWaitMark[qp] = packets;
         }
         return true;
@@ -247,6 +260,13 @@ public final class SlScheduler
      */
     public int next(final int blockedSls)
     {
+        // no SL the table serves has work outside blockedSls: the scan of step 1 would find none (how every
+        // burst of an engine ends), so answer without it; the state is untouched either way
+        if (0 == (backloggedSls & servedSls & ~blockedSls))
+        {
+            return NO_WORK;
+        }
+
         // step 1: choose the SL
         final int entries = entrySl.length;
         if (remainingWeight <= 0 || slBacklogged[entrySl[pointer]] == 0 || (blockedSls & (1 << entrySl[pointer])) != 0)
@@ -320,7 +340,10 @@ public final class SlScheduler
             qpHead[qp] = head + 1;
             if (head + 1 == qpTail[qp])
             {
-                slBacklogged[sl]--;
+                if (0 == --slBacklogged[sl])
+                {
+                    backloggedSls &= ~(1 << sl);
+                }
             }
         }
         else

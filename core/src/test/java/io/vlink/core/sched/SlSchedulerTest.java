@@ -326,4 +326,44 @@ class SlSchedulerTest
             }
         }
     }
+
+    @Test
+    void noWorkOutsideTheBlockedSlsLeavesTheStateAsItWas()
+    {
+        // SL 2 has weight 0 (never served); a "nothing to do" answer must not move the table or any QP
+        final SlScheduler probed = scheduler("0:512,1:256,2:0", 256, 512, 0);
+        final SlScheduler reference = scheduler("0:512,1:256,2:0", 256, 512, 0);
+        for (final SlScheduler s : new SlScheduler[] {probed, reference})
+        {
+            for (int sl = 0; sl < 3; sl++)
+            {
+                final int qp = s.createQp(sl, sl);
+                for (int m = 0; m < 4; m++)
+                {
+                    assertTrue(s.post(qp, 700, m));
+                }
+            }
+        }
+        assertEquals(SlScheduler.NO_WORK, probed.next(0b011));
+        assertEquals(SlScheduler.NO_WORK, probed.next(0b111));
+        int steps = 0;
+        while (true)
+        {
+            final int bytes = reference.next(0);
+            if ((steps & 1) == 0)
+            {
+                assertEquals(SlScheduler.NO_WORK, probed.next(0b011));
+            }
+            assertEquals(bytes, probed.next(0));
+            if (SlScheduler.NO_WORK == bytes)
+            {
+                break;
+            }
+            assertEquals(reference.packetQp(), probed.packetQp());
+            assertEquals(reference.packetOffset(), probed.packetOffset());
+            steps++;
+        }
+        assertEquals(24, steps, "SLs 0 and 1: 8 messages of 3 packets; SL 2 never served");
+        assertEquals(4, probed.queuedMessages(2));
+    }
 }
