@@ -77,7 +77,7 @@ public final class HtmlReport
                 share[vl][s] = total == 0 ? 0 : (double)timeline.bytes(s, vl) / total;
                 stalls[vl][s] = timeline.stalls(s, vl);
             }
-            p99[0][s] = timeline.p99Ns(s) / 1e3;
+            p99[0][s] = timeline.p99Ns(s);
         }
 
         final String[] names = new String[vls];
@@ -104,7 +104,17 @@ public final class HtmlReport
         html.append("<h2>Latency by percentile</h2>\n");
         html.append(percentileChart(latency));
         html.append("<h2>Latency p99 per second</h2>\n");
-        html.append(lineChart("p99 of the packets delivered in each second", "second", "µs",
+        double p99Max = 0;
+        for (final double v : p99[0])
+        {
+            p99Max = Math.max(p99Max, v);
+        }
+        final double p99Scale = timeScale(p99Max);
+        for (int s = 0; s < seconds; s++)
+        {
+            p99[0][s] /= p99Scale;
+        }
+        html.append(lineChart("p99 of the packets delivered in each second", "second", timeUnit(p99Scale),
             new String[] {"p99"}, p99, new boolean[] {true}, null));
         html.append("<h2>Credit stalls per second</h2>\n");
         html.append(lineChart("times a VL with a packet waited for credits", "second", "stalls", names, stalls, show,
@@ -175,7 +185,8 @@ public final class HtmlReport
         for (final Map.Entry<FaultKind, Long> e : result.faultsInjected.entrySet())
         {
             html.append("<tr><td class=\"l\">").append(e.getKey().label()).append("</td><td>").append(e.getValue())
-                .append("</td><td>").append(result.faultsDetected.getOrDefault(e.getKey(), 0L))
+                .append("</td><td>").append(result.faultsDetected.containsKey(e.getKey()) ?
+                    String.valueOf(result.faultsDetected.get(e.getKey())) : "-")
                 .append("</td><td class=\"l\">").append(esc(e.getKey().description())).append("</td></tr>\n");
         }
         html.append("</table>\n");
@@ -269,11 +280,17 @@ public final class HtmlReport
         {
             final double p = PERCENTILES[i];
             xs[i] = p >= 100 ? xMax : Math.min(xMax, Math.log10(1 / (1 - p / 100)));
-            ys[i] = latency.getValueAtPercentile(p) / 1e3;
+            ys[i] = latency.getValueAtPercentile(p);
             max = Math.max(max, ys[i]);
         }
-        final double yMax = niceCeiling(max);
-        final StringBuilder svg = frame(latency.getTotalCount() + " packets", "percentile", "µs", xMax, yMax, true);
+        final double scale = timeScale(max);
+        for (int i = 0; i < ys.length; i++)
+        {
+            ys[i] /= scale;
+        }
+        final double yMax = niceCeiling(max / scale);
+        final StringBuilder svg = frame(latency.getTotalCount() + " packets", "percentile", timeUnit(scale), xMax, yMax,
+            true);
         final int plotW = WIDTH - LEFT - RIGHT;
         final int plotH = HEIGHT - TOP - BOTTOM;
         svg.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"").append(COLOURS[0]).append("\" points=\"");
@@ -320,12 +337,14 @@ public final class HtmlReport
         }
         else
         {
-            final int ticks = (int)Math.min(10, Math.max(1, xMax));
-            for (int i = 0; i <= ticks; i++)
+            // whole seconds: a tick every `step` seconds, at most about ten
+            final int last = (int)Math.max(1, xMax);
+            final int step = Math.max(1, (int)Math.ceil((last - 1) / 10.0));
+            for (int second = 1; second <= last; second += step)
             {
-                final double x = LEFT + (double)i / ticks * plotW;
-                svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-                    x, TOP + plotH + 16, number(1 + (xMax - 1) * i / ticks)));
+                final double x = LEFT + (last == 1 ? plotW / 2.0 : (double)(second - 1) / (last - 1) * plotW);
+                svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
+                    x, TOP + plotH + 16, second));
             }
         }
         svg.append(String.format(Locale.ROOT,
@@ -364,6 +383,19 @@ public final class HtmlReport
             return Long.toString((long)value);
         }
         return String.format(Locale.ROOT, Math.abs(value) < 1 ? "%.3f" : "%.1f", value);
+    }
+
+    /**
+     * @return nanoseconds per axis unit for values up to {@code maxNs}: µs below 10 ms, ms below 10 s, else s.
+     */
+    static double timeScale(final double maxNs)
+    {
+        return maxNs < 1e7 ? 1e3 : maxNs < 1e10 ? 1e6 : 1e9;
+    }
+
+    static String timeUnit(final double scale)
+    {
+        return scale == 1e3 ? "µs" : scale == 1e6 ? "ms" : "s";
     }
 
     private static String micros(final long ns)

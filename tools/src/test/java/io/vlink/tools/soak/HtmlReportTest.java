@@ -75,6 +75,33 @@ class HtmlReportTest
     }
 
     @Test
+    void axesInWholeSecondsAndReadableTimeUnits()
+    {
+        final SoakTimeline timeline = new SoakTimeline(8);
+        for (int s = 0; s < 30; s++)
+        {
+            timeline.addSecond(new long[8], new long[8], 250_000_000L);
+        }
+        final Histogram latency = new Histogram(1, 10_000_000_000L, 3);
+        latency.recordValue(400_000_000L);
+        final String html = HtmlReport.render(SoakResultTest.sample(), timeline, latency);
+        assertFalse(html.matches("(?s).*text-anchor=\"middle\">\\d+\\.\\d+</text>.*"), "no fractional seconds");
+        assertTrue(html.contains("text-anchor=\"middle\">28</text>"), "a tick every 3 s up to 30");
+        assertTrue(html.contains(">ms</text>"), "hundreds of ms are shown in ms");
+        assertEquals(1e3, HtmlReport.timeScale(9_999_999));
+        assertEquals("s", HtmlReport.timeUnit(HtmlReport.timeScale(2e10)));
+    }
+
+    @Test
+    void aFaultWithNothingToDetectShowsADash()
+    {
+        final SoakResult result = SoakResultTest.sample();
+        result.faultsInjected.put(FaultKind.DROP_FCP, 12L);
+        final String html = HtmlReport.render(result, new SoakTimeline(8), new Histogram(3));
+        assertTrue(html.contains("<td class=\"l\">drop-fcp</td><td>12</td><td>-</td>"), html);
+    }
+
+    @Test
     void niceCeilings()
     {
         assertEquals(1, HtmlReport.niceCeiling(0));
