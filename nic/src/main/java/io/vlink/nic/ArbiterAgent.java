@@ -153,7 +153,7 @@ final class ArbiterAgent implements Agent
             final int offset = link.tryClaim(Link.DATA_FRAME, size + Sizes.VCRC_LENGTH);
             final AtomicBuffer buffer = link.buffer();
             // the one copy: cells -> the link's buffer; then LRH.PktLen, ICRC and VCRC in place
-            cells.getBytes(packet.firstCell, 0, buffer, offset, size);
+            CellCopy.fromCells(cells, packet.firstCell, 0, buffer, offset, size);
             final int length = framer.frame(buffer, offset, size);
             if (Port.VL15 != vl)
             {

@@ -78,6 +78,23 @@ public final class Icrc
      */
     public int compute(final DirectBuffer buffer, final int offset, final int size)
     {
+        return finish(buffer, offset, size, prepare(buffer, offset, size));
+    }
+
+    /**
+     * First half of {@link #compute}: the masked headers go to the scratch array. Split so that a caller can do
+     * other work on the packet (its VCRC) before {@link #finish}: the CRC-32 stub reads the scratch array with
+     * 16-byte loads, which cannot be forwarded from the 8-byte stores that just wrote it, and would wait for them
+     * to reach the cache (measured: 38 ns for a 64-byte packet against 12 ns once the stores are old).
+     *
+     * @param buffer holding the packet.
+     * @param offset of the first LRH byte.
+     * @param size   bytes from the first LRH byte through the ICRC ({@code 4 * PktLen}).
+     * @return the headers' length, to pass to {@link #finish}.
+     * @throws IllegalArgumentException if the packet is raw or too small for its headers (a caller's mistake).
+     */
+    public int prepare(final DirectBuffer buffer, final int offset, final int size)
+    {
         final int lnh = buffer.getByte(offset + 1) & 0x3;
         final int headers = lnh == LNH_LOCAL ? LOCAL_HEADERS_LENGTH : lnh == LNH_GLOBAL ? GLOBAL_HEADERS_LENGTH : 0;
         if (headers == 0)
@@ -109,7 +126,21 @@ public final class Icrc
             masked.putLong(48, buffer.getLong(offset + 48, BIG_ENDIAN) | BTH_RESV8A_MASK, BIG_ENDIAN);
             masked.putInt(56, buffer.getInt(offset + 56, BIG_ENDIAN), BIG_ENDIAN);
         }
+        return headers;
+    }
 
+    /**
+     * Second half of {@link #compute}, after {@link #prepare} on the same packet (nothing else in between may use
+     * this instance).
+     *
+     * @param buffer  holding the packet.
+     * @param offset  of the first LRH byte.
+     * @param size    bytes from the first LRH byte through the ICRC ({@code 4 * PktLen}).
+     * @param headers what {@link #prepare} returned.
+     * @return the ICRC, as {@link CRC32#getValue()} would give it; it goes on the wire low byte first.
+     */
+    public int finish(final DirectBuffer buffer, final int offset, final int size, final int headers)
+    {
         final CRC32 crc32 = this.crc32;
         crc32.reset();
         crc32.update(scratch, 0, headers);
