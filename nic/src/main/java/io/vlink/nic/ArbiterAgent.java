@@ -61,6 +61,14 @@ final class ArbiterAgent implements Agent
 
     static final class PortArbiter implements ArbiterSource
     {
+        /**
+         * The most bytes sent per port per duty cycle besides the burst's packet count: what a duty cycle moves
+         * should stay in the caches between the agents that handle it next (measured with 4 KiB packets: 128 KiB a
+         * cycle 1.38 us a packet on one thread, 256 KiB 1.65 us), while small packets still spread each cycle's
+         * fixed costs over the whole burst.
+         */
+        static final int BURST_BYTES = 128 * 1024;
+
         private final Port port;
         private final Link link;
         private final int burst;
@@ -120,7 +128,8 @@ final class ArbiterAgent implements Agent
                 arbiter.replace(replacement);
             }
             int work = link.flush();
-            for (int i = 0; i < burst; i++)
+            int bytes = 0;
+            for (int i = 0; i < burst && bytes < BURST_BYTES; i++)
             {
                 if (!link.hasRoomFor(Link.MAX_DATA_FRAME_LENGTH))
                 {
@@ -138,7 +147,7 @@ final class ArbiterAgent implements Agent
                 }
                 else
                 {
-                    sendPacket(VlArbiter.vl(grant));
+                    bytes += sendPacket(VlArbiter.vl(grant));
                 }
                 work++;
             }
@@ -146,7 +155,7 @@ final class ArbiterAgent implements Agent
             return work;
         }
 
-        private void sendPacket(final int vl)
+        private int sendPacket(final int vl)
         {
             final TxPacket packet = rings.poll(vl);
             final int size = packet.size;
@@ -168,6 +177,7 @@ final class ArbiterAgent implements Agent
             link.commit(offset);
             cells.free(packet.firstCell);
             tally.add(vl, size);
+            return size;
         }
 
         private void sendFcp()

@@ -101,16 +101,12 @@ public final class PacketChecker
             return TOO_SHORT;
         }
 
-        // the ICRC's masked headers are stored first and read last, after the VCRC: by then the stores are in the
-        // cache and the CRC-32 stub's wide loads need not wait for them (Icrc.prepare)
-        final boolean iba = LrhFlyweight.isIba(lnh);
-        final int headers = iba ? icrc.prepare(buffer, offset, size) : 0;
         final int vcrc = (buffer.getShort(offset + size, LITTLE_ENDIAN) & 0xFFFF) == Crc16.compute(buffer, offset, size) ?
             CRC_OK : CRC_BAD;
         int icrcStatus = CRC_NONE;
-        if (iba)
+        if (LrhFlyweight.isIba(lnh))
         {
-            final int expected = icrc.finish(buffer, offset, size, headers);
+            final int expected = icrc.compute(buffer, offset, size);
             icrcStatus = buffer.getInt(offset + size - Icrc.LENGTH, LITTLE_ENDIAN) == expected ? CRC_OK : CRC_BAD;
         }
 

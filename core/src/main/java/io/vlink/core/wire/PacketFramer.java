@@ -49,13 +49,12 @@ public final class PacketFramer
         }
         if (LrhFlyweight.isIba(lnh))
         {
-            // the ICRC's masked headers first, the VCRC of the packet as it is (ICRC field unchanged) while those
-            // stores drain, then the ICRC, and the VCRC corrected for it (Crc16.replaceLastInt)
-            final int headers = icrc.prepare(buffer, offset, size);
-            final int vcrc = Crc16.compute(buffer, offset, size);
+            // the VCRC of the packet with its ICRC field as it was, corrected once the ICRC is in
+            // (Crc16.replaceLastInt): a load of the field just stored would wait for the store to reach the cache
             final int icrcOffset = offset + size - Icrc.LENGTH;
+            final int value = icrc.compute(buffer, offset, size);
+            final int vcrc = Crc16.compute(buffer, offset, size);
             final int previous = buffer.getInt(icrcOffset, LITTLE_ENDIAN);
-            final int value = icrc.finish(buffer, offset, size, headers);
             buffer.putInt(icrcOffset, value, LITTLE_ENDIAN);
             buffer.putShort(offset + size, (short)Crc16.replaceLastInt(vcrc, previous, value), LITTLE_ENDIAN);
         }
