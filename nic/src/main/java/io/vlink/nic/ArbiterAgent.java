@@ -74,6 +74,7 @@ final class ArbiterAgent implements Agent
         private final int burst;
         private final VlRings<TxPacket> rings;
         private final CellBuffer cells;
+        private final int cellSize;
         private final CreditTransmitter transmitter;
         private final VlArbiter arbiter;
         private final PacketFramer framer = new PacketFramer();
@@ -96,6 +97,7 @@ final class ArbiterAgent implements Agent
             this.burst = burst;
             this.rings = port.vlRings;
             this.cells = port.cells;
+            this.cellSize = cells.cellSize();
             this.dataVls = port.dataVls();
             this.transmitter = new CreditTransmitter(dataVls);
             this.arbiter = new VlArbiter(port.qos(), this);
@@ -162,7 +164,14 @@ final class ArbiterAgent implements Agent
             final int offset = link.tryClaim(Link.DATA_FRAME, size + Sizes.VCRC_LENGTH);
             final AtomicBuffer buffer = link.buffer();
             // the one copy: cells -> the link's buffer; then LRH.PktLen, ICRC and VCRC in place
-            CellCopy.fromCells(cells, packet.firstCell, 0, buffer, offset, size);
+            if (size <= cellSize)
+            {
+                buffer.putBytes(offset, cells.data(), cells.cellOffset(packet.firstCell), size);
+            }
+            else
+            {
+                CellCopy.fromCells(cells, packet.firstCell, 0, buffer, offset, size);
+            }
             final int length = framer.frame(buffer, offset, size);
             if (Port.VL15 != vl)
             {

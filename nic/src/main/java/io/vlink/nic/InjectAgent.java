@@ -89,6 +89,7 @@ final class InjectAgent implements Agent
         private final int dataVls;
         private final int burst;
         final CellBuffer cells;
+        private final int cellSize;
         final InjectorArbiter injectors;
         private final SlScheduler scheduler;
         private final VlRings<TxPacket> rings;
@@ -121,6 +122,7 @@ final class InjectAgent implements Agent
             this.dataVls = qos.dataVls();
             this.burst = 4 * engine.config().burst();
             this.cells = port.cells;
+            this.cellSize = cells.cellSize();
             this.rings = port.vlRings;
             this.packets = port.packets;
             this.counters = port.counters();
@@ -349,8 +351,21 @@ final class InjectAgent implements Agent
                 src = engine.region(region);
                 srcIndex = qp.offsetOf(seq) + offset;
             }
-            CellCopy.toCells(cells, cell, HEADERS, src, srcIndex, bytes);
-            CellCopy.toCells(cells, cell, HEADERS + bytes, zeros, 0, pad + ICRC);
+            if (size <= cellSize)
+            {
+                // one cell (a small packet): payload, pad and ICRC field written in place
+                data.putBytes(at + HEADERS, src, srcIndex, bytes);
+                for (int i = 0; i < pad; i++)
+                {
+                    data.putByte(at + HEADERS + bytes + i, (byte)0);
+                }
+                data.putInt(at + size - ICRC, 0);
+            }
+            else
+            {
+                CellCopy.toCells(cells, cell, HEADERS, src, srcIndex, bytes);
+                CellCopy.toCells(cells, cell, HEADERS + bytes, zeros, 0, pad + ICRC);
+            }
         }
 
         private void writeReadyPacket(
