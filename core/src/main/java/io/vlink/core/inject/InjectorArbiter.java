@@ -90,7 +90,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final long[] refusedStamp;
     private long selections;
     private int classPointer;
-    private int readyCount;
     private long now;
 
     private int claimedCell = CellBuffer.NO_CELL;
@@ -223,12 +222,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         {
             throw new IllegalArgumentException("packet size must be > 0: " + size);
         }
-        if (readySize[injector] == 0)
-        {
-            readyBits[slot[injector] >>> 6] |= 1L << slot[injector];
-            readyCount++;
-        }
         readySize[injector] = size;
+        final int at = slot[injector];
+        readyBits[at >>> 6] |= 1L << at;
     }
 
     /**
@@ -238,12 +234,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public void idle(final int injector)
     {
-        if (readySize[injector] != 0)
-        {
-            readySize[injector] = 0;
-            readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
-            readyCount--;
-        }
+        final int at = slot[injector];
+        readySize[injector] = 0;
+        readyBits[at >>> 6] &= ~(1L << at);
     }
 
     /**
@@ -268,10 +261,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             cells.reclaimed();
         }
         claimedCell = CellBuffer.NO_CELL;
-        if (readyCount == 0)
-        {
-            return NONE;
-        }
         final int c = classPointer;
         if (classCredit[c] > 0 && singleWord[c])
         {
@@ -286,22 +275,63 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 final long after = candidates & (-1L << classStart[c]);
                 final int q = Long.numberOfTrailingZeros(after != 0 ? after : candidates);
                 final int i = members[memberBase[c] + q];
-                if ((high & (1L << slot[i])) != 0 && nowNs - highSince[i] < timerNs[i])
+                if ((high & (1L << q)) != 0 && nowNs - highSince[i] < timerNs[i])
                 {
-                    final int used = cells.cellsFor(readySize[i]);
-                    if (used <= cells.available(c))
+                    final int size = readySize[i];
+                    final int used = cells.cellsFor(size);
+                    if (cells.fits(c, used))
                     {
                         if (roundRobin[c])
                         {
                             classStart[c] = q + 1 == memberCount[c] ? 0 : q + 1;
                         }
-                        inject(c, i, used);
+                        injectHigh(c, w, 1L << q, i, size, used);
                         return i;
                     }
                 }
             }
         }
-        return selectFrom(c, ++selections);
+        return anyReady() ? selectFrom(c, ++selections) : NONE;
+    }
+
+    /**
+     * {@link #inject} for the fast path's injector: high with its timer running at this {@code now}, so its
+     * evaluation after the claim (timer, then marks) can only find its OCC at or above the high mark.
+     */
+    private void injectHigh(final int c, final int w, final long bit, final int injector, final int size, final int used)
+    {
+        final CellBuffer cells = this.cells;
+        claimedCell = cells.take(injector, c, used, idc[injector]);
+        claimedSize = size;
+        readyBits[w] &= ~bit;
+        classInjected[c] += used;
+        final long credit = classCredit[c] - used;
+        classCredit[c] = credit;
+        if (credit <= 0)
+        {
+            final int next = c + 1 == classes ? 0 : c + 1;
+            classPointer = next;
+            classCredit[next] += classWeight[next];
+        }
+        if (cells.occ(injector) >= highMark[injector])
+        {
+            // a high injector's timer-demoted bit is clear already
+            highBits[w] &= ~bit;
+            priorityChanges++;
+        }
+    }
+
+    /** @return true when any injector has a packet ready. */
+    private boolean anyReady()
+    {
+        for (final long bits : readyBits)
+        {
+            if (bits != 0)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -500,9 +530,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         // stage 2 checked the class has the cells
         claimedCell = cells.take(injector, c, used, idc[injector]);
         claimedSize = size;
-        readySize[injector] = 0;
         readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
-        readyCount--;
         classInjected[c] += used;
         final long credit = classCredit[c] - used;
         classCredit[c] = credit;
@@ -528,34 +556,29 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     private void evaluate(final int i)
     {
-        // seed 004 Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep
+        // seed 004 Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep. A high injector
+        // can only be demoted (timer, high mark), a low one only raised (low mark, below the high mark)
         final int at = slot[i];
         final int w = at >>> 6;
         final long b = 1L << at;
-        final boolean high = (highBits[w] & b) != 0;
-        if (high && now - highSince[i] >= timerNs[i])
+        if ((highBits[w] & b) != 0)
         {
-            demoteByTimer(i);
-            return;
-        }
-        final int occ = cells.occ(i);
-        if (occ >= highMark[i])
-        {
-            if (high)
+            if (now - highSince[i] >= timerNs[i])
             {
+                demoteByTimer(i);
+            }
+            else if (cells.occ(i) >= highMark[i])
+            {
+                // a high injector's timer-demoted bit is clear already
                 highBits[w] &= ~b;
-                timerLowBits[w] &= ~b;
                 priorityChanges++;
             }
         }
-        else if (occ <= lowMark[i])
+        else if (cells.occ(i) <= lowMark[i])
         {
-            if (!high)
-            {
-                raise(i);
-                highSince[i] = now;
-                priorityChanges++;
-            }
+            raise(i);
+            highSince[i] = now;
+            priorityChanges++;
         }
     }
 
@@ -624,7 +647,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isReady(final int injector)
     {
-        return readySize[injector] != 0;
+        return (readyBits[slot[injector] >>> 6] & (1L << slot[injector])) != 0;
     }
 
     /**
