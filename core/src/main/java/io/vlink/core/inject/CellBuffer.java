@@ -102,7 +102,6 @@ public final class CellBuffer
     private final long[] occ;
     private final int[] injectorClass;
     private long cellsClaimed;
-    private long cellsInUse;
     private long refusals;
 
     /**
@@ -219,7 +218,7 @@ public final class CellBuffer
     {
         final int bufferClass = injectorClass[injector];
         final int cells = cellsFor(size);
-        if (size <= 0 || cells > available(bufferClass))
+        if (size <= 0 || !fits(bufferClass, cells))
         {
             refusals++;
             return NO_CELL;
@@ -240,19 +239,17 @@ public final class CellBuffer
     int take(final int injector, final int bufferClass, final int cells, final boolean idc)
     {
         int first = sizeHead[cells];
-        final int last;
         if (first != NO_CELL)
         {
             // the common case in a steady state: a freed chain of the exact size, popped whole (its last cell is
             // still recorded at its first cell)
             sizeHead[cells] = chainNext[first];
-            last = chainLast[first];
         }
         else if (totalCells - wild >= cells)
         {
             // never used cells, linked in order: carve the next ones
             first = wild;
-            last = first + cells - 1;
+            final int last = first + cells - 1;
             next[last] = NO_CELL;
             wild = last + 1;
             chainLast[first] = last;
@@ -263,7 +260,14 @@ public final class CellBuffer
             chainLast[first] = takenLast;
         }
         packetWord[first] = packetWord(injector, cells, idc);
-        account(bufferClass, cells);
+        final int res = reserved[bufferClass];
+        final int before = classUsed[bufferClass];
+        final int after = before + cells;
+        classUsed[bufferClass] = after;
+        if (after > res)
+        {
+            sharedUsed += after - Math.max(before, res);
+        }
         occ[injector] += occDelta(cells, idc);
         cellsClaimed += cells;
         return first;
@@ -295,9 +299,14 @@ public final class CellBuffer
     private void push(final int first, final int last, final int size)
     {
         chainLast[first] = last;
-        chainNext[first] = sizeHead[size];
+        final int following = sizeHead[size];
+        chainNext[first] = following;
         sizeHead[size] = first;
-        sizeNonEmpty[size >>> 6] |= 1L << size;
+        if (following == NO_CELL)
+        {
+            // a list becomes non-empty only here (and in reclaimOne): so a non-empty size always has its bit
+            sizeNonEmpty[size >>> 6] |= 1L << size;
+        }
     }
 
     /**
@@ -425,20 +434,6 @@ public final class CellBuffer
             cell = next[cell];
         }
         return cell;
-    }
-
-    /** The class's count changes by {@code cells}; the shared pool's by the part beyond its reserved cells. */
-    private void account(final int bufferClass, final int cells)
-    {
-        final int res = reserved[bufferClass];
-        final int before = classUsed[bufferClass];
-        final int after = before + cells;
-        classUsed[bufferClass] = after;
-        cellsInUse += cells;
-        if (before > res || after > res)
-        {
-            sharedUsed += Math.max(0, after - res) - Math.max(0, before - res);
-        }
     }
 
     /**
@@ -631,10 +626,22 @@ public final class CellBuffer
         final int injector = (int)(word >>> 32);
         final int cells = (int)word & Integer.MAX_VALUE;
         // the packet's chain goes back whole (it still ends with NO_CELL, its last cell is recorded): O(1)
-        chainNext[first] = sizeHead[cells];
+        final int following = sizeHead[cells];
+        chainNext[first] = following;
         sizeHead[cells] = first;
-        sizeNonEmpty[cells >>> 6] |= 1L << cells;
-        account(injectorClass[injector], -cells);
+        if (following == NO_CELL)
+        {
+            sizeNonEmpty[cells >>> 6] |= 1L << cells;
+        }
+        final int bufferClass = injectorClass[injector];
+        final int res = reserved[bufferClass];
+        final int before = classUsed[bufferClass];
+        final int after = before - cells;
+        classUsed[bufferClass] = after;
+        if (before > res)
+        {
+            sharedUsed -= before - Math.max(after, res);
+        }
         occ[injector] -= occDelta(cells, (int)word < 0);
         return injector;
     }
@@ -667,10 +674,21 @@ public final class CellBuffer
         return totalCells;
     }
 
+    /** The cells held by packets: the classes' counts, summed when asked rather than counted on every packet. */
+    private int cellsInUse()
+    {
+        int inUse = 0;
+        for (final int used : classUsed)
+        {
+            inUse += used;
+        }
+        return inUse;
+    }
+
     /** @return cells not held by any packet (as of the last reclaim). */
     public int freeCells()
     {
-        return (int)(totalCells - cellsInUse);
+        return totalCells - cellsInUse();
     }
 
     /**
@@ -724,7 +742,7 @@ public final class CellBuffer
     /** @return cells ever reclaimed. */
     public long cellsReleased()
     {
-        return cellsClaimed - cellsInUse;
+        return cellsClaimed - cellsInUse();
     }
 
     /** @return claims refused for lack of cells. */
