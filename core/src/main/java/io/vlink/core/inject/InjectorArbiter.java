@@ -268,12 +268,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int returned = cells.returned();
         if (returned != 0)
         {
-            // the reclaim, with this arbiter as its handler: each packet's injector re-evaluated as its OCC drops
-            for (int k = 0; k < returned; k++)
-            {
-                evaluate(cells.reclaimOne());
-            }
-            cells.reclaimed();
+            reclaim(cells, returned);
         }
         final int c = classPointer;
         final int ck = c * CLASS_INTS;
@@ -310,6 +305,22 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 }
             }
         }
+        return selectSlowly(c);
+    }
+
+    /** The reclaim, with this arbiter as its handler: each packet's injector re-evaluated as its OCC drops. */
+    private void reclaim(final CellBuffer cells, final int returned)
+    {
+        for (int k = 0; k < returned; k++)
+        {
+            evaluate(cells.reclaimOne());
+        }
+        cells.reclaimed();
+    }
+
+    /** Everything the fast path of {@link #select} does not decide, from class {@code c}. */
+    private int selectSlowly(final int c)
+    {
         claimedCell = CellBuffer.NO_CELL;
         return anyReady() ? selectFrom(c, ++selections) : NONE;
     }
