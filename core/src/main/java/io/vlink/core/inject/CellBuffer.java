@@ -97,7 +97,9 @@ public final class CellBuffer
     private final int[] sharedLimit;
     private final int sharedPool;
     private int sharedUsed;
-    private final int[] classUsed;
+    // per class: its reserved cells not in use; negative: the cells it holds of the shared pool (one number
+    // answers both "does it fit in the reserved cells" and "how much of the pool does it hold")
+    private final int[] room;
     // per injector: its OCC in the low 32 bits, the IDC part of it in the high 32 (one add per claim or reclaim)
     private final long[] occ;
     private final int[] injectorClass;
@@ -140,7 +142,7 @@ public final class CellBuffer
         reserved = config.reservedCells.clone();
         sharedLimit = config.sharedLimit.clone();
         sharedPool = config.sharedCells;
-        classUsed = new int[config.classes];
+        room = reserved.clone();
         occ = new long[config.injectors];
         injectorClass = config.injectorClass.clone();
     }
@@ -187,10 +189,9 @@ public final class CellBuffer
      */
     public int available(final int bufferClass)
     {
-        final int used = classUsed[bufferClass];
-        final int res = reserved[bufferClass];
-        final int reservedFree = used < res ? res - used : 0;
-        final int sharedHeld = used > res ? used - res : 0;
+        final int room = this.room[bufferClass];
+        final int reservedFree = Math.max(0, room);
+        final int sharedHeld = Math.max(0, -room);
         final int byLimit = sharedLimit[bufferClass] - sharedHeld;
         final int byPool = sharedPool - sharedUsed;
         return reservedFree + Math.max(0, Math.min(byLimit, byPool));
@@ -202,7 +203,7 @@ public final class CellBuffer
      */
     boolean fits(final int bufferClass, final int cells)
     {
-        return classUsed[bufferClass] + cells <= reserved[bufferClass] || cells <= available(bufferClass);
+        return cells <= room[bufferClass] || cells <= available(bufferClass);
     }
 
     /**
@@ -260,13 +261,13 @@ public final class CellBuffer
             chainLast[first] = takenLast;
         }
         packetWord[first] = packetWord(injector, cells, idc);
-        final int res = reserved[bufferClass];
-        final int before = classUsed[bufferClass];
-        final int after = before + cells;
-        classUsed[bufferClass] = after;
-        if (after > res)
+        final int before = room[bufferClass];
+        final int after = before - cells;
+        room[bufferClass] = after;
+        if (after < 0)
         {
-            sharedUsed += after - Math.max(before, res);
+            // the part beyond the reserved cells comes from the shared pool
+            sharedUsed += Math.min(cells, -after);
         }
         occ[injector] += occDelta(cells, idc);
         cellsClaimed += cells;
@@ -634,13 +635,12 @@ public final class CellBuffer
             sizeNonEmpty[cells >>> 6] |= 1L << cells;
         }
         final int bufferClass = injectorClass[injector];
-        final int res = reserved[bufferClass];
-        final int before = classUsed[bufferClass];
-        final int after = before - cells;
-        classUsed[bufferClass] = after;
-        if (before > res)
+        final int before = room[bufferClass];
+        room[bufferClass] = before + cells;
+        if (before < 0)
         {
-            sharedUsed -= before - Math.max(after, res);
+            // the part that was beyond the reserved cells goes back to the shared pool
+            sharedUsed -= Math.min(cells, -before);
         }
         occ[injector] -= occDelta(cells, (int)word < 0);
         return injector;
@@ -678,9 +678,9 @@ public final class CellBuffer
     private int cellsInUse()
     {
         int inUse = 0;
-        for (final int used : classUsed)
+        for (int c = 0; c < room.length; c++)
         {
-            inUse += used;
+            inUse += reserved[c] - room[c];
         }
         return inUse;
     }
@@ -715,7 +715,7 @@ public final class CellBuffer
      */
     public int classCells(final int bufferClass)
     {
-        return classUsed[bufferClass];
+        return reserved[bufferClass] - room[bufferClass];
     }
 
     /** @return cells of the shared pool in use. */
