@@ -73,10 +73,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private static final int WORD_BASE = 6;
     private static final int WORDS = 7;
     private static final int CLASS_INTS = 8;
-    // per class, longs: credit in cells, cells injected, the selection that last refused it
+    // per class, longs: credit in cells, the weights it was granted and the surplus it forfeited (so the cells it
+    // injected are granted - forfeited - credit, with nothing counted per packet), the selection that last refused it
     private static final int CREDIT = 0;
-    private static final int INJECTED = 1;
+    private static final int GRANTED = 1;
     private static final int REFUSED = 2;
+    private static final int FORFEITED = 3;
     private static final int CLASS_LONGS = 4;
 
     // per injector, longs: when it became high, its priority timer, its ready packet (cells << 32 | bytes), the
@@ -181,6 +183,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
         stalls = new long[injectors];
         classLong[CREDIT] = config.classWeight[0];
+        classLong[GRANTED] = config.classWeight[0];
     }
 
     private static long marks(final int low, final int high)
@@ -346,19 +349,38 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
     }
 
-    /** Stage 1's accounting of an injection: the class's cells and credit; a spent credit ends its turn. */
+    /** Stage 1's accounting of an injection: the class's credit; a spent credit ends its turn. */
     private void charge(final int c, final int used)
     {
         final long[] classLong = this.classLong;
         final int k = c * CLASS_LONGS;
-        classLong[k + INJECTED] += used;
         final long credit = classLong[k + CREDIT] - used;
         classLong[k + CREDIT] = credit;
         if (credit <= 0)
         {
             final int next = c + 1 == classes ? 0 : c + 1;
             classPointer = next;
-            classLong[next * CLASS_LONGS + CREDIT] += classInt[next * CLASS_INTS + WEIGHT];
+            grant(next);
+        }
+    }
+
+    /** A new turn of class {@code c}: its weight is added to its credit. */
+    private void grant(final int c)
+    {
+        final int weight = classInt[c * CLASS_INTS + WEIGHT];
+        final int k = c * CLASS_LONGS;
+        classLong[k + CREDIT] += weight;
+        classLong[k + GRANTED] += weight;
+    }
+
+    /** The class at {@code k} in {@link #classLong} loses a positive credit (a debt is kept). */
+    private void forfeit(final int k)
+    {
+        final long credit = classLong[k + CREDIT];
+        if (credit > 0)
+        {
+            classLong[k + CREDIT] = 0;
+            classLong[k + FORFEITED] += credit;
         }
     }
 
@@ -392,10 +414,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             if (classLong[k + REFUSED] == stamp)
             {
                 // already refused in this selection: not examined again (one stall per selection), no surplus
-                if (classLong[k + CREDIT] > 0)
-                {
-                    classLong[k + CREDIT] = 0;
-                }
+                forfeit(k);
             }
             else if (classLong[k + CREDIT] > 0)
             {
@@ -406,13 +425,13 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                     return injector;
                 }
                 // not enabled: forfeit a surplus, keep a debt
-                classLong[k + CREDIT] = 0;
+                forfeit(k);
                 classLong[k + REFUSED] = stamp;
                 refused++;
             }
             c = c + 1 == classes ? 0 : c + 1;
             classPointer = c;
-            classLong[c * CLASS_LONGS + CREDIT] += classInt[c * CLASS_INTS + WEIGHT];
+            grant(c);
         }
         return NONE;
     }
@@ -746,7 +765,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public long classInjectedCells(final int bufferClass)
     {
-        return classLong[bufferClass * CLASS_LONGS + INJECTED];
+        final int k = bufferClass * CLASS_LONGS;
+        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k + CREDIT];
     }
 
     /**
@@ -758,9 +778,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         long total = 0;
         for (int c = 0; c < classes; c++)
         {
-            total += classLong[c * CLASS_LONGS + INJECTED];
+            total += classInjectedCells(c);
         }
-        return total == 0 ? 0.0 : (double)classLong[bufferClass * CLASS_LONGS + INJECTED] / total;
+        return total == 0 ? 0.0 : (double)classInjectedCells(bufferClass) / total;
     }
 
     /** @return the buffer. */
