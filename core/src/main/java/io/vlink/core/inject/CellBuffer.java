@@ -232,7 +232,8 @@ public final class CellBuffer
      * {@link #available} when it chose the injector).
      *
      * @param injector    the packet's injector.
-     * @param bufferClass its class.
+     * @param bufferClass its class: the buffer's own class of the injector (the arbiter and the buffer are built
+     *                    from the same config), which its reclaim credits back.
      * @param cells       cells to take.
      * @param idc         true for an immediate-data packet.
      * @return the packet's first cell.
