@@ -321,15 +321,88 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         cells.reclaimed();
     }
 
-    /** Everything the fast path of {@link #select} does not decide, from class {@code c}. */
-    private int selectSlowly(final int c)
+    /**
+     * Everything the fast path of {@link #select} does not decide: stage 1's weighted round robin from class
+     * {@code start} (each class is refused at most once per selection; a class in debt gets its weight on every
+     * visit, so the loop ends with an injection or when every class was refused) and stage 2 in full.
+     * <p>
+     * One method on purpose: larger than C2's limit for inlining a hot callee ({@code FreqInlineSize}, 325 bytes of
+     * bytecode), it is compiled on its own and stays out of {@code select}'s code, whose fast path then has the
+     * registers to itself (inlined, this path cost the one-cell selection ~20%).
+     */
+    private int selectSlowly(final int start)
     {
         claimedCell = CellBuffer.NO_CELL;
-        return anyReady() ? selectFrom(c, ++selections) : NONE;
+        if (!anyReady())
+        {
+            return NONE;
+        }
+        final long stamp = ++selections;
+        final long[] classLong = this.classLong;
+        final int[] classInt = this.classInt;
+        final int classes = this.classes;
+        int refused = 0;
+        int c = start;
+        while (refused < classes)
+        {
+            final int k = c * CLASS_LONGS;
+            if (classLong[k + REFUSED] == stamp)
+            {
+                // already refused in this selection: not examined again (one stall per selection), no surplus
+                forfeit(k);
+            }
+            else if (classLong[k + CREDIT] > 0)
+            {
+                // stage 2: a high-priority ready injector from the start point, else a low one
+                final int ck = c * CLASS_INTS;
+                final boolean roundRobin = classInt[ck + WRAP] != 0;
+                final int from = roundRobin ? classInt[ck + START] : 0;
+                final int chosen = anyReady(c) ? chooseByScan(c, from) : -1;
+                if (chosen >= 0)
+                {
+                    final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
+                    final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
+                    final int used = (int)(packet >>> 32);
+                    if (used > cells.available(c))
+                    {
+                        // refused for lack of cells: the class is not enabled, and the injector keeps its place
+                        // (head of line), so smaller packets of the class cannot starve it while its cells drain
+                        stalls[injector]++;
+                        totalStalls++;
+                        if (roundRobin)
+                        {
+                            classInt[ck + START] = chosen;
+                        }
+                    }
+                    else
+                    {
+                        if (roundRobin)
+                        {
+                            classInt[ck + START] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
+                        }
+                        claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
+                        claimedSize = (int)packet;
+                        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
+                        bits[(at >>> 6) * WORD_STRIDE + READY] &= ~(1L << at);
+                        charge(c, used);
+                        evaluate(injector);
+                        return injector;
+                    }
+                }
+                // not enabled: forfeit a surplus, keep a debt
+                forfeit(k);
+                classLong[k + REFUSED] = stamp;
+                refused++;
+            }
+            c = c + 1 == classes ? 0 : c + 1;
+            classPointer = c;
+            grant(c);
+        }
+        return NONE;
     }
 
     /**
-     * {@link #inject} for the fast path's injector: high with its timer running at this {@code now}, so its
+     * The claim for the fast path's injector: high with its timer running at this {@code now}, so its
      * evaluation after the claim (timer, then marks) can only find its OCC at or above the high mark.
      */
     private void injectHigh(
@@ -398,44 +471,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         return false;
     }
 
-    /**
-     * The weighted round robin from class {@code c}: each class is refused at most once per selection; a class in
-     * debt gets its weight on every visit, so the loop ends with an injection or when every class was refused.
-     */
-    private int selectFrom(final int start, final long stamp)
-    {
-        final long[] classLong = this.classLong;
-        final int classes = this.classes;
-        int refused = 0;
-        int c = start;
-        while (refused < classes)
-        {
-            final int k = c * CLASS_LONGS;
-            if (classLong[k + REFUSED] == stamp)
-            {
-                // already refused in this selection: not examined again (one stall per selection), no surplus
-                forfeit(k);
-            }
-            else if (classLong[k + CREDIT] > 0)
-            {
-                final int injector = anyReady(c) ? chooseWithin(c) : NONE;
-                if (injector != NONE)
-                {
-                    inject(c, injector);
-                    return injector;
-                }
-                // not enabled: forfeit a surplus, keep a debt
-                forfeit(k);
-                classLong[k + REFUSED] = stamp;
-                refused++;
-            }
-            c = c + 1 == classes ? 0 : c + 1;
-            classPointer = c;
-            grant(c);
-        }
-        return NONE;
-    }
-
     private boolean anyReady(final int c)
     {
         final int base = classInt[c * CLASS_INTS + WORD_BASE];
@@ -448,41 +483,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             }
         }
         return false;
-    }
-
-    private int chooseWithin(final int c)
-    {
-        final int ck = c * CLASS_INTS;
-        final boolean roundRobin = classInt[ck + WRAP] != 0;
-        final int start = roundRobin ? classInt[ck + START] : 0;
-        final int chosen = chooseByScan(c, start);
-        if (chosen < 0)
-        {
-            return NONE;
-        }
-        final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
-        if (cellsOfPacket(injector) > cells.available(c))
-        {
-            // refused for lack of cells: the class is not enabled, and the injector keeps its place (head of
-            // line), so smaller packets of the class cannot starve it while its class's cells drain
-            stalls[injector]++;
-            totalStalls++;
-            if (roundRobin)
-            {
-                classInt[ck + START] = chosen;
-            }
-            return NONE;
-        }
-        if (roundRobin)
-        {
-            classInt[ck + START] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
-        }
-        return injector;
-    }
-
-    private int cellsOfPacket(final int injector)
-    {
-        return (int)(injectorLong[injector * INJECTOR_LONGS + PACKET] >>> 32);
     }
 
     /**
@@ -593,19 +593,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             injectorLong[ik + HIGH_SINCE] = now;
             priorityChanges++;
         }
-    }
-
-    private void inject(final int c, final int injector)
-    {
-        final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
-        final int used = (int)(packet >>> 32);
-        // stage 2 checked the class has the cells
-        claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
-        claimedSize = (int)packet;
-        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
-        bits[(at >>> 6) * WORD_STRIDE + READY] &= ~(1L << at);
-        charge(c, used);
-        evaluate(injector);
     }
 
     /**
