@@ -22,6 +22,13 @@ import java.util.concurrent.TimeUnit;
  * {@code select}), the sending side's {@code free} of its packet and the injector's next {@code ready} (without
  * them the next selection would find no cells or no ready injector); a cell round trip is one claim, one free
  * and one reclaim.
+ * <p>
+ * The state is steady (docs/injection.md, "the benchmark is steady"): one packet in flight, so no class ever lacks
+ * cells; the clock advances 50 ns an op, so an injector that stays high is demoted by its 100 us priority timer
+ * once per 2000 selections and promoted again at its next consideration (the perturbation of seed 004): a
+ * constant ~3.4% (mixed sizes) and ~4.6% (one cell) of selections take the slow path, in every iteration. Run
+ * to run differences on a shared 2-vCPU machine come from the neighbour on the other hyperthread: prefer
+ * {@code -f 3} and read each figure against the same run's {@code baseline}.
  * <pre>
  * bench/run InjectionBenchmark -f 1 -wi 3 -w 1 -i 5 -r 1 -prof gc
  * </pre>

@@ -63,7 +63,6 @@ public final class CellBuffer
     private static final int RETURN_HEAD_CACHE = 17;
     private static final int RETURN_HEAD = 32;
     private static final int RETURN_POSITIONS = 48;
-    private static final int INFO_STRIDE = 4;
 
     private final int cellSize;
     private final int cellShift;
@@ -90,18 +89,21 @@ public final class CellBuffer
     private int takenLast;
     // injecting side's copy of the return ring's head (it is the only writer)
     private long returnHead;
-    // per packet, at its first cell: injector, cells, last cell, class << 1 | idc
-    private final int[] packetInfo;
+    // per packet, at its first cell: what its reclaim needs in one long (see packetWord()), and its chain's last
+    // cell (kept for the free chains on their lists too)
+    private final long[] packetWord;
+    private final int[] chainLast;
     private final int[] reserved;
     private final int[] sharedLimit;
     private final int sharedPool;
     private int sharedUsed;
-    private final int[] classUsed;
-    private final int[] occ;
-    private final int[] idcOcc;
+    // per class: its reserved cells not in use; negative: the cells it holds of the shared pool (one number
+    // answers both "does it fit in the reserved cells" and "how much of the pool does it hold")
+    private final int[] room;
+    // per injector: its OCC in the low 32 bits, the IDC part of it in the high 32 (one add per claim or reclaim)
+    private final long[] occ;
     private final int[] injectorClass;
     private long cellsClaimed;
-    private long cellsReleased;
     private long refusals;
 
     /**
@@ -135,13 +137,13 @@ public final class CellBuffer
         chainNext = new int[totalCells];
         sizeNonEmpty = new long[(totalCells >>> 6) + 1];
         wild = 0;
-        packetInfo = new int[totalCells * INFO_STRIDE];
+        packetWord = new long[totalCells];
+        chainLast = new int[totalCells];
         reserved = config.reservedCells.clone();
         sharedLimit = config.sharedLimit.clone();
         sharedPool = config.sharedCells;
-        classUsed = new int[config.classes];
-        occ = new int[config.injectors];
-        idcOcc = new int[config.injectors];
+        room = reserved.clone();
+        occ = new long[config.injectors];
         injectorClass = config.injectorClass.clone();
     }
 
@@ -187,13 +189,21 @@ public final class CellBuffer
      */
     public int available(final int bufferClass)
     {
-        final int used = classUsed[bufferClass];
-        final int res = reserved[bufferClass];
-        final int reservedFree = used < res ? res - used : 0;
-        final int sharedHeld = used > res ? used - res : 0;
+        final int room = this.room[bufferClass];
+        final int reservedFree = Math.max(0, room);
+        final int sharedHeld = Math.max(0, -room);
         final int byLimit = sharedLimit[bufferClass] - sharedHeld;
         final int byPool = sharedPool - sharedUsed;
         return reservedFree + Math.max(0, Math.min(byLimit, byPool));
+    }
+
+    /**
+     * Injecting thread: {@code cells <= available(bufferClass)}, answered from the class's reserved cells alone when
+     * they suffice (the common case: two loads, no shared pool arithmetic).
+     */
+    boolean fits(final int bufferClass, final int cells)
+    {
+        return cells <= room[bufferClass] || cells <= available(bufferClass);
     }
 
     /**
@@ -209,7 +219,7 @@ public final class CellBuffer
     {
         final int bufferClass = injectorClass[injector];
         final int cells = cellsFor(size);
-        if (size <= 0 || cells > available(bufferClass))
+        if (size <= 0 || !fits(bufferClass, cells))
         {
             refusals++;
             return NO_CELL;
@@ -222,7 +232,8 @@ public final class CellBuffer
      * {@link #available} when it chose the injector).
      *
      * @param injector    the packet's injector.
-     * @param bufferClass its class.
+     * @param bufferClass its class: the buffer's own class of the injector (the arbiter and the buffer are built
+     *                    from the same config), which its reclaim credits back.
      * @param cells       cells to take.
      * @param idc         true for an immediate-data packet.
      * @return the packet's first cell.
@@ -230,56 +241,74 @@ public final class CellBuffer
     int take(final int injector, final int bufferClass, final int cells, final boolean idc)
     {
         int first = sizeHead[cells];
-        final int last;
-        final int[] packetInfo = this.packetInfo;
         if (first != NO_CELL)
         {
             // the common case in a steady state: a freed chain of the exact size, popped whole (its last cell is
             // still recorded at its first cell)
-            pop(first, cells);
-            last = packetInfo[first * INFO_STRIDE + 2];
+            sizeHead[cells] = chainNext[first];
         }
         else if (totalCells - wild >= cells)
         {
             // never used cells, linked in order: carve the next ones
             first = wild;
-            last = first + cells - 1;
+            final int last = first + cells - 1;
             next[last] = NO_CELL;
             wild = last + 1;
+            chainLast[first] = last;
         }
         else
         {
             first = gather(cells);
-            last = takenLast;
+            chainLast[first] = takenLast;
         }
-        final int info = first * INFO_STRIDE;
-        packetInfo[info] = injector;
-        packetInfo[info + 1] = cells;
-        packetInfo[info + 2] = last;
-        packetInfo[info + 3] = bufferClass << 1 | (idc ? 1 : 0);
-        account(bufferClass, injector, idc, cells);
+        packetWord[first] = packetWord(injector, cells, idc);
+        final int before = room[bufferClass];
+        final int after = before - cells;
+        room[bufferClass] = after;
+        if (after < 0)
+        {
+            // the part beyond the reserved cells comes from the shared pool
+            sharedUsed += Math.min(cells, -after);
+        }
+        occ[injector] += occDelta(cells, idc);
         cellsClaimed += cells;
         return first;
     }
 
-    /** Remove the chain {@code first} (the head of its size's list) from the list of chains of {@code size}. */
+    /** A packet's record at its first cell: injector << 32 | idc << 31 | cells (cells < 2^25: see the config). */
+    private static long packetWord(final int injector, final int cells, final boolean idc)
+    {
+        return (long)injector << 32 | (idc ? 1L << 31 : 0L) | cells;
+    }
+
+    /** What a packet of {@code cells} adds to its injector's OCC word: the cells, and the IDC part in the high half. */
+    private static long occDelta(final int cells, final boolean idc)
+    {
+        return idc ? (long)cells << 32 | cells : cells;
+    }
+
+    /**
+     * Remove the chain {@code first} (the head of its size's list) from the list of chains of {@code size}. Its bit
+     * in {@link #sizeNonEmpty} is left set: the bits are a superset of the non-empty sizes, cleared by the searches
+     * that find one stale (only the rare split or join searches), so a claim pays no branch for them.
+     */
     private void pop(final int first, final int size)
     {
-        final int following = chainNext[first];
-        sizeHead[size] = following;
-        if (following == NO_CELL)
-        {
-            sizeNonEmpty[size >>> 6] &= ~(1L << size);
-        }
+        sizeHead[size] = chainNext[first];
     }
 
     /** Give a free chain back: {@code first} and {@code last} cells (last ends with NO_CELL), {@code size} cells. */
     private void push(final int first, final int last, final int size)
     {
-        packetInfo[first * INFO_STRIDE + 2] = last;
-        chainNext[first] = sizeHead[size];
+        chainLast[first] = last;
+        final int following = sizeHead[size];
+        chainNext[first] = following;
         sizeHead[size] = first;
-        sizeNonEmpty[size >>> 6] |= 1L << size;
+        if (following == NO_CELL)
+        {
+            // a list becomes non-empty only here (and in reclaimOne): so a non-empty size always has its bit
+            sizeNonEmpty[size >>> 6] |= 1L << size;
+        }
     }
 
     /**
@@ -311,15 +340,15 @@ public final class CellBuffer
                 {
                     from = sizeHead[larger];
                     pop(from, larger);
-                    final int chainLast = packetInfo[from * INFO_STRIDE + 2];
+                    final int fromLast = chainLast[from];
                     if (larger == need)
                     {
-                        to = chainLast;
+                        to = fromLast;
                     }
                     else
                     {
                         to = walk(from, need - 1);
-                        push(next[to], chainLast, larger - need);
+                        push(next[to], fromLast, larger - need);
                         next[to] = NO_CELL;
                     }
                     need = 0;
@@ -329,7 +358,7 @@ public final class CellBuffer
                     final int smaller = nonEmptyBelow(need);
                     from = sizeHead[smaller];
                     pop(from, smaller);
-                    to = packetInfo[from * INFO_STRIDE + 2];
+                    to = chainLast[from];
                     need -= smaller;
                 }
             }
@@ -347,7 +376,7 @@ public final class CellBuffer
         return first;
     }
 
-    /** @return the smallest chain size >= {@code size} with a free chain, or -1. */
+    /** @return the smallest chain size >= {@code size} with a free chain, or -1 (stale bits met are cleared). */
     private int nonEmptyAtLeast(final int size)
     {
         final long[] bits = sizeNonEmpty;
@@ -355,9 +384,15 @@ public final class CellBuffer
         long word = bits[w] & (-1L << size);
         while (true)
         {
-            if (word != 0)
+            while (word != 0)
             {
-                return (w << 6) + Long.numberOfTrailingZeros(word);
+                final int found = (w << 6) + Long.numberOfTrailingZeros(word);
+                if (sizeHead[found] != NO_CELL)
+                {
+                    return found;
+                }
+                bits[w] &= ~(1L << found);
+                word &= word - 1;
             }
             if (++w == bits.length)
             {
@@ -367,17 +402,29 @@ public final class CellBuffer
         }
     }
 
-    /** @return the largest chain size < {@code size} with a free chain (one exists when cells are available). */
+    /**
+     * @return the largest chain size < {@code size} with a free chain (one exists when cells are available; stale
+     * bits met are cleared).
+     */
     private int nonEmptyBelow(final int size)
     {
         final long[] bits = sizeNonEmpty;
         int w = (size - 1) >>> 6;
         long word = bits[w] & (-1L >>> (63 - ((size - 1) & 63)));
-        while (word == 0)
+        while (true)
         {
+            while (word != 0)
+            {
+                final int found = (w << 6) + 63 - Long.numberOfLeadingZeros(word);
+                if (sizeHead[found] != NO_CELL)
+                {
+                    return found;
+                }
+                bits[w] &= ~(1L << found);
+                word &= ~(1L << found);
+            }
             word = bits[--w];
         }
-        return (w << 6) + 63 - Long.numberOfLeadingZeros(word);
     }
 
     private int walk(final int from, final int links)
@@ -389,20 +436,6 @@ public final class CellBuffer
             cell = next[cell];
         }
         return cell;
-    }
-
-    private void account(final int bufferClass, final int injector, final boolean idc, final int cells)
-    {
-        final int res = reserved[bufferClass];
-        final int before = classUsed[bufferClass];
-        final int after = before + cells;
-        classUsed[bufferClass] = after;
-        sharedUsed += Math.max(0, after - res) - Math.max(0, before - res);
-        occ[injector] += cells;
-        if (idc)
-        {
-            idcOcc[injector] += cells;
-        }
     }
 
     /**
@@ -591,17 +624,26 @@ public final class CellBuffer
         final long head = returnHead;
         returnHead = head + 1;
         final int first = returnSlots[(int)head & returnMask];
-        final int info = first * INFO_STRIDE;
-        final int[] packetInfo = this.packetInfo;
-        final int injector = packetInfo[info];
-        final int cells = packetInfo[info + 1];
-        final int classAndIdc = packetInfo[info + 3];
+        final long word = packetWord[first];
+        final int injector = (int)(word >>> 32);
+        final int cells = (int)word & Integer.MAX_VALUE;
         // the packet's chain goes back whole (it still ends with NO_CELL, its last cell is recorded): O(1)
-        chainNext[first] = sizeHead[cells];
+        final int following = sizeHead[cells];
+        chainNext[first] = following;
         sizeHead[cells] = first;
-        sizeNonEmpty[cells >>> 6] |= 1L << cells;
-        account(classAndIdc >>> 1, injector, (classAndIdc & 1) != 0, -cells);
-        cellsReleased += cells;
+        if (following == NO_CELL)
+        {
+            sizeNonEmpty[cells >>> 6] |= 1L << cells;
+        }
+        final int bufferClass = injectorClass[injector];
+        final int before = room[bufferClass];
+        room[bufferClass] = before + cells;
+        if (before < 0)
+        {
+            // the part that was beyond the reserved cells goes back to the shared pool
+            sharedUsed -= Math.min(cells, -before);
+        }
+        occ[injector] -= occDelta(cells, (int)word < 0);
         return injector;
     }
 
@@ -633,10 +675,21 @@ public final class CellBuffer
         return totalCells;
     }
 
+    /** The cells held by packets: the classes' counts, summed when asked rather than counted on every packet. */
+    private int cellsInUse()
+    {
+        int inUse = 0;
+        for (int c = 0; c < room.length; c++)
+        {
+            inUse += reserved[c] - room[c];
+        }
+        return inUse;
+    }
+
     /** @return cells not held by any packet (as of the last reclaim). */
     public int freeCells()
     {
-        return (int)(totalCells - (cellsClaimed - cellsReleased));
+        return totalCells - cellsInUse();
     }
 
     /**
@@ -645,7 +698,7 @@ public final class CellBuffer
      */
     public int occ(final int injector)
     {
-        return occ[injector];
+        return (int)occ[injector];
     }
 
     /**
@@ -654,7 +707,7 @@ public final class CellBuffer
      */
     public int idcOcc(final int injector)
     {
-        return idcOcc[injector];
+        return (int)(occ[injector] >>> 32);
     }
 
     /**
@@ -663,7 +716,7 @@ public final class CellBuffer
      */
     public int classCells(final int bufferClass)
     {
-        return classUsed[bufferClass];
+        return reserved[bufferClass] - room[bufferClass];
     }
 
     /** @return cells of the shared pool in use. */
@@ -690,7 +743,7 @@ public final class CellBuffer
     /** @return cells ever reclaimed. */
     public long cellsReleased()
     {
-        return cellsReleased;
+        return cellsClaimed - cellsInUse();
     }
 
     /** @return claims refused for lack of cells. */

@@ -42,55 +42,77 @@ package io.vlink.core.inject;
  * construction. OCC changes reach the arbiter through {@link CellBuffer#reclaim}'s handler ({@link #select}
  * passes itself), so reclaim a buffer shared with an arbiter through the arbiter (or with it as the handler).
  * <p>
- * <b>Implementation.</b> Per class, bitmasks over the class's injectors (one {@code long} per 64): ready,
- * high priority, and "demoted by its timer" (the only low injectors a consideration may promote). Stage 2
- * visits only ready injectors that are high or timer-demoted, from the start point, with
- * {@link Long#numberOfTrailingZeros}: the same injectors, in the same order, with the same side effects as a
- * scan of every member, because a consideration changes nothing for any other injector.
+ * <b>Implementation.</b> Per class, bitmasks over the class's injectors (one word per 64): ready, high priority,
+ * and "demoted by its timer" (the only low injectors a consideration may promote), the three words of a group side
+ * by side in one {@code long[]}. Stage 2 visits only ready injectors that are high or timer-demoted, from the start
+ * point, with {@link Long#numberOfTrailingZeros}: the same injectors, in the same order, with the same side effects
+ * as a scan of every member, because a consideration changes nothing for any other injector. The state a
+ * selection reads is packed by owner (per class: one group of ints and one of longs; per injector: one group of
+ * longs and one of ints), so a selection touches a few lines of a few arrays; a ready packet's cells are counted
+ * when it is announced.
  */
 public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 {
     /** Returned by {@link #select} when no injector can inject. */
     public static final int NONE = -1;
 
+    // per word of the class bitmasks: its ready, high and timer-demoted words side by side
+    private static final int READY = 0;
+    private static final int HIGH = 1;
+    private static final int TIMER_LOW = 2;
+    private static final int WORD_STRIDE = 4;
+
+    // per class, ints: round robin start point; its member count under round robin, else 0; its word when it has
+    // at most 64 injectors, else -1 (the fast path); first member in members[]; member count; weight; first word
+    private static final int START = 0;
+    private static final int WRAP = 1;
+    private static final int FAST_WORD = 2;
+    private static final int MEMBER_BASE = 3;
+    private static final int MEMBER_COUNT = 4;
+    private static final int WEIGHT = 5;
+    private static final int WORD_BASE = 6;
+    private static final int WORDS = 7;
+    private static final int CLASS_INTS = 8;
+    // per class, longs: credit in cells, the weights it was granted and the surplus it forfeited (so the cells it
+    // injected are granted - forfeited - credit, with nothing counted per packet), the selection that last refused it
+    private static final int CREDIT = 0;
+    private static final int GRANTED = 1;
+    private static final int REFUSED = 2;
+    private static final int FORFEITED = 3;
+    private static final int CLASS_LONGS = 4;
+
+    // per injector, longs: when it became high, its priority timer, its ready packet (cells << 32 | bytes), the
+    // marks of its current command (high << 32 | low)
+    private static final int HIGH_SINCE = 0;
+    private static final int TIMER = 1;
+    private static final int PACKET = 2;
+    private static final int MARKS = 3;
+    private static final int INJECTOR_LONGS = 4;
+    // per injector, ints: its word << 6 | its bit there (1L << slot: a shift takes the low 6 bits); 1 for IDC
+    private static final int SLOT = 0;
+    private static final int IDC = 1;
+    private static final int INJECTOR_INTS = 2;
+
     private final CellBuffer cells;
     private final int injectors;
     private final int classes;
-    private final int[] injectorClass;
+    private final int cellMask;
+    private final int cellShift;
     private final int[] ownLow;
     private final int[] ownHigh;
     private final int idcLow;
     private final int idcHigh;
-    private final long[] timerNs;
-    private final int[] classWeight;
-    private final boolean[] roundRobin;
 
-    // per class: its injectors in class order, and where its words start in the bitmasks
-    private final int[][] classMembers;
+    private final long[] bits;
+    private final int[] classInt;
+    private final long[] classLong;
+    private final long[] injectorLong;
+    private final int[] injectorInt;
+    // the injectors of each class in class order, the classes one after the other
     private final int[] members;
-    private final int[] memberBase;
-    private final int[] memberCount;
-    private final int[] wordBase;
-    private final boolean[] singleWord;
-    // per injector: its word in the class bitmasks << 6 | its bit there (1L << slot: a shift takes the low 6 bits)
-    private final int[] slot;
-    private final long[] readyBits;
-    private final long[] highBits;
-    private final long[] timerLowBits;
 
-    // per injector: the marks of its current command, its command, when it became high, its packet
-    private final int[] lowMark;
-    private final int[] highMark;
-    private final boolean[] idc;
-    private final long[] highSince;
-    private final int[] readySize;
-
-    private final int[] classStart;
-    private final long[] classCredit;
-    private final long[] refusedStamp;
     private long selections;
     private int classPointer;
-    private int readyCount;
     private long now;
 
     private int claimedCell = CellBuffer.NO_CELL;
@@ -99,7 +121,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private long timerDemotions;
     private final long[] stalls;
     private long totalStalls;
-    private final long[] classInjected;
 
     /**
      * Every injector starts high priority with its timer started at time 0 and DMA marks (call {@link #reset}
@@ -113,66 +134,61 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         this.cells = cells;
         injectors = config.injectors;
         classes = config.classes;
-        injectorClass = config.injectorClass.clone();
+        cellMask = config.cellSize - 1;
+        cellShift = Integer.numberOfTrailingZeros(config.cellSize);
+        final int[] injectorClass = config.injectorClass;
         ownLow = config.lowMark.clone();
         ownHigh = config.highMark.clone();
         idcLow = config.idcLowMark;
         idcHigh = config.idcHighMark;
-        timerNs = config.priorityTimerNs.clone();
-        classWeight = config.classWeight.clone();
-        roundRobin = new boolean[classes];
-        memberCount = new int[classes];
+
+        classInt = new int[classes * CLASS_INTS];
+        classLong = new long[classes * CLASS_LONGS];
         for (int i = 0; i < injectors; i++)
         {
-            memberCount[injectorClass[i]]++;
+            classInt[injectorClass[i] * CLASS_INTS + MEMBER_COUNT]++;
         }
-        classMembers = new int[classes][];
-        wordBase = new int[classes];
-        singleWord = new boolean[classes];
         int words = 0;
+        int base = 0;
         for (int c = 0; c < classes; c++)
         {
-            classMembers[c] = new int[memberCount[c]];
-            wordBase[c] = words;
-            singleWord[c] = memberCount[c] <= 64;
-            words += Math.max(1, (memberCount[c] + 63) >>> 6);
-            roundRobin[c] = config.policy[c] == InjectionConfig.Policy.ROUND_ROBIN;
+            final int k = c * CLASS_INTS;
+            final int count = classInt[k + MEMBER_COUNT];
+            final boolean roundRobin = config.policy[c] == InjectionConfig.Policy.ROUND_ROBIN;
+            final int classWords = Math.max(1, (count + 63) >>> 6);
+            classInt[k + WRAP] = roundRobin ? count : 0;
+            classInt[k + FAST_WORD] = count <= 64 ? words : -1;
+            classInt[k + MEMBER_BASE] = base;
+            classInt[k + WEIGHT] = config.classWeight[c];
+            classInt[k + WORD_BASE] = words;
+            classInt[k + WORDS] = classWords;
+            words += classWords;
+            base += count;
         }
-        slot = new int[injectors];
+        bits = new long[words * WORD_STRIDE];
         members = new int[injectors];
-        memberBase = new int[classes];
-        for (int c = 1; c < classes; c++)
-        {
-            memberBase[c] = memberBase[c - 1] + memberCount[c - 1];
-        }
+        injectorLong = new long[injectors * INJECTOR_LONGS];
+        injectorInt = new int[injectors * INJECTOR_INTS];
         final int[] position = new int[classes];
         for (int i = 0; i < injectors; i++)
         {
-            final int c = injectorClass[i];
-            final int p = position[c]++;
-            classMembers[c][p] = i;
-            members[memberBase[c] + p] = i;
-            slot[i] = (wordBase[c] + (p >>> 6)) << 6 | (p & 63);
+            final int k = injectorClass[i] * CLASS_INTS;
+            final int p = position[injectorClass[i]]++;
+            members[classInt[k + MEMBER_BASE] + p] = i;
+            final int at = (classInt[k + WORD_BASE] + (p >>> 6)) << 6 | (p & 63);
+            injectorInt[i * INJECTOR_INTS + SLOT] = at;
+            injectorLong[i * INJECTOR_LONGS + TIMER] = config.priorityTimerNs[i];
+            injectorLong[i * INJECTOR_LONGS + MARKS] = marks(ownLow[i], ownHigh[i]);
+            bits[(at >>> 6) * WORD_STRIDE + HIGH] |= 1L << at;
         }
-        readyBits = new long[words];
-        highBits = new long[words];
-        timerLowBits = new long[words];
-
-        lowMark = ownLow.clone();
-        highMark = ownHigh.clone();
-        idc = new boolean[injectors];
-        highSince = new long[injectors];
-        readySize = new int[injectors];
-        classStart = new int[classes];
-        classCredit = new long[classes];
-        refusedStamp = new long[classes];
         stalls = new long[injectors];
-        classInjected = new long[classes];
-        for (int i = 0; i < injectors; i++)
-        {
-            highBits[slot[i] >>> 6] |= 1L << slot[i];
-        }
-        classCredit[0] = classWeight[0];
+        classLong[CREDIT] = config.classWeight[0];
+        classLong[GRANTED] = config.classWeight[0];
+    }
+
+    private static long marks(final int low, final int high)
+    {
+        return (long)high << 32 | (low & 0xFFFF_FFFFL);
     }
 
     /**
@@ -190,7 +206,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 raise(i);
                 priorityChanges++;
             }
-            highSince[i] = nowNs;
+            injectorLong[i * INJECTOR_LONGS + HIGH_SINCE] = nowNs;
         }
     }
 
@@ -202,11 +218,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public void command(final int injector, final boolean isIdc)
     {
-        if (idc[injector] != isIdc)
+        final int k = injector * INJECTOR_INTS + IDC;
+        if ((injectorInt[k] != 0) != isIdc)
         {
-            idc[injector] = isIdc;
-            lowMark[injector] = isIdc ? idcLow : ownLow[injector];
-            highMark[injector] = isIdc ? idcHigh : ownHigh[injector];
+            injectorInt[k] = isIdc ? 1 : 0;
+            injectorLong[injector * INJECTOR_LONGS + MARKS] =
+                isIdc ? marks(idcLow, idcHigh) : marks(ownLow[injector], ownHigh[injector]);
             evaluate(injector);
         }
     }
@@ -223,12 +240,10 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         {
             throw new IllegalArgumentException("packet size must be > 0: " + size);
         }
-        if (readySize[injector] == 0)
-        {
-            readyBits[slot[injector] >>> 6] |= 1L << slot[injector];
-            readyCount++;
-        }
-        readySize[injector] = size;
+        // its cells counted once here, not at every selection that looks at it
+        injectorLong[injector * INJECTOR_LONGS + PACKET] = (long)((size + cellMask) >>> cellShift) << 32 | size;
+        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
+        bits[(at >>> 6) * WORD_STRIDE + READY] |= 1L << at;
     }
 
     /**
@@ -238,12 +253,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public void idle(final int injector)
     {
-        if (readySize[injector] != 0)
-        {
-            readySize[injector] = 0;
-            readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
-            readyCount--;
-        }
+        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
+        bits[(at >>> 6) * WORD_STRIDE + READY] &= ~(1L << at);
     }
 
     /**
@@ -260,97 +271,199 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int returned = cells.returned();
         if (returned != 0)
         {
-            // the reclaim, with this arbiter as its handler: each packet's injector re-evaluated as its OCC drops
-            for (int k = 0; k < returned; k++)
-            {
-                evaluate(cells.reclaimOne());
-            }
-            cells.reclaimed();
-        }
-        claimedCell = CellBuffer.NO_CELL;
-        if (readyCount == 0)
-        {
-            return NONE;
+            reclaim(cells, returned);
         }
         final int c = classPointer;
-        if (classCredit[c] > 0 && singleWord[c])
+        final int ck = c * CLASS_INTS;
+        final int w = classInt[ck + FAST_WORD];
+        if (w >= 0 && classLong[c * CLASS_LONGS + CREDIT] > 0)
         {
             // the common case: the class under the pointer has credit and at most 64 injectors; its first
             // candidate (ready, and high or timer-demoted) from the start point is chosen at once when it is high
             // with its timer running and its packet fits. Nothing has changed yet otherwise: the full path decides
-            final int w = wordBase[c];
-            final long high = highBits[w];
-            final long candidates = readyBits[w] & (high | timerLowBits[w]);
+            final long[] bits = this.bits;
+            final int wk = w * WORD_STRIDE;
+            final long high = bits[wk + HIGH];
+            final long candidates = bits[wk + READY] & (high | bits[wk + TIMER_LOW]);
             if (candidates != 0)
             {
-                final long after = candidates & (-1L << classStart[c]);
+                final long after = candidates & (-1L << classInt[ck + START]);
                 final int q = Long.numberOfTrailingZeros(after != 0 ? after : candidates);
-                final int i = members[memberBase[c] + q];
-                if ((high & (1L << slot[i])) != 0 && nowNs - highSince[i] < timerNs[i])
+                final int i = members[classInt[ck + MEMBER_BASE] + q];
+                final int ik = i * INJECTOR_LONGS;
+                if ((high & (1L << q)) != 0 && nowNs - injectorLong[ik + HIGH_SINCE] < injectorLong[ik + TIMER])
                 {
-                    final int used = cells.cellsFor(readySize[i]);
-                    if (used <= cells.available(c))
+                    final long packet = injectorLong[ik + PACKET];
+                    final int used = (int)(packet >>> 32);
+                    if (cells.fits(c, used))
                     {
-                        if (roundRobin[c])
+                        final int wrap = classInt[ck + WRAP];
+                        if (wrap != 0)
                         {
-                            classStart[c] = q + 1 == memberCount[c] ? 0 : q + 1;
+                            classInt[ck + START] = q + 1 == wrap ? 0 : q + 1;
                         }
-                        inject(c, i, used);
+                        injectHigh(c, wk, 1L << q, i, (int)packet, used);
                         return i;
                     }
                 }
             }
         }
-        return selectFrom(c, ++selections);
+        return selectSlowly(c);
+    }
+
+    /** The reclaim, with this arbiter as its handler: each packet's injector re-evaluated as its OCC drops. */
+    private void reclaim(final CellBuffer cells, final int returned)
+    {
+        for (int k = 0; k < returned; k++)
+        {
+            evaluate(cells.reclaimOne());
+        }
+        cells.reclaimed();
     }
 
     /**
-     * The weighted round robin from class {@code c}: each class is refused at most once per selection; a class in
-     * debt gets its weight on every visit, so the loop ends with an injection or when every class was refused.
+     * Everything the fast path of {@link #select} does not decide: stage 1's weighted round robin from class
+     * {@code start} (each class is refused at most once per selection; a class in debt gets its weight on every
+     * visit, so the loop ends with an injection or when every class was refused) and stage 2 in full.
+     * <p>
+     * One method on purpose: larger than C2's limit for inlining a hot callee ({@code FreqInlineSize}, 325 bytes of
+     * bytecode), it is compiled on its own and stays out of {@code select}'s code, whose fast path then has the
+     * registers to itself (inlined, this path cost the one-cell selection ~20%).
      */
-    private int selectFrom(final int start, final long stamp)
+    private int selectSlowly(final int start)
     {
-        final long[] classCredit = this.classCredit;
+        claimedCell = CellBuffer.NO_CELL;
+        if (!anyReady())
+        {
+            return NONE;
+        }
+        final long stamp = ++selections;
+        final long[] classLong = this.classLong;
+        final int[] classInt = this.classInt;
         final int classes = this.classes;
         int refused = 0;
         int c = start;
         while (refused < classes)
         {
-            if (refusedStamp[c] == stamp)
+            final int k = c * CLASS_LONGS;
+            if (classLong[k + REFUSED] == stamp)
             {
                 // already refused in this selection: not examined again (one stall per selection), no surplus
-                if (classCredit[c] > 0)
-                {
-                    classCredit[c] = 0;
-                }
+                forfeit(k);
             }
-            else if (classCredit[c] > 0)
+            else if (classLong[k + CREDIT] > 0)
             {
-                final int injector = anyReady(c) ? chooseWithin(c) : NONE;
-                if (injector != NONE)
+                // stage 2: a high-priority ready injector from the start point, else a low one
+                final int ck = c * CLASS_INTS;
+                final boolean roundRobin = classInt[ck + WRAP] != 0;
+                final int from = roundRobin ? classInt[ck + START] : 0;
+                final int chosen = anyReady(c) ? chooseByScan(c, from) : -1;
+                if (chosen >= 0)
                 {
-                    inject(c, injector, cells.cellsFor(readySize[injector]));
-                    return injector;
+                    final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
+                    final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
+                    final int used = (int)(packet >>> 32);
+                    if (used > cells.available(c))
+                    {
+                        // refused for lack of cells: the class is not enabled, and the injector keeps its place
+                        // (head of line), so smaller packets of the class cannot starve it while its cells drain
+                        stalls[injector]++;
+                        totalStalls++;
+                        if (roundRobin)
+                        {
+                            classInt[ck + START] = chosen;
+                        }
+                    }
+                    else
+                    {
+                        if (roundRobin)
+                        {
+                            classInt[ck + START] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
+                        }
+                        claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
+                        claimedSize = (int)packet;
+                        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
+                        bits[(at >>> 6) * WORD_STRIDE + READY] &= ~(1L << at);
+                        charge(c, used);
+                        evaluate(injector);
+                        return injector;
+                    }
                 }
                 // not enabled: forfeit a surplus, keep a debt
-                classCredit[c] = 0;
-                refusedStamp[c] = stamp;
+                forfeit(k);
+                classLong[k + REFUSED] = stamp;
                 refused++;
             }
             c = c + 1 == classes ? 0 : c + 1;
             classPointer = c;
-            classCredit[c] += classWeight[c];
+            grant(c);
         }
         return NONE;
     }
 
-    private boolean anyReady(final int c)
+    /**
+     * The claim for the fast path's injector: high with its timer running at this {@code now}, so its
+     * evaluation after the claim (timer, then marks) can only find its OCC at or above the high mark.
+     */
+    private void injectHigh(
+        final int c, final int wk, final long bit, final int injector, final int size, final int used)
     {
-        final int base = wordBase[c];
-        final int end = base + Math.max(1, (memberCount[c] + 63) >>> 6);
-        for (int w = base; w < end; w++)
+        final CellBuffer cells = this.cells;
+        claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
+        claimedSize = size;
+        final long[] bits = this.bits;
+        bits[wk + READY] &= ~bit;
+        charge(c, used);
+        if (cells.occ(injector) >= (int)(injectorLong[injector * INJECTOR_LONGS + MARKS] >>> 32))
         {
-            if (readyBits[w] != 0)
+            // a high injector's timer-demoted bit is clear already
+            bits[wk + HIGH] &= ~bit;
+            priorityChanges++;
+        }
+    }
+
+    /** Stage 1's accounting of an injection: the class's credit; a spent credit ends its turn. */
+    private void charge(final int c, final int used)
+    {
+        final long[] classLong = this.classLong;
+        final int k = c * CLASS_LONGS;
+        final long credit = classLong[k + CREDIT] - used;
+        classLong[k + CREDIT] = credit;
+        if (credit <= 0)
+        {
+            final int next = c + 1 == classes ? 0 : c + 1;
+            classPointer = next;
+            grant(next);
+        }
+    }
+
+    /** A new turn of class {@code c}: its weight is added to its credit. */
+    private void grant(final int c)
+    {
+        final int weight = classInt[c * CLASS_INTS + WEIGHT];
+        final int k = c * CLASS_LONGS;
+        classLong[k + CREDIT] += weight;
+        classLong[k + GRANTED] += weight;
+    }
+
+    /** The class at {@code k} in {@link #classLong} loses a positive credit (a debt is kept). */
+    private void forfeit(final int k)
+    {
+        final long credit = classLong[k + CREDIT];
+        if (credit > 0)
+        {
+            classLong[k + CREDIT] = 0;
+            classLong[k + FORFEITED] += credit;
+        }
+    }
+
+    /** @return true when any injector has a packet ready. */
+    private boolean anyReady()
+    {
+        final long[] bits = this.bits;
+        for (int k = READY; k < bits.length; k += WORD_STRIDE)
+        {
+            if (bits[k] != 0)
             {
                 return true;
             }
@@ -358,33 +471,18 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         return false;
     }
 
-    private int chooseWithin(final int c)
+    private boolean anyReady(final int c)
     {
-        final int start = roundRobin[c] ? classStart[c] : 0;
-        final int chosen = chooseByScan(c, start);
-        if (chosen < 0)
+        final int base = classInt[c * CLASS_INTS + WORD_BASE];
+        final int end = base + classInt[c * CLASS_INTS + WORDS];
+        for (int w = base; w < end; w++)
         {
-            return NONE;
-        }
-        final int injector = classMembers[c][chosen];
-        final CellBuffer cells = this.cells;
-        if (cells.cellsFor(readySize[injector]) > cells.available(c))
-        {
-            // refused for lack of cells: the class is not enabled, and the injector keeps its place (head of
-            // line), so smaller packets of the class cannot starve it while its class's cells drain
-            stalls[injector]++;
-            totalStalls++;
-            if (roundRobin[c])
+            if (bits[w * WORD_STRIDE + READY] != 0)
             {
-                classStart[c] = chosen;
+                return true;
             }
-            return NONE;
         }
-        if (roundRobin[c])
-        {
-            classStart[c] = chosen + 1 == memberCount[c] ? 0 : chosen + 1;
-        }
-        return injector;
+        return false;
     }
 
     /**
@@ -393,7 +491,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     private int chooseByScan(final int c, final int start)
     {
-        final int n = memberCount[c];
+        final int n = classInt[c * CLASS_INTS + MEMBER_COUNT];
         // a high-priority ready injector in order from the start point (each one visited is refreshed first)
         int chosen = firstHigh(c, start, n);
         if (chosen < 0 && start > 0)
@@ -418,6 +516,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     private int firstHigh(final int c, final int from, final int to)
     {
+        final int base = classInt[c * CLASS_INTS + MEMBER_BASE];
         int p = from;
         while (p < to)
         {
@@ -426,9 +525,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             {
                 return -1;
             }
-            final int i = classMembers[c][q];
+            final int i = members[base + q];
             refresh(i);
-            if ((highBits[slot[i] >>> 6] & (1L << slot[i])) != 0)
+            if (isHigh(i))
             {
                 return q;
             }
@@ -443,10 +542,10 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     private int nextSet(final int c, final int from, final int to, final boolean candidates)
     {
-        final int base = wordBase[c];
+        final int base = classInt[c * CLASS_INTS + WORD_BASE];
         final int lastWord = (to - 1) >>> 6;
         int w = from >>> 6;
-        long bits = bitsAt(base + w, candidates) & (-1L << from);
+        long word = bitsAt(base + w, candidates) & (-1L << from);
         while (true)
         {
             if (w == lastWord)
@@ -454,23 +553,24 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 final int rest = to & 63;
                 if (rest != 0)
                 {
-                    bits &= (1L << rest) - 1;
+                    word &= (1L << rest) - 1;
                 }
-                return bits == 0 ? -1 : (w << 6) + Long.numberOfTrailingZeros(bits);
+                return word == 0 ? -1 : (w << 6) + Long.numberOfTrailingZeros(word);
             }
-            if (bits != 0)
+            if (word != 0)
             {
-                return (w << 6) + Long.numberOfTrailingZeros(bits);
+                return (w << 6) + Long.numberOfTrailingZeros(word);
             }
             w++;
-            bits = bitsAt(base + w, candidates);
+            word = bitsAt(base + w, candidates);
         }
     }
 
     private long bitsAt(final int w, final boolean candidates)
     {
-        final long ready = readyBits[w];
-        return candidates ? ready & (highBits[w] | timerLowBits[w]) : ready;
+        final int k = w * WORD_STRIDE;
+        final long ready = bits[k + READY];
+        return candidates ? ready & (bits[k + HIGH] | bits[k + TIMER_LOW]) : ready;
     }
 
     /**
@@ -479,40 +579,20 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     private void refresh(final int i)
     {
-        if ((highBits[slot[i] >>> 6] & (1L << slot[i])) != 0)
+        final int ik = i * INJECTOR_LONGS;
+        if (isHigh(i))
         {
-            if (now - highSince[i] >= timerNs[i])
+            if (now - injectorLong[ik + HIGH_SINCE] >= injectorLong[ik + TIMER])
             {
                 demoteByTimer(i);
             }
         }
-        else if (cells.occ(i) <= lowMark[i])
+        else if (cells.occ(i) <= (int)injectorLong[ik + MARKS])
         {
             raise(i);
-            highSince[i] = now;
+            injectorLong[ik + HIGH_SINCE] = now;
             priorityChanges++;
         }
-    }
-
-    private void inject(final int c, final int injector, final int used)
-    {
-        final int size = readySize[injector];
-        // stage 2 checked the class has the cells
-        claimedCell = cells.take(injector, c, used, idc[injector]);
-        claimedSize = size;
-        readySize[injector] = 0;
-        readyBits[slot[injector] >>> 6] &= ~(1L << slot[injector]);
-        readyCount--;
-        classInjected[c] += used;
-        final long credit = classCredit[c] - used;
-        classCredit[c] = credit;
-        if (credit <= 0)
-        {
-            final int next = c + 1 == classes ? 0 : c + 1;
-            classPointer = next;
-            classCredit[next] += classWeight[next];
-        }
-        evaluate(injector);
     }
 
     /**
@@ -528,53 +608,53 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     private void evaluate(final int i)
     {
-        // seed 004 Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep
-        final int at = slot[i];
-        final int w = at >>> 6;
+        // seed 004 Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep. A high injector
+        // can only be demoted (timer, high mark), a low one only raised (low mark, below the high mark)
+        final int at = injectorInt[i * INJECTOR_INTS + SLOT];
+        final int wk = (at >>> 6) * WORD_STRIDE;
         final long b = 1L << at;
-        final boolean high = (highBits[w] & b) != 0;
-        if (high && now - highSince[i] >= timerNs[i])
+        final long[] bits = this.bits;
+        final long[] injectorLong = this.injectorLong;
+        final int ik = i * INJECTOR_LONGS;
+        final long marks = injectorLong[ik + MARKS];
+        if ((bits[wk + HIGH] & b) != 0)
         {
-            demoteByTimer(i);
-            return;
-        }
-        final int occ = cells.occ(i);
-        if (occ >= highMark[i])
-        {
-            if (high)
+            if (now - injectorLong[ik + HIGH_SINCE] >= injectorLong[ik + TIMER])
             {
-                highBits[w] &= ~b;
-                timerLowBits[w] &= ~b;
+                demoteByTimer(i);
+            }
+            else if (cells.occ(i) >= (int)(marks >>> 32))
+            {
+                // a high injector's timer-demoted bit is clear already
+                bits[wk + HIGH] &= ~b;
                 priorityChanges++;
             }
         }
-        else if (occ <= lowMark[i])
+        else if (cells.occ(i) <= (int)marks)
         {
-            if (!high)
-            {
-                raise(i);
-                highSince[i] = now;
-                priorityChanges++;
-            }
+            bits[wk + HIGH] |= b;
+            bits[wk + TIMER_LOW] &= ~b;
+            injectorLong[ik + HIGH_SINCE] = now;
+            priorityChanges++;
         }
     }
 
     private void raise(final int i)
     {
-        final int at = slot[i];
-        final int w = at >>> 6;
+        final int at = injectorInt[i * INJECTOR_INTS + SLOT];
+        final int wk = (at >>> 6) * WORD_STRIDE;
         final long b = 1L << at;
-        highBits[w] |= b;
-        timerLowBits[w] &= ~b;
+        bits[wk + HIGH] |= b;
+        bits[wk + TIMER_LOW] &= ~b;
     }
 
     private void demoteByTimer(final int i)
     {
-        final int at = slot[i];
-        final int w = at >>> 6;
+        final int at = injectorInt[i * INJECTOR_INTS + SLOT];
+        final int wk = (at >>> 6) * WORD_STRIDE;
         final long b = 1L << at;
-        highBits[w] &= ~b;
-        timerLowBits[w] |= b;
+        bits[wk + HIGH] &= ~b;
+        bits[wk + TIMER_LOW] |= b;
         priorityChanges++;
         timerDemotions++;
     }
@@ -590,7 +670,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         now = nowNs;
         for (int i = 0; i < injectors; i++)
         {
-            if (isHigh(i) && now - highSince[i] >= timerNs[i])
+            final int ik = i * INJECTOR_LONGS;
+            if (isHigh(i) && now - injectorLong[ik + HIGH_SINCE] >= injectorLong[ik + TIMER])
             {
                 demoteByTimer(i);
             }
@@ -615,7 +696,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isHigh(final int injector)
     {
-        return (highBits[slot[injector] >>> 6] & (1L << slot[injector])) != 0;
+        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
+        return (bits[(at >>> 6) * WORD_STRIDE + HIGH] & (1L << at)) != 0;
     }
 
     /**
@@ -624,7 +706,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isReady(final int injector)
     {
-        return readySize[injector] != 0;
+        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
+        return (bits[(at >>> 6) * WORD_STRIDE + READY] & (1L << at)) != 0;
     }
 
     /**
@@ -633,7 +716,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isIdc(final int injector)
     {
-        return idc[injector];
+        return injectorInt[injector * INJECTOR_INTS + IDC] != 0;
     }
 
     /** @return priority changes (either way, timer demotions and resets included). */
@@ -669,7 +752,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public long classInjectedCells(final int bufferClass)
     {
-        return classInjected[bufferClass];
+        final int k = bufferClass * CLASS_LONGS;
+        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k + CREDIT];
     }
 
     /**
@@ -679,11 +763,11 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     public double classShare(final int bufferClass)
     {
         long total = 0;
-        for (final long cells : classInjected)
+        for (int c = 0; c < classes; c++)
         {
-            total += cells;
+            total += classInjectedCells(c);
         }
-        return total == 0 ? 0.0 : (double)classInjected[bufferClass] / total;
+        return total == 0 ? 0.0 : (double)classInjectedCells(bufferClass) / total;
     }
 
     /** @return the buffer. */

@@ -4,7 +4,6 @@ import io.vlink.core.config.Diagnostic;
 import org.agrona.BitUtil;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -44,6 +43,24 @@ public final class SlScheduler
     /** A packet tenure of this value means "bytes only". */
     public static final int NO_PACKET_TENURE = 0;
 
+    // per queue pair, one group of longs (one cache line): ring head and tail, bytes of the head message already
+    // sliced, tenure left (bytes, packets), bytes generated, the packet count when its wait began
+    private static final int HEAD = 0;
+    private static final int TAIL = 1;
+    private static final int OFFSET = 2;
+    private static final int TENURE_BYTES = 3;
+    private static final int TENURE_PACKETS = 4;
+    private static final int BYTES = 5;
+    private static final int WAIT_MARK = 6;
+    private static final int QP_LONGS = 8;
+    // per SL, ints: its QP count, the position of its current QP in its list (-1 before the first), that QP
+    // (-1 before the first), how many of its QPs have work
+    private static final int COUNT = 0;
+    private static final int POSITION = 1;
+    private static final int CURRENT_QP = 2;
+    private static final int BACKLOGGED = 3;
+    private static final int SL_INTS = 4;
+
     private final int[] entrySl;
     private final int[] entryWeight;
     private final int mtu;
@@ -57,27 +74,21 @@ public final class SlScheduler
     private int qpCount;
     private final int[] qpSl;
     private final int[] qpNumber;
-    private final long[] qpHead;
-    private final long[] qpTail;
-    private final int[] qpHeadOffset;
-    private final long[] qpTenureBytesLeft;
-    private final int[] qpTenurePacketsLeft;
-    private final long[] qpBytes;
-    private final long[] qpWaitMark;
+    private final long[] qpState;
     private final int[] ringLength;
     private final long[] ringHandle;
 
-    // SLs: their QPs in creation order, the current QP (an index into that list, -1 before the first), how many have work
-    private final int[][] slQps;
-    private final int[] slQpCount;
-    private final int[] slCurrent;
-    private final int[] slBacklogged;
+    // SLs: their QPs in creation order (maxQps apart), and their group of ints
+    private final int[] slQps;
+    private final int[] slState;
     // a bit per SL with a backlogged QP (slBacklogged[sl] != 0), and per SL the table gives a non-zero weight
     private int backloggedSls;
     private final int servedSls;
     private final long[] slBytes;
 
     private int pointer;
+    // the SL of the entry under the pointer
+    private int currentSl;
     private long remainingWeight;
     private int previousQp = -1;
     private long packets;
@@ -155,24 +166,21 @@ public final class SlScheduler
 
         qpSl = new int[maxQps];
         qpNumber = new int[maxQps];
-        qpHead = new long[maxQps];
-        qpTail = new long[maxQps];
-        qpHeadOffset = new int[maxQps];
-        qpTenureBytesLeft = new long[maxQps];
-        qpTenurePacketsLeft = new int[maxQps];
-        qpBytes = new long[maxQps];
-        qpWaitMark = new long[maxQps];
+        qpState = new long[maxQps * QP_LONGS];
         ringLength = new int[maxQps * this.ringCapacity];
         ringHandle = new long[maxQps * this.ringCapacity];
 
-        slQps = new int[SL_COUNT][maxQps];
-        slQpCount = new int[SL_COUNT];
-        slCurrent = new int[SL_COUNT];
-        slBacklogged = new int[SL_COUNT];
+        slQps = new int[SL_COUNT * maxQps];
+        slState = new int[SL_COUNT * SL_INTS];
         slBytes = new long[SL_COUNT];
-        Arrays.fill(slCurrent, -1);
+        for (int sl = 0; sl < SL_COUNT; sl++)
+        {
+            slState[sl * SL_INTS + POSITION] = -1;
+            slState[sl * SL_INTS + CURRENT_QP] = -1;
+        }
 
         pointer = 0;
+        currentSl = entrySl[0];
         remainingWeight = entryWeight[0];
     }
 
@@ -202,7 +210,7 @@ public final class SlScheduler
         final int qp = qpCount++;
         qpSl[qp] = sl;
         this.qpNumber[qp] = qpNumber;
-        slQps[sl][slQpCount[sl]++] = qp;
+        slQps[sl * maxQps + slState[sl * SL_INTS + COUNT]++] = qp;
         return qp;
     }
 
@@ -216,8 +224,9 @@ public final class SlScheduler
      */
     public boolean post(final int qp, final int length, final long handle)
     {
-        final long tail = qpTail[qp];
-        final long head = qpHead[qp];
+        final int qk = qp * QP_LONGS;
+        final long tail = qpState[qk + TAIL];
+        final long head = qpState[qk + HEAD];
         if (tail - head == ringCapacity)
         {
             return false;
@@ -225,15 +234,15 @@ public final class SlScheduler
         final int slot = qp * ringCapacity + (int)(tail & ringMask);
         ringLength[slot] = length;
         ringHandle[slot] = handle;
-        qpTail[qp] = tail + 1;
+        qpState[qk + TAIL] = tail + 1;
         if (tail == head)
         {
             final int sl = qpSl[qp];
-            if (0 == slBacklogged[sl]++)
+            if (0 == slState[sl * SL_INTS + BACKLOGGED]++)
             {
                 backloggedSls |= 1 << sl;
             }
-            qpWaitMark[qp] = packets;
+            qpState[qk + WAIT_MARK] = packets;
         }
         return true;
     }
@@ -260,135 +269,174 @@ public final class SlScheduler
      */
     public int next(final int blockedSls)
     {
-        // no SL the table serves has work outside blockedSls: the scan of step 1 would find none (how every
-        // burst of an engine ends), so answer without it; the state is untouched either way
-        if (0 == (backloggedSls & servedSls & ~blockedSls))
+        // the SLs that may generate a packet now: with work, not blocked. When none the table serves is among them,
+        // the scan of step 1 would find none (how every burst of an engine ends): answer without it
+        final int eligible = backloggedSls & ~blockedSls;
+        if (0 == (eligible & servedSls))
         {
             return NO_WORK;
         }
 
         // step 1: choose the SL
-        final int entries = entrySl.length;
-        if (remainingWeight <= 0 || slBacklogged[entrySl[pointer]] == 0 || (blockedSls & (1 << entrySl[pointer])) != 0)
+        int sl = currentSl;
+        if (remainingWeight <= 0 || 0 == (eligible & 1 << sl))
         {
-            int found = -1;
-            for (int i = 1; i <= entries; i++)
-            {
-                int e = pointer + i;
-                if (e >= entries)
-                {
-                    e -= entries;
-                }
-                if (entryWeight[e] != 0 && slBacklogged[entrySl[e]] != 0 && (blockedSls & (1 << entrySl[e])) == 0)
-                {
-                    found = e;
-                    break;
-                }
-            }
-            if (found < 0)
+            sl = nextEntry(eligible);
+            if (sl < 0)
             {
                 return NO_WORK;
             }
-            pointer = found;
-            remainingWeight = entryWeight[found];
         }
-        final int sl = entrySl[pointer];
 
         // step 2: choose the QP within the SL
-        final int[] qps = slQps[sl];
-        final int count = slQpCount[sl];
-        int position = slCurrent[sl];
-        int qp = position < 0 ? -1 : qps[position];
-        if (qp < 0 || !hasWork(qp) || !hasTenure(qp))
+        final long[] qpState = this.qpState;
+        final int sk = sl * SL_INTS;
+        int qp = slState[sk + CURRENT_QP];
+        int qk = qp * QP_LONGS;
+        if (qp < 0 || qpState[qk + TAIL] == qpState[qk + HEAD] || !hasTenure(qk))
         {
-            // round robin in creation order, starting after the current QP and ending with it
-
-            for (int i = 1; i <= count; i++)
-            {
-                int p = position + i;
-                if (p >= count)
-                {
-                    p -= count;
-                }
-                if (hasWork(qps[p]))
-                {
-                    position = p;
-                    break;
-                }
-            }
-            qp = qps[position];
-            slCurrent[sl] = position;
-            qpTenureBytesLeft[qp] = tenureBytes;
-            qpTenurePacketsLeft[qp] = tenurePackets;
+            qp = nextQp(sl);
+            qk = qp * QP_LONGS;
         }
 
         // step 3: slice the head message
-        final long head = qpHead[qp];
+        final long head = qpState[qk + HEAD];
         final int slot = qp * ringCapacity + (int)(head & ringMask);
         final int length = ringLength[slot];
-        final int offset = qpHeadOffset[qp];
+        final int offset = (int)qpState[qk + OFFSET];
         final int bytes = Math.min(mtu, length - offset);
+        final boolean end = offset + bytes >= length;
         packetQp = qp;
         packetSl = sl;
         packetBytes = bytes;
         packetOffset = offset;
         packetHandle = ringHandle[slot];
-        packetEndOfMessage = offset + bytes >= length;
-        if (packetEndOfMessage)
+        packetEndOfMessage = end;
+        if (end)
         {
-            qpHeadOffset[qp] = 0;
-            qpHead[qp] = head + 1;
-            if (head + 1 == qpTail[qp])
+            qpState[qk + OFFSET] = 0;
+            qpState[qk + HEAD] = head + 1;
+            if (head + 1 == qpState[qk + TAIL] && 0 == --slState[sk + BACKLOGGED])
             {
-                if (0 == --slBacklogged[sl])
-                {
-                    backloggedSls &= ~(1 << sl);
-                }
+                backloggedSls &= ~(1 << sl);
             }
         }
         else
         {
-            qpHeadOffset[qp] = offset + bytes;
+            qpState[qk + OFFSET] = offset + bytes;
         }
 
-        remainingWeight -= bytes;
-        qpTenureBytesLeft[qp] -= bytes;
+        qpState[qk + TENURE_BYTES] -= bytes;
         if (tenurePackets != NO_PACKET_TENURE)
         {
-            qpTenurePacketsLeft[qp]--;
+            qpState[qk + TENURE_PACKETS]--;
         }
-        if (remainingWeight <= 0)
+        final long weight = remainingWeight - bytes;
+        if (weight > 0)
         {
-            pointer = pointer + 1 == entries ? 0 : pointer + 1;
-            remainingWeight = entryWeight[pointer];
+            remainingWeight = weight;
+        }
+        else
+        {
+            final int e = pointer + 1 == entrySl.length ? 0 : pointer + 1;
+            pointer = e;
+            currentSl = entrySl[e];
+            remainingWeight = entryWeight[e];
         }
 
         // figures
-        if (previousQp >= 0 && previousQp != qp)
+        if (previousQp != qp)
         {
-            switches++;
+            if (previousQp >= 0)
+            {
+                // the first packet (no previous QP) is not a switch
+                switches++;
+            }
+            previousQp = qp;
         }
-        previousQp = qp;
-        final long wait = packets - qpWaitMark[qp];
+        final long count = packets;
+        final long wait = count - qpState[qk + WAIT_MARK];
         if (wait > longestWait)
         {
             longestWait = wait;
         }
-        packets++;
-        qpWaitMark[qp] = packets;
-        qpBytes[qp] += bytes;
+        packets = count + 1;
+        qpState[qk + WAIT_MARK] = count + 1;
+        qpState[qk + BYTES] += bytes;
         slBytes[sl] += bytes;
         return bytes;
     }
 
-    private boolean hasWork(final int qp)
+    /**
+     * Step 1 when the entry under the pointer loses the turn: the first later entry (wrapping once) with a non-zero
+     * weight whose SL is {@code eligible} becomes current with its full weight.
+     *
+     * @return its SL, or -1 when there is none (the caller checked there is).
+     */
+    private int nextEntry(final int eligible)
     {
-        return qpTail[qp] != qpHead[qp];
+        final int entries = entrySl.length;
+        for (int i = 1; i <= entries; i++)
+        {
+            int e = pointer + i;
+            if (e >= entries)
+            {
+                e -= entries;
+            }
+            final int sl = entrySl[e];
+            if (entryWeight[e] != 0 && 0 != (eligible & 1 << sl))
+            {
+                pointer = e;
+                currentSl = sl;
+                remainingWeight = entryWeight[e];
+                return sl;
+            }
+        }
+        return -1;
     }
 
-    private boolean hasTenure(final int qp)
+    /**
+     * Step 2 when the SL's current QP has no work or no tenure left: the next QP of the SL in creation order that has
+     * work (round robin, starting after the current one and ending with it) becomes current with a full tenure.
+     *
+     * @return that QP.
+     */
+    private int nextQp(final int sl)
     {
-        return qpTenureBytesLeft[qp] > 0 && (tenurePackets == NO_PACKET_TENURE || qpTenurePacketsLeft[qp] > 0);
+        final int sk = sl * SL_INTS;
+        final int count = slState[sk + COUNT];
+        final int base = sl * maxQps;
+        int position = slState[sk + POSITION];
+        for (int i = 1; i <= count; i++)
+        {
+            int p = position + i;
+            if (p >= count)
+            {
+                p -= count;
+            }
+            if (hasWork(slQps[base + p]))
+            {
+                position = p;
+                break;
+            }
+        }
+        final int qp = slQps[base + position];
+        slState[sk + POSITION] = position;
+        slState[sk + CURRENT_QP] = qp;
+        qpState[qp * QP_LONGS + TENURE_BYTES] = tenureBytes;
+        qpState[qp * QP_LONGS + TENURE_PACKETS] = tenurePackets;
+        return qp;
+    }
+
+    private boolean hasWork(final int qp)
+    {
+        return qpState[qp * QP_LONGS + TAIL] != qpState[qp * QP_LONGS + HEAD];
+    }
+
+    private boolean hasTenure(final int qk)
+    {
+        return qpState[qk + TENURE_BYTES] > 0 &&
+            (tenurePackets == NO_PACKET_TENURE || qpState[qk + TENURE_PACKETS] > 0);
     }
 
     /**
@@ -404,7 +452,7 @@ public final class SlScheduler
         final List<Diagnostic> warnings = new ArrayList<>();
         for (int sl = 0; sl < SL_COUNT; sl++)
         {
-            if (slQpCount[sl] == 0)
+            if (slState[sl * SL_INTS + COUNT] == 0)
             {
                 continue;
             }
@@ -504,7 +552,7 @@ public final class SlScheduler
      */
     public int queuedMessages(final int qp)
     {
-        return (int)(qpTail[qp] - qpHead[qp]);
+        return (int)(qpState[qp * QP_LONGS + TAIL] - qpState[qp * QP_LONGS + HEAD]);
     }
 
     /**
@@ -513,7 +561,7 @@ public final class SlScheduler
      */
     public long qpBytes(final int qp)
     {
-        return qpBytes[qp];
+        return qpState[qp * QP_LONGS + BYTES];
     }
 
     /**
@@ -549,7 +597,7 @@ public final class SlScheduler
      */
     public long currentWait(final int qp)
     {
-        return hasWork(qp) ? packets - qpWaitMark[qp] : 0;
+        return hasWork(qp) ? packets - qpState[qp * QP_LONGS + WAIT_MARK] : 0;
     }
 
     /** @return the table entry under the pointer. */

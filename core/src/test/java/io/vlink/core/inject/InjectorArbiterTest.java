@@ -266,6 +266,52 @@ class InjectorArbiterTest
         assertEquals(2.0 / 6, arbiter.classShare(2), 0.002);
     }
 
+    @Test
+    void cellsInjectedPerClassAreExactlyTheCellsClaimedWhenClassesForfeitTheirCredit()
+    {
+        // the per-class figure is derived from the weights granted, the surplus forfeited and the credit left:
+        // classes that go idle with credit (forfeits), stall for lack of cells, and run into debt must all add up
+        final InjectionConfig config = new InjectionConfig().shape(8, 3).sharedCells(12).reservedCells(2)
+            .marks(1, 3).priorityTimerNs(500);
+        config.classWeight(0, 5).classWeight(1, 2).classWeight(2, 7);
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        final Random random = new Random(11);
+        final long[] claimed = new long[3];
+        final ArrayDeque<Integer> wire = new ArrayDeque<>();
+        for (int n = 0; n < 50_000; n++)
+        {
+            final int ready = random.nextInt(8);
+            if (random.nextInt(3) != 0)
+            {
+                arbiter.ready(ready, 1 + random.nextInt(5 * CELL));
+            }
+            else
+            {
+                arbiter.idle(ready);
+            }
+            final int i = arbiter.select(n * 7L);
+            if (i >= 0)
+            {
+                claimed[i % 3] += cells.cellsFor(arbiter.claimedSize());
+                wire.add(arbiter.claimedCell());
+            }
+            while (wire.size() > random.nextInt(6))
+            {
+                cells.free(wire.poll());
+            }
+        }
+        assertTrue(arbiter.stalls() > 0, "the workload makes classes lack cells");
+        long total = 0;
+        for (int c = 0; c < 3; c++)
+        {
+            assertEquals(claimed[c], arbiter.classInjectedCells(c), "class " + c);
+            total += claimed[c];
+        }
+        assertEquals(total, cells.cellsClaimed());
+        assertEquals(total - cells.cellsReleased(), cells.totalCells() - cells.freeCells());
+    }
+
     private static int nextSize(final int bufferClass, final Random random)
     {
         switch (bufferClass)
