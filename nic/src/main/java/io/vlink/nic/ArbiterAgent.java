@@ -61,11 +61,20 @@ final class ArbiterAgent implements Agent
 
     static final class PortArbiter implements ArbiterSource
     {
+        /**
+         * The most bytes sent per port per duty cycle besides the burst's packet count: what a duty cycle moves
+         * should stay in the caches between the agents that handle it next (measured with 4 KiB packets: 128 KiB a
+         * cycle 1.38 us a packet on one thread, 256 KiB 1.65 us), while small packets still spread each cycle's
+         * fixed costs over the whole burst.
+         */
+        static final int BURST_BYTES = 128 * 1024;
+
         private final Port port;
         private final Link link;
         private final int burst;
         private final VlRings<TxPacket> rings;
         private final CellBuffer cells;
+        private final int cellSize;
         private final CreditTransmitter transmitter;
         private final VlArbiter arbiter;
         private final PacketFramer framer = new PacketFramer();
@@ -88,6 +97,7 @@ final class ArbiterAgent implements Agent
             this.burst = burst;
             this.rings = port.vlRings;
             this.cells = port.cells;
+            this.cellSize = cells.cellSize();
             this.dataVls = port.dataVls();
             this.transmitter = new CreditTransmitter(dataVls);
             this.arbiter = new VlArbiter(port.qos(), this);
@@ -120,7 +130,8 @@ final class ArbiterAgent implements Agent
                 arbiter.replace(replacement);
             }
             int work = link.flush();
-            for (int i = 0; i < burst; i++)
+            int bytes = 0;
+            for (int i = 0; i < burst && bytes < BURST_BYTES; i++)
             {
                 if (!link.hasRoomFor(Link.MAX_DATA_FRAME_LENGTH))
                 {
@@ -138,7 +149,7 @@ final class ArbiterAgent implements Agent
                 }
                 else
                 {
-                    sendPacket(VlArbiter.vl(grant));
+                    bytes += sendPacket(VlArbiter.vl(grant));
                 }
                 work++;
             }
@@ -146,14 +157,21 @@ final class ArbiterAgent implements Agent
             return work;
         }
 
-        private void sendPacket(final int vl)
+        private int sendPacket(final int vl)
         {
             final TxPacket packet = rings.poll(vl);
             final int size = packet.size;
             final int offset = link.tryClaim(Link.DATA_FRAME, size + Sizes.VCRC_LENGTH);
             final AtomicBuffer buffer = link.buffer();
             // the one copy: cells -> the link's buffer; then LRH.PktLen, ICRC and VCRC in place
-            cells.getBytes(packet.firstCell, 0, buffer, offset, size);
+            if (size <= cellSize)
+            {
+                buffer.putBytes(offset, cells.data(), cells.cellOffset(packet.firstCell), size);
+            }
+            else
+            {
+                CellCopy.fromCells(cells, packet.firstCell, 0, buffer, offset, size);
+            }
             final int length = framer.frame(buffer, offset, size);
             if (Port.VL15 != vl)
             {
@@ -168,6 +186,7 @@ final class ArbiterAgent implements Agent
             link.commit(offset);
             cells.free(packet.firstCell);
             tally.add(vl, size);
+            return size;
         }
 
         private void sendFcp()

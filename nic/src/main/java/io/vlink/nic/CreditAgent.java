@@ -7,6 +7,7 @@ import io.vlink.core.credit.FcpSchedule;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.credit.LinkStateMachine;
 import io.vlink.core.wire.Fcp;
+import io.vlink.core.wire.Sizes;
 import io.vlink.nic.ring.ReceiveRing;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.DirectBuffer;
@@ -85,7 +86,8 @@ final class CreditAgent implements Agent
             this.port = port;
             this.dataVls = port.dataVls();
             this.link = new LinkStateMachine(dataVls, true);
-            this.receiver = new CreditReceiver(dataVls, port.rxRings[0].capacityBlocks(), 64);
+            // one-block chunks: an ACCEPT event's summed blocks are charged exactly as its packets one by one
+            this.receiver = new CreditReceiver(dataVls, port.rxRings[0].capacityBlocks(), Sizes.BLOCK_LENGTH);
             this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
             this.events = port.rxEvents;
             this.fcpRequests = port.fcpRequests;

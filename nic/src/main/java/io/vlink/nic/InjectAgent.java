@@ -14,6 +14,8 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import static java.nio.ByteOrder.BIG_ENDIAN;
+
 /**
  * The injection agent: for each port, queue pairs -> SL arbitration with tenure ({@link SlScheduler}) ->
  * injectors (one per SL, and one for SMPs) -> injector arbitration with water marks ({@link InjectorArbiter}) ->
@@ -78,6 +80,8 @@ final class InjectAgent implements Agent
         static final int SEND_ONLY = 0x04;
         static final int HEADERS = LrhFlyweight.LENGTH + BthFlyweight.LENGTH;
         static final int ICRC = 4;
+        // BTH bytes 0-7 as a big-endian word: P_Key 0xFFFF in bytes 2-3
+        static final long BTH_P_KEY_WORD = 0xFFFFL << 32;
 
         private final Port port;
         private final Engine engine;
@@ -85,6 +89,7 @@ final class InjectAgent implements Agent
         private final int dataVls;
         private final int burst;
         final CellBuffer cells;
+        private final int cellSize;
         final InjectorArbiter injectors;
         private final SlScheduler scheduler;
         private final VlRings<TxPacket> rings;
@@ -106,8 +111,8 @@ final class InjectAgent implements Agent
 
         private final UnsafeBuffer header = new UnsafeBuffer(new byte[HEADERS]);
         private final UnsafeBuffer zeros = new UnsafeBuffer(new byte[8]);
-        private final LrhFlyweight lrh = new LrhFlyweight();
-        private final BthFlyweight bth = new BthFlyweight();
+        // the LRH's fixed fields as a big-endian word: LNH 2 (local), DLID, SLID
+        private final long lrhWord;
 
         PortInjector(final Port port)
         {
@@ -117,6 +122,7 @@ final class InjectAgent implements Agent
             this.dataVls = qos.dataVls();
             this.burst = 4 * engine.config().burst();
             this.cells = port.cells;
+            this.cellSize = cells.cellSize();
             this.rings = port.vlRings;
             this.packets = port.packets;
             this.counters = port.counters();
@@ -138,6 +144,8 @@ final class InjectAgent implements Agent
             scheduler = new SlScheduler(
                 sls, weights, port.mtu(), config.tenureBytes(), config.tenurePackets(), maxQps, config.queueDepth());
             bySchedulerIndex = new QueuePair[maxQps];
+            lrhWord = ((long)LrhFlyweight.LNH_LOCAL << 48) | ((long)(port.remoteLid() & 0xFFFF) << 32) |
+                (port.localLid() & 0xFFFF);
         }
 
         int doWork(final long nowNs)
@@ -318,14 +326,17 @@ final class InjectAgent implements Agent
         {
             final int pad = (-bytes) & 3;
             final int opcode = 0 == offset ? (end ? SEND_ONLY : SEND_FIRST) : (end ? SEND_LAST : SEND_MIDDLE);
-            lrh.wrap(header, 0)
-                .vl(vl).lver(0).sl(qp.sl()).lnh(LrhFlyweight.LNH_LOCAL)
-                .dlid(port.remoteLid()).pktLen(size >>> 2).slid(port.localLid());
-            bth.wrap(header, LrhFlyweight.LENGTH)
-                .opcode(opcode).se(false).m(false).padCnt(pad).tver(0).pKey(0xFFFF).resv8a(0)
-                .destQp(qp.remoteQpn()).ackReq(false).psn(qp.psn);
+            // LRH and BTH written straight into the first cell (at least 64 bytes) as three big-endian words:
+            // LRH VL, LVer 0, SL, LNH 2, DLID, PktLen, SLID; BTH opcode, SE 0, M 0, PadCnt, TVer 0, P_Key 0xFFFF,
+            // resv8a 0, DestQP, AckReq 0, PSN (wire.md)
+            final UnsafeBuffer data = cells.data();
+            final int at = cells.cellOffset(cell);
+            data.putLong(at, lrhWord | ((long)vl << 60) | ((long)qp.sl() << 52) | ((long)(size >>> 2) << 16), BIG_ENDIAN);
+            data.putLong(at + LrhFlyweight.LENGTH,
+                ((long)opcode << 56) | ((long)pad << 52) | BTH_P_KEY_WORD | (qp.remoteQpn() & BthFlyweight.MASK_24),
+                BIG_ENDIAN);
+            data.putInt(at + LrhFlyweight.LENGTH + 8, qp.psn, BIG_ENDIAN);
             qp.psn = (qp.psn + 1) & BthFlyweight.MASK_24;
-            cells.putBytes(cell, 0, header, 0, HEADERS);
 
             final int region = qp.regionOf(seq);
             final DirectBuffer src;
@@ -340,8 +351,21 @@ final class InjectAgent implements Agent
                 src = engine.region(region);
                 srcIndex = qp.offsetOf(seq) + offset;
             }
-            cells.putBytes(cell, HEADERS, src, srcIndex, bytes);
-            cells.putBytes(cell, HEADERS + bytes, zeros, 0, pad + ICRC);
+            if (size <= cellSize)
+            {
+                // one cell (a small packet): payload, pad and ICRC field written in place
+                data.putBytes(at + HEADERS, src, srcIndex, bytes);
+                for (int i = 0; i < pad; i++)
+                {
+                    data.putByte(at + HEADERS + bytes + i, (byte)0);
+                }
+                data.putInt(at + size - ICRC, 0);
+            }
+            else
+            {
+                CellCopy.toCells(cells, cell, HEADERS, src, srcIndex, bytes);
+                CellCopy.toCells(cells, cell, HEADERS + bytes, zeros, 0, pad + ICRC);
+            }
         }
 
         private void writeReadyPacket(
@@ -349,7 +373,7 @@ final class InjectAgent implements Agent
         {
             final UnsafeBuffer ring = qp.ring();
             final int index = qp.inlineOffsetOf(seq);
-            cells.putBytes(cell, 0, ring, index, bytes);
+            CellCopy.toCells(cells, cell, 0, ring, index, bytes);
             // VL from SL2VL (or 15), SL of the posting SL (ready data packets); LVer and LNH as given
             header.putByte(0, (byte)((vl << 4) | (ring.getByte(index) & 0x0F)));
             header.putByte(1, QueuePair.KIND_SMP == qp.kind() ?

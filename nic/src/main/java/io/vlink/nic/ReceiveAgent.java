@@ -68,6 +68,10 @@ final class ReceiveAgent implements Agent
         private final CaptureTap capture;
         private LinkState state = LinkState.DOWN;
         private final VlTally tally;
+        // blocks accepted per VL since the last ACCEPT event: one event per VL per duty cycle, flushed before an
+        // FCP's event so the credit agent still sees both in wire order
+        private final int[] acceptedBlocks = new int[16];
+        private int acceptedVls;
 
         PortReceiver(final Port port, final int burst, final CaptureTap capture)
         {
@@ -96,6 +100,7 @@ final class ReceiveAgent implements Agent
                 return 0;
             }
             final int frames = link.poll(this, limit);
+            flushAccepted();
             tally.publish();
             return frames;
         }
@@ -134,6 +139,7 @@ final class ReceiveAgent implements Agent
                 counters.fcpDiscarded.incrementRelease();
                 return;
             }
+            flushAccepted();
             event(RxEvents.FCP, Fcp.word(result));
         }
 
@@ -175,12 +181,40 @@ final class ReceiveAgent implements Agent
             }
             else if (rxRings[vl].offer(buffer, offset, size))
             {
-                event(RxEvents.ACCEPT, (vl << 16) | Sizes.blocks(size));
+                accepted(vl, Sizes.blocks(size));
                 received(vl, size);
             }
             else
             {
                 discard(DiscardReason.DATA_OVERFLOW);
+            }
+        }
+
+        private void accepted(final int vl, final int blocks)
+        {
+            if (acceptedBlocks[vl] + blocks > RxEvents.MAX_BLOCKS)
+            {
+                flushAccepted();
+            }
+            acceptedBlocks[vl] += blocks;
+            acceptedVls |= 1 << vl;
+        }
+
+        /**
+         * The blocks accepted on each VL since the last call, one event per VL: the credit agent's receive buffer
+         * accounting is per block (one-block chunks), so a sum charges exactly what the packets one by one would.
+         * Each event stands for at least one frame: never more events than frames.
+         */
+        private void flushAccepted()
+        {
+            int pending = acceptedVls;
+            acceptedVls = 0;
+            while (0 != pending)
+            {
+                final int vl = Integer.numberOfTrailingZeros(pending);
+                pending &= pending - 1;
+                event(RxEvents.ACCEPT, (vl << 16) | acceptedBlocks[vl]);
+                acceptedBlocks[vl] = 0;
             }
         }
 

@@ -9,8 +9,13 @@ final class RxEvents
 {
     /** An FCP word follows (4 bytes). */
     static final int FCP = 1;
-    /** A data packet was accepted: {@code vl << 16 | blocks} follows (4 bytes). */
+    /**
+     * Data packets were accepted, in wire order since the previous event: {@code vl << 16 | blocks} follows (4
+     * bytes), the blocks of every packet of that VL accepted since the VL's previous ACCEPT event, summed.
+     */
     static final int ACCEPT = 2;
+    /** The most blocks one ACCEPT event carries. */
+    static final int MAX_BLOCKS = 0xFFFF;
     /** Every event's payload. */
     static final int LENGTH = 4;
     /** Bytes an event takes in the ring: 8-byte record header and 4 bytes, aligned to 8. */

@@ -144,6 +144,26 @@ public final class Crc16
     }
 
     /**
+     * The CRC of a range after its last four bytes changed, without reading the range again: a CRC is linear in
+     * its message, so changing the last bytes by {@code d} changes the register by the CRC of {@code d} alone from
+     * 0 (nothing follows them to shift it), one slicing-by-4 step. A framer computes the VCRC while the ICRC is
+     * still zero, then puts the ICRC in.
+     *
+     * @param crc      the CRC of the range with its last four bytes {@code previous}.
+     * @param previous the last four bytes as they were, as a little-endian int (the first byte lowest).
+     * @param current  the last four bytes now, as a little-endian int.
+     * @return the CRC of the range with its last four bytes {@code current}.
+     */
+    public static int replaceLastInt(final int crc, final int previous, final int current)
+    {
+        final int x = previous ^ current;
+        return crc ^ TABLE[(3 << 8) + (x & 0xFF)] ^
+            TABLE[(2 << 8) + ((x >>> 8) & 0xFF)] ^
+            TABLE[(1 << 8) + ((x >>> 16) & 0xFF)] ^
+            TABLE[x >>> 24];
+    }
+
+    /**
      * The register after a range, from {@code initial}, without the final XOR.
      */
     static int update(final int initial, final Object base, final long address, final int length)

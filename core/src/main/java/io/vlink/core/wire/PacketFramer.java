@@ -40,12 +40,28 @@ public final class PacketFramer
         }
         buffer.boundsCheck(offset, size + Sizes.VCRC_LENGTH);
 
-        buffer.putShort(offset + LrhFlyweight.PKT_LEN_OFFSET, (short)Sizes.dwords(size), BIG_ENDIAN);
+        final short pktLen = (short)Sizes.dwords(size);
+        if (buffer.getShort(offset + LrhFlyweight.PKT_LEN_OFFSET, BIG_ENDIAN) != pktLen)
+        {
+            // written only when it differs: a small store into the words the CRCs are about to read would hold
+            // their loads until it reached the cache
+            buffer.putShort(offset + LrhFlyweight.PKT_LEN_OFFSET, pktLen, BIG_ENDIAN);
+        }
         if (LrhFlyweight.isIba(lnh))
         {
-            buffer.putInt(offset + size - Icrc.LENGTH, icrc.compute(buffer, offset, size), LITTLE_ENDIAN);
+            // the VCRC of the packet with its ICRC field as it was, corrected once the ICRC is in
+            // (Crc16.replaceLastInt): a load of the field just stored would wait for the store to reach the cache
+            final int icrcOffset = offset + size - Icrc.LENGTH;
+            final int value = icrc.compute(buffer, offset, size);
+            final int vcrc = Crc16.compute(buffer, offset, size);
+            final int previous = buffer.getInt(icrcOffset, LITTLE_ENDIAN);
+            buffer.putInt(icrcOffset, value, LITTLE_ENDIAN);
+            buffer.putShort(offset + size, (short)Crc16.replaceLastInt(vcrc, previous, value), LITTLE_ENDIAN);
         }
-        buffer.putShort(offset + size, (short)Crc16.compute(buffer, offset, size), LITTLE_ENDIAN);
+        else
+        {
+            buffer.putShort(offset + size, (short)Crc16.compute(buffer, offset, size), LITTLE_ENDIAN);
+        }
         return size + Sizes.VCRC_LENGTH;
     }
 }

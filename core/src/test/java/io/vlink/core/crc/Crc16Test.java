@@ -86,4 +86,18 @@ class Crc16Test
         final byte[] bytes = {(byte)(word >>> 24), (byte)(word >>> 16), (byte)(word >>> 8), (byte)word};
         assertEquals(reference(bytes, 0, 4), Crc16.ofWord(word));
     }
+
+    @Property(seed = "18", tries = 300)
+    void replacingTheLastFourBytesIsTheCrcOfTheChangedRange(
+        @ForAll @Size(min = 4, max = 300) final byte[] bytes,
+        @ForAll final int replacement)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final int last = bytes.length - 4;
+        final int before = Crc16.compute(buffer, 0, bytes.length);
+        final int previous = buffer.getInt(last, java.nio.ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(last, replacement, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+        assertEquals(reference(bytes, 0, bytes.length), Crc16.replaceLastInt(before, previous, replacement));
+    }
 }

@@ -3,48 +3,67 @@ package io.vlink.nic.link;
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.BitUtil;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The loopback peer: two ports wired back to back in one process through two off-heap Agrona
- * {@link OneToOneRingBuffer}s, one per direction. The embedded default link: nothing to install, no system call.
+ * The loopback peer: two ports wired back to back in one process through two off-heap single-producer
+ * single-consumer frame rings, one per direction. The embedded default link: nothing to install, no system call.
  * <p>
  * A frame is written once, by the transmitter, straight into the ring ({@code tryClaim}/{@code commit}); the
- * receiver reads it in place. The ring's message type is the frame type. The memory of both rings is freed when
- * both ends are closed.
+ * receiver reads it in place. Each record is an 8-byte header (frame length, frame type) and the frame, aligned to
+ * 8 bytes; a frame that would not fit before the end of the ring is preceded by a padding record to the end. The
+ * producer publishes its tail with a release store at each commit, the consumer reads it with one acquire per poll
+ * and hands its head back with one release store per poll: unlike an Agrona {@code OneToOneRingBuffer}, whose
+ * records carry their own commit flag, nothing is zeroed after reading, and a poll costs two ordered accesses
+ * whatever the number of frames. The memory of both rings is freed when both ends are closed.
  */
 public final class LoopbackLink implements Link
 {
     /** Default bytes of each direction's ring: 1 MiB holds 250 4-KiB packets in flight. */
     public static final int DEFAULT_CAPACITY = 1024 * 1024;
 
-    private final OneToOneRingBuffer transmitRing;
-    private final OneToOneRingBuffer receiveRing;
-    private final AtomicBuffer transmitBuffer;
+    private static final int HEADER_LENGTH = 8;
+    private static final int ALIGNMENT = 8;
+    private static final int PADDING = 0;
+    private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
+    private static final int TRAILER_LENGTH = 2 * PAD;
+    private static final int HEAD_SLOT = PAD / Long.BYTES;
+
+    private final UnsafeBuffer transmitBuffer;
+    private final UnsafeBuffer receiveBuffer;
+    private final int capacity;
+    private final int mask;
+    private final int tailIndex;
+    private final int headIndex;
     private final Shared shared;
     private final PortCounters counters;
-    private final MessageHandler dispatcher = this::onMessage;
-    private FrameHandler handler;
     private boolean closed;
 
+    // producer side (this end's transmit ring): the tail as published, the tail of the frame claimed, the head seen
+    private long tail;
+    private long claimedTail;
+    private long headCache;
+
+    // consumer side (this end's receive ring), run by another thread than the producer side: the head sits in the
+    // middle of its own array, two cache lines from anything else
+    private final long[] consumer = new long[2 * HEAD_SLOT + 1];
+
     private LoopbackLink(
-        final OneToOneRingBuffer transmitRing,
-        final OneToOneRingBuffer receiveRing,
+        final UnsafeBuffer transmitBuffer,
+        final UnsafeBuffer receiveBuffer,
+        final int capacity,
         final Shared shared,
         final PortCounters counters)
     {
-        this.transmitRing = transmitRing;
-        this.receiveRing = receiveRing;
-        this.transmitBuffer = transmitRing.buffer();
+        this.transmitBuffer = transmitBuffer;
+        this.receiveBuffer = receiveBuffer;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.tailIndex = capacity;
+        this.headIndex = capacity + PAD;
         this.shared = shared;
         this.counters = counters;
     }
@@ -63,22 +82,22 @@ public final class LoopbackLink implements Link
         {
             throw new IllegalArgumentException("loopback capacity must be a power of two >= 64 KiB: " + capacity);
         }
-        final UnsafeBuffer aToB = OffHeap.allocate(capacity + RingBufferDescriptor.TRAILER_LENGTH);
-        final UnsafeBuffer bToA = OffHeap.allocate(capacity + RingBufferDescriptor.TRAILER_LENGTH);
-        final OneToOneRingBuffer ringAToB = new OneToOneRingBuffer(aToB);
-        final OneToOneRingBuffer ringBToA = new OneToOneRingBuffer(bToA);
+        final UnsafeBuffer aToB = OffHeap.allocate(capacity + TRAILER_LENGTH);
+        final UnsafeBuffer bToA = OffHeap.allocate(capacity + TRAILER_LENGTH);
+        aToB.verifyAlignment();
+        bToA.verifyAlignment();
         final Shared shared = new Shared(aToB, bToA);
         return new LoopbackLink[]
         {
-            new LoopbackLink(ringAToB, ringBToA, shared, countersA),
-            new LoopbackLink(ringBToA, ringAToB, shared, countersB),
+            new LoopbackLink(aToB, bToA, capacity, shared, countersA),
+            new LoopbackLink(bToA, aToB, capacity, shared, countersB),
         };
     }
 
     @Override
     public int maxFrameLength()
     {
-        return Math.min(MAX_DATA_FRAME_LENGTH, transmitRing.maxMsgLength());
+        return Math.min(MAX_DATA_FRAME_LENGTH, capacity / 8);
     }
 
     @Override
@@ -88,23 +107,46 @@ public final class LoopbackLink implements Link
         {
             throw new IllegalArgumentException("frame length " + length + " outside 1.." + maxFrameLength());
         }
-        final int index = transmitRing.tryClaim(frameType, length);
-        if (index < 0)
+        if (frameType <= PADDING)
         {
-            counters.linkBackPressure.incrementRelease();
-            return BACK_PRESSURED;
+            throw new IllegalArgumentException("frame type must be positive: " + frameType);
         }
-        return index;
+        final int record = BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
+        final int index = (int)(tail & mask);
+        final int toEnd = capacity - index;
+        final int padding = record > toEnd ? toEnd : 0;
+        if (tail + padding + record - headCache > capacity)
+        {
+            headCache = transmitBuffer.getLongAcquire(headIndex);
+            if (tail + padding + record - headCache > capacity)
+            {
+                counters.linkBackPressure.incrementRelease();
+                return BACK_PRESSURED;
+            }
+        }
+        int at = index;
+        if (0 != padding)
+        {
+            // the rest of the ring is skipped: a padding record to its end, published with the frame
+            transmitBuffer.putLong(index, ((long)PADDING << 32) | padding);
+            at = 0;
+        }
+        transmitBuffer.putLong(at, ((long)frameType << 32) | length);
+        claimedTail = tail + padding + record;
+        return at + HEADER_LENGTH;
     }
 
     @Override
     public boolean hasRoomFor(final int length)
     {
-        // A claim needs the aligned record contiguous; at the wrap it may first pad the rest of the ring,
-        // which is shorter than the record: twice the record always suffices.
-        final long used = transmitRing.producerPosition() - transmitRing.consumerPosition();
-        final int record = BitUtil.align(length + RecordDescriptor.HEADER_LENGTH, RecordDescriptor.ALIGNMENT);
-        return transmitRing.capacity() - used >= 2L * record;
+        // a claim may first pad the rest of the ring, which is shorter than the record: twice the record suffices
+        final long needed = 2L * BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
+        if (capacity - (tail - headCache) >= needed)
+        {
+            return true;
+        }
+        headCache = transmitBuffer.getLongAcquire(headIndex);
+        return capacity - (tail - headCache) >= needed;
     }
 
     @Override
@@ -116,35 +158,58 @@ public final class LoopbackLink implements Link
     @Override
     public void commit(final int offset)
     {
-        transmitRing.commit(offset);
+        tail = claimedTail;
+        transmitBuffer.putLongRelease(tailIndex, tail);
         counters.linkFramesSent.incrementRelease();
     }
 
     @Override
     public void abort(final int offset)
     {
-        transmitRing.abort(offset);
+        // nothing was published: the next claim takes the same space (and writes any padding again)
+        claimedTail = tail;
     }
 
     @Override
     public int poll(final FrameHandler handler, final int frameLimit)
     {
-        this.handler = handler;
-        return receiveRing.read(dispatcher, frameLimit);
-    }
-
-    private void onMessage(final int msgTypeId, final DirectBuffer buffer, final int index, final int length)
-    {
-        counters.linkFramesReceived.incrementRelease();
-        handler.onFrame(msgTypeId, buffer, index, length);
-    }
-
-    /**
-     * @return the receive ring, for tests and diagnostics.
-     */
-    RingBuffer receiveRing()
-    {
-        return receiveRing;
+        final UnsafeBuffer buffer = receiveBuffer;
+        final long available = buffer.getLongAcquire(tailIndex);
+        final long head = consumer[HEAD_SLOT];
+        long position = head;
+        int frames = 0;
+        try
+        {
+            while (position < available && frames < frameLimit)
+            {
+                final int index = (int)(position & mask);
+                final long header = buffer.getLong(index);
+                final int length = (int)header;
+                final int type = (int)(header >>> 32);
+                if (PADDING == type)
+                {
+                    position += length;
+                    continue;
+                }
+                // consumed before the handler runs: a handler that throws does not see the frame again
+                position += BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
+                frames++;
+                handler.onFrame(type, buffer, index + HEADER_LENGTH, length);
+            }
+        }
+        finally
+        {
+            if (position != head)
+            {
+                consumer[HEAD_SLOT] = position;
+                buffer.putLongRelease(headIndex, position);
+            }
+            if (frames > 0)
+            {
+                counters.linkFramesReceived.getAndAddRelease(frames);
+            }
+        }
+        return frames;
     }
 
     @Override

@@ -34,8 +34,9 @@ public final class ReceiveRing implements AutoCloseable
     private final UnsafeBuffer positions;
     private final UnsafeBuffer data;
 
-    // producer's cache of the consumer's block head
+    // producer's cache of the consumer's block head, and its block tail modulo the capacity (no division a packet)
     private long blockHeadCache;
+    private int tailBlock;
 
     /**
      * Handles a packet read in place.
@@ -96,7 +97,9 @@ public final class ReceiveRing implements AutoCloseable
                 return false;
             }
         }
-        final int startBlock = (int)(blockTail % capacityBlocks);
+        final int startBlock = tailBlock;
+        final int nextBlock = startBlock + blocks;
+        tailBlock = nextBlock >= capacityBlocks ? nextBlock - capacityBlocks : nextBlock;
         data.putBytes(startBlock * Sizes.BLOCK_LENGTH, src, offset, size);
         final long packetTail = positions.getLong(PACKET_TAIL_OFFSET);
         positions.putLong(descriptorOffset(packetTail), ((long)startBlock << 32) | size);

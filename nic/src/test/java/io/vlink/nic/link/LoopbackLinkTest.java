@@ -93,6 +93,57 @@ class LoopbackLinkTest
         }
     }
 
+    @Test
+    void framesOfEveryLengthWrapTheRingManyTimesInOrderAndIntact()
+    {
+        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, countersA, countersB);
+        try
+        {
+            final java.util.Random random = new java.util.Random(66);
+            final java.util.ArrayDeque<Integer> inFlight = new java.util.ArrayDeque<>();
+            final int[] received = new int[1];
+            long sent = 0;
+            while (sent < 20_000)
+            {
+                final int length = 1 + random.nextInt(random.nextBoolean() ? 64 : ends[0].maxFrameLength());
+                if (ends[0].hasRoomFor(length))
+                {
+                    assertTrue(send(ends[0], 1 + (length & 1), length, (byte)length));
+                    inFlight.add(length);
+                    sent++;
+                }
+                else
+                {
+                    assertTrue(ends[1].poll((type, buffer, offset, frameLength) ->
+                    {
+                        final int expected = inFlight.remove();
+                        assertEquals(expected, frameLength);
+                        assertEquals(1 + (expected & 1), type);
+                        assertEquals((byte)expected, buffer.getByte(offset));
+                        assertEquals((byte)expected, buffer.getByte(offset + frameLength - 1));
+                        received[0]++;
+                    }, 1 + random.nextInt(8)) > 0);
+                }
+            }
+            while (!inFlight.isEmpty())
+            {
+                ends[1].poll((type, buffer, offset, frameLength) ->
+                {
+                    assertEquals(inFlight.remove().intValue(), frameLength);
+                    received[0]++;
+                }, 100);
+            }
+            assertEquals(sent, received[0]);
+            assertEquals(sent, countersB.linkFramesReceived.get());
+            assertEquals(0, countersA.linkBackPressure.get(), "hasRoomFor said yes only when a claim succeeds");
+        }
+        finally
+        {
+            ends[0].close();
+            ends[1].close();
+        }
+    }
+
     static boolean send(final Link link, final int type, final int length, final byte fill)
     {
         final int offset = link.tryClaim(type, length);
