@@ -170,7 +170,7 @@ final class ArbiterAgent implements Agent
             }
             else
             {
-                CellCopy.fromCells(cells, packet.firstCell, 0, buffer, offset, size);
+                cells.getBytes(packet.firstCell, 0, buffer, offset, size);
             }
             final int length = framer.frame(buffer, offset, size);
             if (Port.VL15 != vl)

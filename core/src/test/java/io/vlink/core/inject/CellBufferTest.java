@@ -139,6 +139,61 @@ class CellBufferTest
     }
 
     @Test
+    void aChainOfRunsAndGapsReadsBackFromEveryOffset()
+    {
+        // 12 cells of 64 bytes: fill them, free packets so that the free cells are 0-1, 4-6 and 9, then claim 6
+        // cells: the chain is gathered from three pieces, so copies must follow the links across the gaps
+        final InjectionConfig config = new InjectionConfig().shape(1, 1).cellSize(64).reservedCells(0).sharedCells(12);
+        final CellBuffer cells = new CellBuffer(config);
+        final int a = cells.claim(0, 128, false);
+        final int b = cells.claim(0, 128, false);
+        final int c = cells.claim(0, 192, false);
+        final int d = cells.claim(0, 128, false);
+        final int e = cells.claim(0, 64, false);
+        final int f = cells.claim(0, 128, false);
+        assertEquals(0, cells.freeCells());
+        cells.free(a);
+        cells.free(c);
+        cells.free(e);
+        cells.reclaim(null);
+        final int first = cells.claim(0, 6 * 64, false);
+        assertTrue(first != CellBuffer.NO_CELL);
+        int gaps = 0;
+        for (int cell = first; cells.nextCell(cell) != CellBuffer.NO_CELL; cell = cells.nextCell(cell))
+        {
+            gaps += cells.nextCell(cell) == cell + 1 ? 0 : 1;
+        }
+        assertEquals(2, gaps, "three runs");
+
+        final int size = 6 * 64;
+        final UnsafeBuffer src = new UnsafeBuffer(new byte[size]);
+        for (int i = 0; i < size; i++)
+        {
+            src.putByte(i, (byte)(i * 7 + 3));
+        }
+        cells.putBytes(first, 0, src, 0, 50);
+        cells.putBytes(first, 50, src, 50, size - 50);
+        cells.publish(first, size);
+        final UnsafeBuffer dst = new UnsafeBuffer(new byte[size]);
+        for (int from = 0; from < size; from += 13)
+        {
+            final int length = size - from;
+            dst.setMemory(0, size, (byte)0);
+            cells.getBytes(first, from, dst, 0, length);
+            for (int i = 0; i < length; i++)
+            {
+                assertEquals(src.getByte(from + i), dst.getByte(i), "offset " + from + ", byte " + i);
+            }
+        }
+        cells.free(b);
+        cells.free(d);
+        cells.free(f);
+        cells.free(first);
+        cells.reclaim(null);
+        assertEquals(cells.totalCells(), cells.freeCells());
+    }
+
+    @Test
     void noCellLeaksAndOccupancyNeverExceedsTheBufferOverRandomWorkloads()
     {
         for (long seed = 1; seed <= 30; seed++)
