@@ -307,8 +307,48 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                     }
                 }
             }
+            else if (bits[wk + READY] != 0)
+            {
+                // every ready injector of the class is low by its marks (not timer-demoted: those are candidates),
+                // which a consideration cannot change (its OCC would have been re-evaluated on the way down), so
+                // stage 2 takes the first ready one from the start point, as the full path would
+                final long ready = bits[wk + READY];
+                final long after = ready & (-1L << classInt[ck + START]);
+                final int q = Long.numberOfTrailingZeros(after != 0 ? after : ready);
+                if (q < classInt[ck + MEMBER_COUNT])
+                {
+                    return injectLow(c, ck, wk, q);
+                }
+            }
         }
         return selectSlowly(c);
+    }
+
+    /**
+     * The fast path's claim for a low injector at position {@code q} of class {@code c} when its packet fits;
+     * otherwise the full path decides (and counts the stall).
+     */
+    private int injectLow(final int c, final int ck, final int wk, final int q)
+    {
+        final int i = members[classInt[ck + MEMBER_BASE] + q];
+        final long packet = injectorLong[i * INJECTOR_LONGS + PACKET];
+        final int used = (int)(packet >>> 32);
+        final CellBuffer cells = this.cells;
+        if (!cells.fits(c, used))
+        {
+            return selectSlowly(c);
+        }
+        final int wrap = classInt[ck + WRAP];
+        if (wrap != 0)
+        {
+            classInt[ck + START] = q + 1 == wrap ? 0 : q + 1;
+        }
+        claimedCell = cells.take(i, c, used, injectorInt[i * INJECTOR_INTS + IDC] != 0);
+        claimedSize = (int)packet;
+        bits[wk + READY] &= ~(1L << q);
+        charge(c, used);
+        evaluate(i);
+        return i;
     }
 
     /** The reclaim, with this arbiter as its handler: each packet's injector re-evaluated as its OCC drops. */

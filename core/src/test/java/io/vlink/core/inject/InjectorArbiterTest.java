@@ -212,6 +212,27 @@ class InjectorArbiterTest
     }
 
     @Test
+    void injectorsAllLowByTheirMarksTakeTurnsFromTheStartPoint()
+    {
+        // the engine's steady state: every injector deep in the cells (low by its marks, not by its timer);
+        // among these equals the class still goes round robin, whichever path of select decides
+        final InjectionConfig config = new InjectionConfig().shape(3, 1).marks(0, 1)
+            .priorityTimerNs(Long.MAX_VALUE);
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        final int[] expected = {0, 1, 2, 0, 1, 2, 0};
+        for (int turn = 0; turn < expected.length; turn++)
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                arbiter.ready(i, 100);
+            }
+            assertEquals(expected[turn], arbiter.select(0), "turn " + turn);
+            assertFalse(arbiter.isHigh(expected[turn]), "one cell held: at its high mark");
+        }
+    }
+
+    @Test
     void firstAvailablePolicyAlwaysStartsFromTheClassesFirstInjector()
     {
         final InjectionConfig config = new InjectionConfig().shape(3, 1).marks(10, 20)
