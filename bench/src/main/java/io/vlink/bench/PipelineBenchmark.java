@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The engine end to end on the loopback peer (issue 6): packets per second at 64 and 4096 bytes (packet size S,
- * LRH through ICRC), in dedicated and shared thread modes, with two baselines measured in the same run:
+ * LRH through ICRC), in dedicated, shared and split thread modes, with two baselines measured in the same run:
  * <ul>
  *     <li>{@link #ringBuffer64}: an Agrona {@link OneToOneRingBuffer} moving 64-byte messages between two threads
  *     (goal: the 64-byte pipeline at least a quarter of it);</li>
@@ -64,7 +64,7 @@ public class PipelineBenchmark
         @Param({"64", "4096"})
         int size;
 
-        @Param({"dedicated", "shared", "invoker"})
+        @Param({"dedicated", "shared", "split", "invoker"})
         String threads;
 
         @Param({"backoff"})

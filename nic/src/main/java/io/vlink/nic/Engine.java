@@ -114,30 +114,32 @@ public final class Engine implements AutoCloseable
                 CaptureTap.open(config.capturePath, config.captureLength, SystemEpochNanoClock.INSTANCE,
                 countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE));
 
-            final List<Agent> list = new ArrayList<>(5);
             // In the order a shared thread (or an invoker) runs them: what arrived, then credits, then what to send,
-            // so that a credit returned in one duty cycle is used in the same cycle.
-            list.add(new ReceiveAgent(ports, 2 * config.burst, capture));
-            list.add(new CompositeAgent(
-                new CreditAgent(ports, config.nanoClock, config.fcpPeriodNs, config.earlyFcpThresholdBlocks),
-                new HeartbeatAgent(countersFile, config.epochClock)));
-            list.add(new InjectAgent(ports, config.nanoClock));
-            list.add(new ArbiterAgent(ports, config.burst, capture));
+            // so that a credit returned in one duty cycle is used in the same cycle. Split mode runs the receive
+            // side and the transmit side (with the capture tap's writer) on a thread each.
+            final List<Agent> receiveSide = List.of(
+                new ReceiveAgent(ports, 2 * config.burst, capture),
+                new CompositeAgent(
+                    new CreditAgent(ports, config.nanoClock, config.fcpPeriodNs, config.earlyFcpThresholdBlocks),
+                    new HeartbeatAgent(countersFile, config.epochClock)));
+            final List<Agent> transmitSide = new ArrayList<>(3);
+            transmitSide.add(new InjectAgent(ports, config.nanoClock));
+            transmitSide.add(new ArbiterAgent(ports, config.burst, capture));
             if (null != capture)
             {
-                list.add(capture.agent());
+                transmitSide.add(capture.agent());
             }
             for (final Port port : ports)
             {
                 port.up();
             }
-            agents = AgentGroup.start(
+            agents = AgentGroup.startGroups(
                 "vlink-" + config.name + "-",
                 config.threading,
                 IdleStrategies.supplier(config.idle),
                 new ErrorLogHandler(countersFile.errorLog(), System.err),
                 errors,
-                list);
+                List.of(receiveSide, transmitSide));
         }
         catch (final RuntimeException ex)
         {
@@ -352,7 +354,7 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param threading dedicated (default), shared or invoker.
+         * @param threading dedicated (default), shared, split (transmit and receive on a thread each) or invoker.
          * @return this.
          */
         public Builder threading(final ThreadingMode threading)

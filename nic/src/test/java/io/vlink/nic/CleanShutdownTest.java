@@ -50,6 +50,19 @@ class CleanShutdownTest
         runAndClose(ThreadingMode.SHARED, false, 1, true);
     }
 
+    @Test
+    void splitThreadsWithCapture() throws Exception
+    {
+        // the receive side on one thread, the transmit side and the capture writer on the other
+        runAndClose(ThreadingMode.SPLIT, true, 2, false);
+    }
+
+    @Test
+    void splitThreads() throws Exception
+    {
+        runAndClose(ThreadingMode.SPLIT, false, 2, true);
+    }
+
     private void runAndClose(
         final ThreadingMode mode, final boolean withCapture, final int expectedThreads, final boolean checkDirect)
         throws Exception

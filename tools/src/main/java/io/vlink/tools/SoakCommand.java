@@ -78,7 +78,8 @@ public final class SoakCommand implements Callable<Integer>
     String link;
 
     @Option(names = "--threads", paramLabel = "MODE", defaultValue = "auto",
-        description = "Engine threads: shared (one engine thread), dedicated (one per agent) or invoker (the soak's " +
+        description = "Engine threads: shared (one engine thread), split (transmit and receive agents on a thread " +
+            "each), dedicated (one per agent) or invoker (the soak's " +
             "own thread runs the engine: deterministic, for small busy machines); auto: shared with 4 or more " +
             "processors, invoker with fewer (default: ${DEFAULT-VALUE}). Real hardware: --threads dedicated --idle spin.")
     String threads;
@@ -239,10 +240,12 @@ public final class SoakCommand implements Callable<Integer>
                 return ThreadingMode.INVOKER;
             case "shared":
                 return ThreadingMode.SHARED;
+            case "split":
+                return ThreadingMode.SPLIT;
             case "dedicated":
                 return ThreadingMode.DEDICATED;
             default:
-                throw usage("--threads " + threads + ": use auto, shared, dedicated or invoker");
+                throw usage("--threads " + threads + ": use auto, shared, split, dedicated or invoker");
         }
     }
 

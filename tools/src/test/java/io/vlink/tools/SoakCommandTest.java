@@ -155,6 +155,21 @@ class SoakCommandTest
     }
 
     @Test
+    void splitThreadsHoldEveryInvariant() throws Exception
+    {
+        // transmit and receive agents on a thread each, beside the soak's own thread, on a 2-core machine
+        final Map<String, Object> json = soak(0, "--seconds", "2", "--threads", "split", "--size", "256",
+            "--faults", "drop-data=0.001");
+        assertEveryInvariant(json);
+        long received = 0;
+        for (final Map<String, Object> vl : vls(json))
+        {
+            received += number(vl, "received_packets");
+        }
+        assertTrue(received > 0, "nothing received");
+    }
+
+    @Test
     void openLoopRateSendsOnSchedule() throws Exception
     {
         final Map<String, Object> json = soak(0, "--seconds", "2", "--threads", "invoker", "--rate", "20000", "--size", "256");
@@ -192,7 +207,7 @@ class SoakCommandTest
         assertUsage("write MIN-MAX", "--sizes", "64");
         assertUsage("not both", "--size", "64", "--sizes", "64-128");
         assertUsage("use loopback or udp", "--link", "carrier-pigeon");
-        assertUsage("use auto, shared, dedicated or invoker", "--threads", "many");
+        assertUsage("use auto, shared, split, dedicated or invoker", "--threads", "many");
         assertUsage("use spin, backoff, yield or sleep", "--idle", "nap");
         assertUsage("1, 2, 4, 8 or 15 data VLs", "--vls", "3");
         assertUsage("positive number of seconds", "--seconds", "0");

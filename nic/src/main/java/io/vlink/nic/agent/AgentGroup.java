@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 /**
  * An engine's agents mapped to threads by a {@link ThreadingMode}: one {@link AgentRunner} thread each
  * ({@link ThreadingMode#DEDICATED}), one thread running a {@link CompositeAgent} ({@link ThreadingMode#SHARED}),
- * or an {@link AgentInvoker} the caller drives ({@link ThreadingMode#INVOKER}).
+ * one such thread per group of agents ({@link ThreadingMode#SPLIT}), or an {@link AgentInvoker} the caller drives
+ * ({@link ThreadingMode#INVOKER}).
  * <p>
  * Whatever the mode, an exception thrown by an agent's duty cycle goes to the error handler and increments the
  * error counter, and the loop carries on with the next duty cycle: one bad packet never stops an engine.
@@ -41,7 +42,7 @@ public final class AgentGroup implements AutoCloseable
     }
 
     /**
-     * Start agents in the given mode.
+     * Start agents in the given mode, as one group ({@link ThreadingMode#SPLIT} then runs them on one thread).
      *
      * @param threadNamePrefix prefixed to each agent's role name to name its thread, e.g. {@code "vlink-e1-"}.
      * @param mode             how agents map to threads.
@@ -59,7 +60,35 @@ public final class AgentGroup implements AutoCloseable
         final AtomicCounter errorCounter,
         final List<? extends Agent> agents)
     {
+        return startGroups(threadNamePrefix, mode, idleStrategy, errorHandler, errorCounter, List.of(agents));
+    }
+
+    /**
+     * Start agents in the given mode. The groups matter only to {@link ThreadingMode#SPLIT}, which gives each group
+     * a thread of its own; the other modes run the agents in order, group after group.
+     *
+     * @param threadNamePrefix prefixed to the role name of each thread's agent (a composite's names its agents).
+     * @param mode             how agents map to threads.
+     * @param idleStrategy     a fresh idle strategy per thread (unused in invoker mode).
+     * @param errorHandler     receives every exception an agent throws.
+     * @param errorCounter     incremented for every such exception; may be null.
+     * @param groups           the agents, in groups, in the order a shared thread runs them.
+     * @return the started group.
+     */
+    public static AgentGroup startGroups(
+        final String threadNamePrefix,
+        final ThreadingMode mode,
+        final Supplier<IdleStrategy> idleStrategy,
+        final ErrorHandler errorHandler,
+        final AtomicCounter errorCounter,
+        final List<? extends List<? extends Agent>> groups)
+    {
         Objects.requireNonNull(errorHandler, "errorHandler");
+        final List<Agent> agents = new ArrayList<>();
+        for (final List<? extends Agent> group : groups)
+        {
+            agents.addAll(group);
+        }
         if (agents.isEmpty())
         {
             throw new IllegalArgumentException("no agents to run");
@@ -82,6 +111,19 @@ public final class AgentGroup implements AutoCloseable
                 final AgentRunner runner = new AgentRunner(
                     idleStrategy.get(), errorHandler, errorCounter, composite(agents));
                 return new AgentGroup(threadNamePrefix, mode, List.of(runner), null);
+            }
+
+            case SPLIT:
+            {
+                final List<AgentRunner> runners = new ArrayList<>(groups.size());
+                for (final List<? extends Agent> group : groups)
+                {
+                    if (!group.isEmpty())
+                    {
+                        runners.add(new AgentRunner(idleStrategy.get(), errorHandler, errorCounter, composite(group)));
+                    }
+                }
+                return new AgentGroup(threadNamePrefix, mode, runners, null);
             }
 
             case INVOKER:

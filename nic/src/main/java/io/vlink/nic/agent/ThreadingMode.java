@@ -22,13 +22,21 @@ public enum ThreadingMode
     SHARED,
 
     /**
+     * Two threads: the transmit agents (injection, arbiter) on one, the receive agents (receive, credit) on the
+     * other, each pair composed into one {@link org.agrona.concurrent.CompositeAgent}. The mode for two cores:
+     * the two halves of the pipeline run in parallel, with no more threads than cores (as Aeron's
+     * {@code SHARED_NETWORK} puts its sender and receiver on one thread and its conductor on another).
+     */
+    SPLIT,
+
+    /**
      * No thread at all: the caller drives duty cycles through {@link AgentGroup#invoke()}. Deterministic, for tests
      * and for transports that already own a polling thread.
      */
     INVOKER;
 
     /**
-     * @param name a mode name in any case: {@code dedicated}, {@code shared} or {@code invoker}.
+     * @param name a mode name in any case: {@code dedicated}, {@code shared}, {@code split} or {@code invoker}.
      * @return the mode.
      * @throws IllegalArgumentException naming the accepted values when the name is not one of them.
      */
@@ -42,6 +50,6 @@ public enum ThreadingMode
             }
         }
         throw new IllegalArgumentException(
-            "unknown threading mode '" + name + "': use dedicated, shared or invoker");
+            "unknown threading mode '" + name + "': use dedicated, shared, split or invoker");
     }
 }

@@ -106,6 +106,62 @@ class AgentGroupTest
     }
 
     @Test
+    void splitModeRunsEachGroupOnAThreadOfItsOwn()
+    {
+        final List<CountingAgent> receive = List.of(new CountingAgent("receive"), new CountingAgent("credit"));
+        final List<CountingAgent> transmit = List.of(new CountingAgent("inject"), new CountingAgent("arbiter"));
+        final AgentGroup group = AgentGroup.startGroups(
+            "test-", ThreadingMode.SPLIT, IdleStrategies.supplier("backoff"), errors::add, errorCounter,
+            List.of(receive, transmit));
+        final List<Thread> threads = new ArrayList<>(group.threads());
+        assertEquals(2, threads.size());
+        Deadline.await(10, "every agent to run",
+            () -> receive.stream().allMatch((a) -> a.cycles.get() > 5) &&
+            transmit.stream().allMatch((a) -> a.cycles.get() > 5));
+        assertSame(receive.get(0).thread, receive.get(1).thread);
+        assertSame(transmit.get(0).thread, transmit.get(1).thread);
+        assertNotSame(receive.get(0).thread, transmit.get(0).thread);
+        assertThrows(IllegalStateException.class, group::invoke);
+        group.close();
+        for (final Thread thread : threads)
+        {
+            assertFalse(thread.isAlive(), thread.getName());
+        }
+        for (final List<CountingAgent> side : List.of(receive, transmit))
+        {
+            for (final CountingAgent agent : side)
+            {
+                assertEquals(1, agent.closes.get(), agent.name);
+            }
+        }
+    }
+
+    @Test
+    void groupsRunInOrderOnOneThreadInSharedModeAndOneThreadEachInDedicatedMode()
+    {
+        final List<CountingAgent> first = List.of(new CountingAgent("a"), new CountingAgent("b"));
+        final List<CountingAgent> second = List.of(new CountingAgent("c"));
+        try (AgentGroup shared = AgentGroup.startGroups(
+            "shared-", ThreadingMode.SHARED, IdleStrategies.supplier("backoff"), errors::add, errorCounter,
+            List.of(first, second)))
+        {
+            assertEquals(1, shared.threads().size());
+            Deadline.await(10, "every agent to run", () -> second.get(0).cycles.get() > 5);
+            assertSame(first.get(0).thread, second.get(0).thread);
+        }
+        final List<CountingAgent> third = List.of(new CountingAgent("d"), new CountingAgent("e"));
+        final List<CountingAgent> fourth = List.of(new CountingAgent("f"));
+        try (AgentGroup dedicated = AgentGroup.startGroups(
+            "dedicated-", ThreadingMode.DEDICATED, IdleStrategies.supplier("backoff"), errors::add, errorCounter,
+            List.of(third, fourth)))
+        {
+            assertEquals(3, dedicated.threads().size());
+            Deadline.await(10, "every agent to run", () -> third.get(1).cycles.get() > 5);
+            assertNotSame(third.get(0).thread, third.get(1).thread);
+        }
+    }
+
+    @Test
     void dedicatedModeRunsEachAgentOnItsOwnNamedThread()
     {
         final List<CountingAgent> agents = List.of(
@@ -134,7 +190,7 @@ class AgentGroupTest
     {
         assertEquals(ThreadingMode.SHARED, ThreadingMode.parse("Shared"));
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ThreadingMode.parse("x"));
-        assertTrue(ex.getMessage().contains("dedicated, shared or invoker"));
+        assertTrue(ex.getMessage().contains("dedicated, shared, split or invoker"));
         for (final String name : List.of("spin", "backoff", "yield", "sleep", "noop"))
         {
             assertNotNull(IdleStrategies.supplier(name).get());
