@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
         CommandLine.HelpCommand.class,
         StatCommand.class,
         SchedCommand.class,
+        InjectCommand.class,
         ArbCommand.class,
         QosCommand.class,
         DecodeCommand.class,

@@ -2,6 +2,7 @@ package io.vlink.core.arb;
 
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Diagnostic.Severity;
+import io.vlink.core.config.Words;
 import io.vlink.core.qos.LowBurst;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
@@ -518,30 +519,9 @@ public final class Scenario
 
         private void split(final String text)
         {
-            final int hash = text.indexOf('#');
-            final String body = hash < 0 ? text : text.substring(0, hash);
-            final List<String> found = new ArrayList<>();
-            final List<Integer> at = new ArrayList<>();
-            int i = 0;
-            while (i < body.length())
-            {
-                while (i < body.length() && Character.isWhitespace(body.charAt(i)))
-                {
-                    i++;
-                }
-                final int start = i;
-                while (i < body.length() && !Character.isWhitespace(body.charAt(i)))
-                {
-                    i++;
-                }
-                if (i > start)
-                {
-                    found.add(body.substring(start, i));
-                    at.add(start + 1);
-                }
-            }
-            words = found.toArray(new String[0]);
-            columns = at.stream().mapToInt(Integer::intValue).toArray();
+            final Words line = Words.of(text);
+            words = line.words();
+            columns = line.columns();
         }
 
         private void error(final int wordIndex, final String message)

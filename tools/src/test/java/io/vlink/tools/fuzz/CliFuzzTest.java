@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Fuzzes the commands that read user files, in-process through {@link Cli#run}: {@code vlink decode} on mutated
- * real captures, {@code vlink arb simulate} and {@code vlink sched simulate} on mutated scenarios and arbitrary
- * bytes, {@code vlink qos check} on mutated OpenSM files. Exit code 0, 1 or 2 only; findings on stderr as
+ * real captures, {@code vlink arb simulate}, {@code vlink sched simulate} and {@code vlink inject simulate} on
+ * mutated scenarios and arbitrary bytes, {@code vlink qos check} on mutated OpenSM files. Exit code 0, 1 or 2 only; findings on stderr as
  * {@code file:line: message} with a line of the file; never a stack trace; every run bounded.
  */
 @AddLifecycleHook(FuzzTries.class)
@@ -55,6 +55,14 @@ class CliFuzzTest
             "message 3 0",
             "message 16777215 100 2",
             "packets 40"));
+
+    /** A valid {@code vlink inject simulate} scenario with every directive. */
+    static final List<String> INJECT_SCENARIO = List.of(
+        "cell 128", "shared 20", "mtu 512", "idc-threshold 200", "idc-marks 2 6",
+        "class 0 weight 8 reserved 6", "class 1 weight 3 reserved 5 policy first",
+        "injector 0 class 0 marks 4 8", "injector 1 class 0 marks 1 3 timer 5", "injector 2 class 1 marks 2 9 timer 2",
+        "command 0 dma 3000 3", "command 0 idc 150 4", "command 1 idc 64 7", "command 2 dma 700 5",
+        "drain 3", "reset 7", "steps 60");
 
     private static final Path DIR = Fuzz.tempDir("cli-fuzz");
     private static final byte[] CAPTURE = Packets.captureBytes();
@@ -109,6 +117,21 @@ class CliFuzzTest
     void simulateArbitraryBytes(@ForAll @Size(max = 300) final byte[] bytes, @ForAll final boolean arb) throws IOException
     {
         simulate(arb ? "arb" : "sched", bytes, Base64.getEncoder().encodeToString(bytes));
+    }
+
+    @Property(tries = 150, seed = "7506")
+    void injectSimulateMutatedScenarios(@ForAll final long seed) throws IOException
+    {
+        final Mutator mutator = new Mutator(seed);
+        final String text = mutator.mutateText(INJECT_SCENARIO, 1 + mutator.random().nextInt(5));
+        simulate("inject", text.getBytes(mutator.random().nextBoolean() ? StandardCharsets.UTF_8 :
+            StandardCharsets.ISO_8859_1), "seed " + seed);
+    }
+
+    @Property(tries = 100, seed = "7507")
+    void injectSimulateArbitraryBytes(@ForAll @Size(max = 300) final byte[] bytes) throws IOException
+    {
+        simulate("inject", bytes, Base64.getEncoder().encodeToString(bytes));
     }
 
     @Property(tries = 100, seed = "7505")
