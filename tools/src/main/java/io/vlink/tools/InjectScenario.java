@@ -735,7 +735,7 @@ final class InjectScenario
                 return;
             }
             final long k = number(1, 0, MAX_CLASSES - 1, "class number");
-            if (!next(k, "class", classes.size(), k < classes.size() ? classes.get((int)k).line : 0))
+            if (!next(k, "class", classes.size(), k >= 0 && k < classes.size() ? classes.get((int)k).line : 0))
             {
                 return;
             }
@@ -773,7 +773,7 @@ final class InjectScenario
                 return;
             }
             final long i = number(1, 0, MAX_INJECTORS - 1, "injector number");
-            if (!next(i, "injector", injectors.size(), i < injectors.size() ? injectors.get((int)i).line : 0))
+            if (!next(i, "injector", injectors.size(), i >= 0 && i < injectors.size() ? injectors.get((int)i).line : 0))
             {
                 return;
             }

@@ -285,6 +285,17 @@ class InjectSimulateCommandTest
             "injector 0 class 0 marks 1 2");
     }
 
+    /** A number refused on its own is reported once, and the line declares nothing (found by fuzzing). */
+    @Test
+    void aClassOrInjectorNumberThatIsNotANumberIsReportedOnce() throws IOException
+    {
+        refused(String.join("\n",
+                "FILE:1:7: error: class number 'x' is not a number; give digits, 0..63",
+                "FILE:2:10: error: injector number 300 is out of range; give 0..255"),
+            "class x weight 1 reserved 1",
+            "injector 300 class 0 marks 1 2");
+    }
+
     @Test
     void commandsMustMatchTheirKindAndFitTheirClass() throws IOException
     {
