@@ -20,7 +20,6 @@ public final class Crossbar
     /** No FIFO. */
     public static final int NONE = -1;
 
-    private final int ports;
     private final int vls;
     private final int fifos;
     private final int words;
@@ -45,7 +44,6 @@ public final class Crossbar
         {
             throw new IllegalArgumentException("ports " + ports + ", vls " + vls);
         }
-        this.ports = ports;
         this.vls = vls;
         this.fifos = ports * vls;
         this.words = (fifos + 63) >>> 6;
@@ -202,14 +200,6 @@ public final class Crossbar
     public int targetOf(final int fifo)
     {
         return target[fifo];
-    }
-
-    /**
-     * @return the port count, port 0 included.
-     */
-    public int ports()
-    {
-        return ports;
     }
 
     private int next(final int t)

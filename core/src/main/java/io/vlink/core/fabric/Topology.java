@@ -7,7 +7,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A fabric's nodes, their cabled ports and their LIDs, as an {@code ibnetdiscover} topology file describes them
@@ -54,7 +53,6 @@ public final class Topology
         private final String description;
         private final long guid;
         private final int portCount;
-        private final int line;
         private final Link[] links;
         private final int[] baseLid;
         private final int[] lmc;
@@ -65,8 +63,7 @@ public final class Topology
             final String id,
             final String description,
             final long guid,
-            final int portCount,
-            final int line)
+            final int portCount)
         {
             this.index = index;
             this.type = type;
@@ -74,7 +71,6 @@ public final class Topology
             this.description = description;
             this.guid = guid;
             this.portCount = portCount;
-            this.line = line;
             this.links = new Link[portCount + 1];
             this.baseLid = new int[portCount + 1];
             this.lmc = new int[portCount + 1];
@@ -130,13 +126,6 @@ public final class Topology
             return portCount;
         }
 
-        /**
-         * @return the file line of its header.
-         */
-        public int line()
-        {
-            return line;
-        }
 
         /**
          * @param port 1..N.
@@ -165,20 +154,6 @@ public final class Topology
             return lmc[port];
         }
 
-        /**
-         * @return the switch's LID (its port 0's), or the first LID of a CA's first LID-carrying port.
-         */
-        public int lid()
-        {
-            for (int port = 0; port <= portCount; port++)
-            {
-                if (baseLid[port] != 0)
-                {
-                    return baseLid[port];
-                }
-            }
-            return 0;
-        }
 
         /**
          * @return the number of connected ports.
@@ -263,16 +238,14 @@ public final class Topology
         }
     }
 
-    private final String file;
     private final List<Node> nodes;
     private final Map<String, Node> byId;
     private final int[] lidNode;
     private final int[] lidPort;
     private final int maxLid;
 
-    private Topology(final String file, final List<Node> nodes)
+    private Topology(final List<Node> nodes)
     {
-        this.file = file;
         this.nodes = Collections.unmodifiableList(new ArrayList<>(nodes));
         this.byId = new HashMap<>();
         int maxLid = 0;
@@ -306,14 +279,6 @@ public final class Topology
                 }
             }
         }
-    }
-
-    /**
-     * @return the file it was read from (for messages).
-     */
-    public String file()
-    {
-        return file;
     }
 
     /**
@@ -399,12 +364,10 @@ public final class Topology
     /** Builds a topology; {@link TopologyReader} validates before it calls {@link #build()}. */
     static final class Builder
     {
-        private final String file;
         private final List<Node> nodes = new ArrayList<>();
 
-        Builder(final String file)
+        Builder()
         {
-            this.file = Objects.requireNonNull(file, "file");
         }
 
         Node node(
@@ -412,10 +375,9 @@ public final class Topology
             final String id,
             final String description,
             final long guid,
-            final int portCount,
-            final int line)
+            final int portCount)
         {
-            final Node node = new Node(nodes.size(), type, id, description, guid, portCount, line);
+            final Node node = new Node(nodes.size(), type, id, description, guid, portCount);
             nodes.add(node);
             return node;
         }
@@ -434,7 +396,7 @@ public final class Topology
 
         Topology build()
         {
-            return new Topology(file, nodes);
+            return new Topology(nodes);
         }
     }
 }

@@ -186,10 +186,10 @@ public final class TopologyReader
                 }
                 line(i + 1, line);
             }
-            final Topology.Builder builder = new Topology.Builder(file);
+            final Topology.Builder builder = new Topology.Builder();
             for (final NodeRecord record : records)
             {
-                record.node = builder.node(record.type, record.id, record.description, record.guid, record.ports, record.line);
+                record.node = builder.node(record.type, record.id, record.description, record.guid, record.ports);
             }
             links(builder);
             lids(builder);
@@ -387,13 +387,16 @@ public final class TopologyReader
             // A CA's (or router's) line: "# lid L lmc M "REMOTE DESC" lid R SPEED": the first lid is its own.
             // A switch's line: "# "REMOTE DESC" lid R SPEED": the lid is the remote's.
             final Matcher lid = LID.matcher(comment);
-            boolean first = true;
             final boolean ownFirst = current.type != Topology.NodeType.SWITCH;
-            final int quoteStart = comment.indexOf('"');
+            final int open = comment.indexOf('"');
+            final int close = open < 0 ? -1 : comment.indexOf('"', open + 1);
             while (lid.find())
             {
-                final boolean beforeQuote = quoteStart < 0 || lid.start() < quoteStart;
-                if (first && ownFirst && (beforeQuote || comment.indexOf('"', quoteStart + 1) < 0))
+                if (open >= 0 && lid.start() > open && (close < 0 || lid.start() < close))
+                {
+                    continue;   // inside the quoted node description
+                }
+                if (ownFirst && port.ownLid == 0 && port.remoteLid == 0 && (open < 0 || lid.start() < open))
                 {
                     port.ownLid = parseInt(lid.group(1));
                     port.ownLmc = null == lid.group(2) ? 0 : parseInt(lid.group(2));
@@ -404,7 +407,6 @@ public final class TopologyReader
                     port.remoteLid = parseInt(lid.group(1));
                     port.remoteLidColumn = column + lid.start(1);
                 }
-                first = false;
             }
             final Matcher speed = SPEED.matcher(comment);
             if (speed.find())

@@ -143,4 +143,32 @@ class CrossbarTest
             }
         }
     }
+
+    @Test
+    void sizesAreChecked()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new Crossbar(0, 16));
+        assertThrows(IllegalArgumentException.class, () -> new Crossbar(4, 0));
+        final Crossbar one = new Crossbar(1, 1);
+        one.head(0, 0, 0, 64, 0);
+        assertEquals(0, one.take(0, 0));
+    }
+
+    @Test
+    void isWaitingLooksAtEveryWordOfItsOwnOutputVlOnly()
+    {
+        final Crossbar x = new Crossbar(10, 16);          // 160 FIFOs: three words per (output, VL)
+        x.head(x.fifo(9, 15), 4, 2, 64, 0);               // the last FIFO: the third word
+        assertTrue(x.isWaiting(4, 2));
+        for (int out = 0; out < 10; out++)
+        {
+            for (int vl = 0; vl < 16; vl++)
+            {
+                assertEquals(out == 4 && vl == 2, x.isWaiting(out, vl), out + "/" + vl);
+            }
+        }
+        assertEquals(4 * 16 + 2, x.targetOf(x.fifo(9, 15)));
+        assertEquals(x.fifo(9, 15), x.take(4, 2));
+        assertFalse(x.isWaiting(4, 2));
+    }
 }
