@@ -68,7 +68,13 @@ public enum CounterType
     /** Frames the link sent. */
     LINK_FRAMES_SENT(53, "link_frames_sent", CounterScope.PORT),
     /** Frames the link received (before any check). */
-    LINK_FRAMES_RECEIVED(54, "link_frames_received", CounterScope.PORT);
+    LINK_FRAMES_RECEIVED(54, "link_frames_received", CounterScope.PORT),
+    /** Datagrams of another link session (a replayed old capture, a guess, a peer's previous incarnation). */
+    LINK_SESSION_DROPS(60, "link_session_drops", CounterScope.PORT),
+    /** Datagrams whose keyed MAC did not match (the link is authenticated and they were forged or damaged). */
+    LINK_MAC_DROPS(61, "link_mac_drops", CounterScope.PORT),
+    /** Datagrams of the current session seen before (a replay within the session, or a duplicate). */
+    LINK_REPLAY_DROPS(62, "link_replay_drops", CounterScope.PORT);
 
     private static final CounterType[] BY_TYPE_ID;
 

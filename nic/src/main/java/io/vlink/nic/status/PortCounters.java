@@ -32,6 +32,9 @@ public final class PortCounters
     public final AtomicCounter linkBackPressure;
     public final AtomicCounter linkFramesSent;
     public final AtomicCounter linkFramesReceived;
+    public final AtomicCounter linkSessionDrops;
+    public final AtomicCounter linkMacDrops;
+    public final AtomicCounter linkReplayDrops;
 
     private final AtomicCounter[] txPackets = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] txBytes = new AtomicCounter[VL_SLOTS];
@@ -74,6 +77,9 @@ public final class PortCounters
         linkBackPressure = portCounter(file, CounterType.LINK_BACK_PRESSURE);
         linkFramesSent = portCounter(file, CounterType.LINK_FRAMES_SENT);
         linkFramesReceived = portCounter(file, CounterType.LINK_FRAMES_RECEIVED);
+        linkSessionDrops = portCounter(file, CounterType.LINK_SESSION_DROPS);
+        linkMacDrops = portCounter(file, CounterType.LINK_MAC_DROPS);
+        linkReplayDrops = portCounter(file, CounterType.LINK_REPLAY_DROPS);
 
         for (int vl = 0; vl < VL_SLOTS; vl++)
         {

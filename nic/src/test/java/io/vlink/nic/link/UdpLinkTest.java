@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -50,6 +51,18 @@ class UdpLinkTest
         }
         a = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB), 4098, countersA);
         b = new UdpLink(new InetSocketAddress(loopback, portB), a.localAddress(), 4098, countersB);
+        establish(a, b);
+    }
+
+    /** Both ends train their session: HELLOs cross while each end polls. */
+    static void establish(final UdpLink a, final UdpLink b)
+    {
+        final FrameHandler none = (type, buffer, offset, length) -> fail("no frame before the session");
+        Deadline.await(10, "the session", () -> a.established() && b.established(), () ->
+        {
+            a.poll(none, 4);
+            b.poll(none, 4);
+        });
     }
 
     @AfterEach
@@ -127,8 +140,10 @@ class UdpLinkTest
                 stranger.send(ByteBuffer.wrap(bytes), b.localAddress());
             }
         }
-        // From the real peer: too long (the kernel truncates into the fixed buffer), too short, empty.
-        final int[] lengths = {4099, 9000, 60000, 7, 1, 0};
+        // From the real peer's address: too long (the kernel truncates into the fixed buffer), too short, empty,
+        // and a bare FCP without the link header.
+        final int[] lengths = {UdpLink.HEADER_LENGTH + 4099, 9000, 60000, 7, 1, 0, 8};
+        final long receivedBefore = countersB.linkFramesReceived.get();
         try (DatagramChannel fromPeerAddress = DatagramChannel.open())
         {
             final InetSocketAddress aAddress = a.localAddress();
@@ -140,17 +155,210 @@ class UdpLinkTest
                 random.nextBytes(bytes);
                 fromPeerAddress.send(ByteBuffer.wrap(bytes), b.localAddress());
             }
-            fromPeerAddress.send(ByteBuffer.wrap(new byte[8]), b.localAddress());
         }
         final List<Integer> delivered = new ArrayList<>();
         Deadline.await(10, "every datagram to be looked at",
             () ->
             {
                 b.poll((type, buffer, offset, length) -> delivered.add(length), 3);
-                return countersB.linkFramesReceived.get() == 20 + lengths.length + 1;
+                return countersB.linkFramesReceived.get() == receivedBefore + 20 + lengths.length;
             });
         assertEquals(20, countersB.linkForeignDrops.get());
         assertEquals(lengths.length, countersB.linkLengthDrops.get());
-        assertEquals(List.of(8), delivered);
+        assertEquals(List.of(), delivered);
+    }
+
+    @Test
+    void aReplayedDatagramOfTheSessionIsDroppedAndCounted() throws Exception
+    {
+        // a's datagrams, as the wire carried them, sent again from a's address by someone who recorded them
+        try (DatagramChannel tap = DatagramChannel.open())
+        {
+            tap.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            final UdpLink recorder = a;
+            assertTrue(LoopbackLinkTest.send(recorder, Link.DATA_FRAME, 64, (byte)5));
+            final List<byte[]> datagrams = new ArrayList<>();
+            Deadline.await(10, "the frame", () ->
+            {
+                b.poll((type, buffer, offset, length) ->
+                {
+                    final byte[] whole = new byte[UdpLink.HEADER_LENGTH + length];
+                    buffer.getBytes(offset - UdpLink.HEADER_LENGTH, whole);
+                    datagrams.add(whole);
+                }, 4);
+                return datagrams.size() == 1;
+            });
+            final InetSocketAddress aAddress = a.localAddress();
+            a.close();
+            try (DatagramChannel spoof = DatagramChannel.open())
+            {
+                spoof.bind(aAddress);
+                for (int i = 0; i < 10; i++)
+                {
+                    spoof.send(ByteBuffer.wrap(datagrams.get(0)), b.localAddress());
+                }
+            }
+            final List<Integer> delivered = new ArrayList<>();
+            Deadline.await(10, "the replays", () ->
+            {
+                b.poll((type, buffer, offset, length) -> delivered.add(length), 4);
+                return countersB.linkReplayDrops.get() == 10;
+            });
+            assertEquals(List.of(), delivered);
+        }
+    }
+
+    @Test
+    void aFrameOfAnotherSessionIsDroppedAndAForgedHelloDoesNotBreakTheSession() throws Exception
+    {
+        final InetSocketAddress aAddress = a.localAddress();
+        final long aNonce = a.nonce();
+        a.close();
+        try (DatagramChannel spoof = DatagramChannel.open())
+        {
+            spoof.bind(aAddress);
+            spoof.configureBlocking(false);
+            // a guess: a's nonce is known (an old capture), b's is not
+            final ByteBuffer frame = ByteBuffer.allocate(UdpLink.HEADER_LENGTH + 64);
+            frame.putShort(UdpLink.MAGIC).put(UdpLink.VERSION).put(UdpLink.TYPE_FRAME).putInt(0)
+                .putLong(aNonce).putLong(12345L).putLong(1).position(frame.capacity()).flip();
+            spoof.send(frame, b.localAddress());
+            // a HELLO from "a restarted peer" that cannot read b's answers
+            final ByteBuffer hello = ByteBuffer.allocate(UdpLink.HEADER_LENGTH);
+            hello.putShort(UdpLink.MAGIC).put(UdpLink.VERSION).put(UdpLink.TYPE_HELLO).putInt(UdpLink.FLAG_ESTABLISHED)
+                .putLong(777L).putLong(0L).putLong(0).flip();
+            final ByteBuffer answer = ByteBuffer.allocate(128);
+            // the "restarted peer" repeats its HELLO, as a real one does, until b answers (b answers a stranger at
+            // most once per HELLO interval)
+            Deadline.await(10, "b's answer to the HELLO", () ->
+            {
+                answer.clear();
+                try
+                {
+                    spoof.send(hello.duplicate(), b.localAddress());
+                    b.poll((type, buffer, offset, length) -> fail("nothing is delivered"), 4);
+                    return null != spoof.receive(answer);
+                }
+                catch (final IOException ex)
+                {
+                    throw new java.io.UncheckedIOException(ex);
+                }
+            });
+            // b names itself to the stranger, but keeps its session with a
+            answer.flip();
+            assertEquals(UdpLink.TYPE_HELLO, answer.get(3));
+            assertEquals(b.nonce(), answer.getLong(8));
+            assertEquals(777L, answer.getLong(16));
+            assertEquals(1, countersB.linkSessionDrops.get());
+            assertTrue(b.established());
+            assertEquals(1, b.sessions());
+        }
+    }
+
+    @Test
+    void aRestartedPeerTrainsANewSessionAndItsOldIncarnationsFramesAreDropped()
+    {
+        final InetSocketAddress aAddress = a.localAddress();
+        final long oldNonce = a.nonce();
+        a.close();
+        final UdpLink restarted = new UdpLink(aAddress, b.localAddress(), 4098, countersA);
+        try
+        {
+            assertNotEquals(oldNonce, restarted.nonce());
+            establish(restarted, b);
+            assertEquals(2, b.sessions());
+            assertTrue(LoopbackLinkTest.send(restarted, Link.DATA_FRAME, 100, (byte)3));
+            final List<Integer> got = new ArrayList<>();
+            Deadline.await(10, "the new session's frame", () ->
+            {
+                b.poll((type, buffer, offset, length) -> got.add(length), 4);
+                return got.size() == 1;
+            });
+            assertEquals(List.of(100), got);
+        }
+        finally
+        {
+            restarted.close();
+        }
+    }
+
+    @Test
+    void anAuthenticatedLinkDropsDatagramsWithABadMacAndCarriesTheRest() throws Exception
+    {
+        final InetSocketAddress aAddress = a.localAddress();
+        final InetSocketAddress bAddress = b.localAddress();
+        a.close();
+        b.close();
+        final LinkKey key = LinkKey.of(0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
+        final UdpLink c = authenticated(aAddress, bAddress, countersA, key);
+        final UdpLink d = authenticated(bAddress, aAddress, countersB, key);
+        try
+        {
+            establish(c, d);
+            assertTrue(c.authenticated());
+            assertTrue(LoopbackLinkTest.send(c, Link.LINK_FRAME, 8, (byte)4));
+            final List<Integer> got = new ArrayList<>();
+            Deadline.await(10, "the authenticated frame", () ->
+            {
+                d.poll((type, buffer, offset, length) -> got.add(length), 4);
+                return got.size() == 1;
+            });
+            assertEquals(List.of(8), got);
+            c.close();
+            // from c's address, naming the session's nonces, with a MAC made without the key
+            try (DatagramChannel spoof = DatagramChannel.open())
+            {
+                spoof.bind(aAddress);
+                final ByteBuffer bad = ByteBuffer.allocate(UdpLink.HEADER_LENGTH + 8 + UdpLink.MAC_LENGTH);
+                bad.putShort(UdpLink.MAGIC).put(UdpLink.VERSION).put(UdpLink.TYPE_FRAME).putInt(0)
+                    .putLong(c.nonce()).putLong(d.nonce()).putLong(99).putLong(0).putLong(0x1234L).flip();
+                spoof.send(bad, bAddress);
+            }
+            Deadline.await(10, "the forged datagram", () ->
+            {
+                d.poll((type, buffer, offset, length) -> fail("a forged frame is never delivered"), 4);
+                return countersB.linkMacDrops.get() == 1;
+            });
+            assertEquals(0, countersB.linkSessionDrops.get(), "the MAC is checked before anything else is read");
+        }
+        finally
+        {
+            c.close();
+            d.close();
+        }
+    }
+
+    @Test
+    void endsWithDifferentKeysNeverTrainASession()
+    {
+        final InetSocketAddress aAddress = a.localAddress();
+        final InetSocketAddress bAddress = b.localAddress();
+        a.close();
+        b.close();
+        final UdpLink c = authenticated(aAddress, bAddress, countersA, LinkKey.of(1, 2));
+        final UdpLink d = authenticated(bAddress, aAddress, countersB, LinkKey.of(1, 3));
+        try
+        {
+            Deadline.await(10, "HELLOs both ways", () -> countersA.linkMacDrops.get() > 0 && countersB.linkMacDrops.get() > 0,
+                () ->
+                {
+                    c.poll((type, buffer, offset, length) -> fail("no frame"), 4);
+                    d.poll((type, buffer, offset, length) -> fail("no frame"), 4);
+                });
+            assertFalse(c.established());
+            assertFalse(d.established());
+            assertEquals(Link.BACK_PRESSURED, c.tryClaim(Link.LINK_FRAME, 8), "no session: nothing is sent");
+        }
+        finally
+        {
+            c.close();
+            d.close();
+        }
+    }
+
+    private static UdpLink authenticated(
+        final InetSocketAddress local, final InetSocketAddress peer, final PortCounters counters, final LinkKey key)
+    {
+        return new UdpLink(local, peer, 4098, counters, key, org.agrona.concurrent.SystemNanoClock.INSTANCE, 1_000_000L);
     }
 }
