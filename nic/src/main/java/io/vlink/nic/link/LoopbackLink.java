@@ -82,6 +82,20 @@ public final class LoopbackLink implements Link
         {
             throw new IllegalArgumentException("loopback capacity must be a power of two >= 64 KiB: " + capacity);
         }
+        return ring(capacity, countersA, countersB);
+    }
+
+    /**
+     * Create the two ends of a loopback link of any power-of-two capacity: the stress tests' small rings (at most
+     * an eighth of the capacity per frame).
+     *
+     * @param capacity  bytes of each direction's ring (a power of two).
+     * @param countersA counters of the port on end 0.
+     * @param countersB counters of the port on end 1.
+     * @return end 0 and end 1.
+     */
+    static LoopbackLink[] ring(final int capacity, final PortCounters countersA, final PortCounters countersB)
+    {
         final UnsafeBuffer aToB = OffHeap.allocate(capacity + TRAILER_LENGTH);
         final UnsafeBuffer bToA = OffHeap.allocate(capacity + TRAILER_LENGTH);
         aToB.verifyAlignment();
