@@ -32,15 +32,8 @@ import java.util.Arrays;
 public final class Port
 {
     static final int VL15 = 15;
-    static final int COMMAND_NONE = 0;
     static final int COMMAND_UP = 1;
     static final int COMMAND_DOWN = 2;
-
-    private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
-    // shared words: each on its own cache lines
-    private static final int LINK_STATE_OFFSET = 0;
-    private static final int COMMAND_OFFSET = PAD;
-    private static final int SHARED_LENGTH = 2 * PAD;
 
     private final Engine engine;
     private final int id;
@@ -61,7 +54,8 @@ public final class Port
     final OneToOneRingBuffer fcpRequests;
     final OneToOneRingBuffer rxEvents;
     final ReceiveRing[] rxRings = new ReceiveRing[16];
-    private final UnsafeBuffer shared;
+    // application -> credit agent: the command word; credit agent -> everyone: the link-state word
+    private final LinkControl control = new LinkControl();
     // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
     private final UnsafeBuffer creditLimitsMemory;
     private final CreditLimits creditLimits;
@@ -117,7 +111,6 @@ public final class Port
         fcpRequests = new OneToOneRingBuffer(fcpRequestsBuffer);
         rxEventsBuffer = OffHeap.allocate(config.eventRingLength() + RingBufferDescriptor.TRAILER_LENGTH);
         rxEvents = new OneToOneRingBuffer(rxEventsBuffer);
-        shared = OffHeap.allocate(SHARED_LENGTH);
         creditLimitsMemory = OffHeap.allocate(CreditLimits.length() + BitUtil.CACHE_LINE_LENGTH);
         final int skew = (int)(BitUtil.align(creditLimitsMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
             creditLimitsMemory.addressOffset());
@@ -294,7 +287,7 @@ public final class Port
      */
     public LinkState linkState()
     {
-        return LinkState.get(shared.getIntAcquire(LINK_STATE_OFFSET));
+        return LinkState.get(control.state());
     }
 
     /**
@@ -303,7 +296,7 @@ public final class Port
      */
     public void up()
     {
-        shared.putIntRelease(COMMAND_OFFSET, COMMAND_UP);
+        control.command(COMMAND_UP);
     }
 
     /**
@@ -312,7 +305,7 @@ public final class Port
      */
     public void down()
     {
-        shared.putIntRelease(COMMAND_OFFSET, COMMAND_DOWN);
+        control.command(COMMAND_DOWN);
     }
 
     /**
@@ -456,23 +449,18 @@ public final class Port
 
     int takeCommand()
     {
-        final int command = shared.getIntAcquire(COMMAND_OFFSET);
-        if (COMMAND_NONE != command)
-        {
-            shared.compareAndSetInt(COMMAND_OFFSET, command, COMMAND_NONE);
-        }
-        return command;
+        return control.takeCommand();
     }
 
     void publishLinkState(final LinkState state)
     {
-        shared.putIntRelease(LINK_STATE_OFFSET, state.code());
+        control.publishState(state.code());
         counters.linkState.setRelease(state.code());
     }
 
     int linkStateCode()
     {
-        return shared.getIntAcquire(LINK_STATE_OFFSET);
+        return control.state();
     }
 
     /**
@@ -557,7 +545,7 @@ public final class Port
         }
         OffHeap.free(fcpRequestsBuffer);
         OffHeap.free(rxEventsBuffer);
-        OffHeap.free(shared);
+        control.close();
         OffHeap.free(creditLimitsMemory);
         cells.close();
         link.close();
