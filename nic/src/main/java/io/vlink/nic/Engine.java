@@ -16,6 +16,7 @@ import io.vlink.nic.link.UdpLink;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.CountersSnapshot;
 import io.vlink.nic.status.ErrorLogHandler;
 import io.vlink.nic.status.HeartbeatAgent;
 import io.vlink.nic.status.PortCounters;
@@ -73,6 +74,7 @@ public final class Engine implements AutoCloseable
     private final CaptureTap capture;
     private volatile MemoryRegion[] regions = new MemoryRegion[0];
     private volatile boolean closed;
+    private volatile CountersSnapshot finalCounters;
 
     private Engine(final EngineConfiguration config)
     {
@@ -203,6 +205,7 @@ public final class Engine implements AutoCloseable
      */
     public Port port(final int index)
     {
+        checkOpen();
         if (index < 0 || index >= ports.length)
         {
             throw new IllegalArgumentException("port " + index + ": this engine has " + (1 == ports.length ?
@@ -216,6 +219,7 @@ public final class Engine implements AutoCloseable
      */
     public List<Port> ports()
     {
+        checkOpen();
         return List.of(ports);
     }
 
@@ -234,6 +238,7 @@ public final class Engine implements AutoCloseable
      */
     public int invoke()
     {
+        checkOpen();
         return agents.invoke();
     }
 
@@ -250,7 +255,27 @@ public final class Engine implements AutoCloseable
      */
     public CountersFile countersFile()
     {
+        checkOpen();
         return countersFile;
+    }
+
+    /**
+     * The value of every counter: read now while the engine runs, or the final values, taken once every agent had
+     * stopped, after {@link #close()} (when the counters themselves refuse every call).
+     *
+     * @return the snapshot.
+     */
+    public CountersSnapshot countersSnapshot()
+    {
+        final CountersSnapshot finalCounters = this.finalCounters;
+        if (null != finalCounters)
+        {
+            return finalCounters;
+        }
+        synchronized (this)
+        {
+            return null != this.finalCounters ? this.finalCounters : countersFile.snapshot();
+        }
     }
 
     /**
@@ -261,6 +286,7 @@ public final class Engine implements AutoCloseable
      */
     public synchronized MemoryRegion registerMemory(final DirectBuffer buffer)
     {
+        checkOpen();
         final MemoryRegion region = new MemoryRegion(regions.length, Objects.requireNonNull(buffer));
         final MemoryRegion[] grown = Arrays.copyOf(regions, regions.length + 1);
         grown[region.key()] = region;
@@ -292,22 +318,35 @@ public final class Engine implements AutoCloseable
         return closed;
     }
 
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
+    }
+
     /**
      * Stop every agent thread (waiting for each), count what each port still holds ({@link Port#closeReport()}: every
-     * accepted packet is either delivered or reported there), then free the ports' off-heap memory, close the links
-     * and the capture, and delete the counters file. Idempotent.
+     * accepted packet is either delivered or reported there), keep the final counter values
+     * ({@link #countersSnapshot()}), then free the ports' off-heap memory, close the links and the capture, and
+     * delete the counters file. From then on every call on the engine, its ports, queue pairs and counters throws
+     * {@link EngineClosedException} (an {@link IllegalStateException}, "engine closed") instead of touching the
+     * freed memory. Idempotent. Call it after the application's threads stopped using the engine: a call racing
+     * with close may see it late.
      */
     @Override
-    public void close()
+    public synchronized void close()
     {
         if (!closed)
         {
-            closed = true;
             agents.close();
             for (final Port port : ports)
             {
                 port.report();
             }
+            finalCounters = countersFile.snapshot();
+            closed = true;
             for (final Port port : ports)
             {
                 port.free();

@@ -33,6 +33,10 @@ import java.util.List;
  * Threads: one application thread posts (to its queue pairs) and one polls (they may be the same); the engine's
  * injection, arbiter, credit and receive agents own the rest, handing work to each other through the rings and
  * release/acquire-published words held here.
+ * <p>
+ * Once the engine has closed, every call that would reach the port's memory (link state, up and down, queue pairs,
+ * posting, polling, counters, QoS replacement) throws {@link EngineClosedException}; the port's fixed settings and
+ * {@link #closeReport()} stay readable.
  */
 public final class Port
 {
@@ -82,6 +86,8 @@ public final class Port
     private final int maxQueuePairs;
     private final int queueDepth;
     private int dataQueuePairs;
+    // set once by the engine's close, after every agent stopped: every call of the application is refused from then
+    private boolean closed;
 
     // poll side (the application's polling thread)
     private int pollVl;
@@ -242,6 +248,7 @@ public final class Port
      */
     public void replaceQos(final QosConfig replacement)
     {
+        checkOpen();
         if (replacement.dataVls() != qos.dataVls())
         {
             throw new IllegalArgumentException("the port has " + qos.dataVls() + " data VLs; the replacement has " +
@@ -315,6 +322,7 @@ public final class Port
      */
     public PortCounters counters()
     {
+        checkOpen();
         return counters;
     }
 
@@ -323,6 +331,7 @@ public final class Port
      */
     public Link link()
     {
+        checkOpen();
         return link;
     }
 
@@ -331,6 +340,7 @@ public final class Port
      */
     public LinkState linkState()
     {
+        checkOpen();
         return LinkState.get(shared.getIntAcquire(LINK_STATE_OFFSET));
     }
 
@@ -340,6 +350,7 @@ public final class Port
      */
     public void up()
     {
+        checkOpen();
         shared.putIntRelease(COMMAND_OFFSET, COMMAND_UP);
     }
 
@@ -349,6 +360,7 @@ public final class Port
      */
     public void down()
     {
+        checkOpen();
         shared.putIntRelease(COMMAND_OFFSET, COMMAND_DOWN);
     }
 
@@ -364,6 +376,7 @@ public final class Port
      */
     public synchronized QueuePair createQueuePair(final int qpn, final int sl, final int remoteQpn)
     {
+        checkOpen();
         checkQpn("QPN", qpn);
         checkQpn("remote QPN", remoteQpn);
         if (sl < 0 || sl > 15)
@@ -414,6 +427,7 @@ public final class Port
      */
     public long postPacket(final int sl, final DirectBuffer src, final int offset, final int length)
     {
+        checkOpen();
         if (sl < 0 || sl > 15 || (length & 3) != 0 || length < 8 || length > mtu)
         {
             throw new IllegalArgumentException("a ready packet on SL 0..15 of 8 to " + mtu +
@@ -449,6 +463,7 @@ public final class Port
      */
     public long postSmp(final DirectBuffer src, final int offset, final int length)
     {
+        checkOpen();
         if ((length & 3) != 0 || length < 8 || length > mtu)
         {
             throw new IllegalArgumentException("an SMP of 8 to " + mtu + " bytes, a multiple of 4: " + length);
@@ -466,6 +481,7 @@ public final class Port
      */
     public int poll(final ReceiveHandler handler, final int limit)
     {
+        checkOpen();
         int delivered = pollVl(VL15, handler, limit);
         final int dataVls = qos.dataVls();
         for (int i = 0; i < dataVls && delivered < limit; i++)
@@ -495,6 +511,7 @@ public final class Port
      */
     public int pending(final int vl)
     {
+        checkOpen();
         return rxRings[vl].size();
     }
 
@@ -602,8 +619,18 @@ public final class Port
         closeReport = new CloseReport(notInjected, notSent, onWire[0], notDelivered);
     }
 
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
+    }
+
+    /** Engine, once every agent stopped and the report is taken: refuse every call, then give the memory back. */
     void free()
     {
+        closed = true;
         for (final QueuePair qp : queuePairs)
         {
             qp.free();

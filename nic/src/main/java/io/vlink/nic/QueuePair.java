@@ -17,6 +17,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * One application thread posts to a queue pair; the hand-off to the engine is a single-producer single-consumer
  * ring in off-heap memory (descriptor written, then the tail with release; the engine reads it with acquire).
+ * Once the engine has closed, every call but the queue pair's fixed numbers throws {@link EngineClosedException}.
  */
 public final class QueuePair
 {
@@ -50,6 +51,8 @@ public final class QueuePair
     private final int inlineOffset;
     private final UnsafeBuffer ring;
     private long completedCache;
+    // set once by the engine's close before the ring is freed: one plain read on the posting path
+    private boolean closed;
 
     // injection agent's state
     int schedulerIndex = -1;
@@ -138,6 +141,7 @@ public final class QueuePair
      */
     public long offer(final DirectBuffer src, final int offset, final int length)
     {
+        checkOpen();
         if (length <= 0 || length > inlineCapacity)
         {
             throw new IllegalArgumentException(
@@ -165,6 +169,7 @@ public final class QueuePair
      */
     public long offer(final MemoryRegion region, final int offset, final int length)
     {
+        checkOpen();
         if (kind != KIND_DATA)
         {
             throw new IllegalStateException("packets and SMPs are posted on the port");
@@ -209,6 +214,7 @@ public final class QueuePair
      */
     public long completed()
     {
+        checkOpen();
         return ring.getLongAcquire(COMPLETED_OFFSET);
     }
 
@@ -254,8 +260,17 @@ public final class QueuePair
         ring.putLongRelease(COMPLETED_OFFSET, sequence + 1);
     }
 
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
+    }
+
     void free()
     {
+        closed = true;
         OffHeap.free(ring);
     }
 }
