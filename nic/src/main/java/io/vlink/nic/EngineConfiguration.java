@@ -6,6 +6,7 @@ import io.vlink.core.sched.SlScheduler;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.IdleStrategy;
@@ -15,6 +16,7 @@ import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -84,10 +86,10 @@ public final class EngineConfiguration
     public static final int MAX_RX_EVENT_RING_LENGTH = 1 << 28;
     public static final int DEFAULT_BURST = 64;
     public static final int MAX_BURST = 4096;
-    public static final int DEFAULT_MAX_COUNTERS = io.vlink.nic.status.CountersFile.DEFAULT_MAX_COUNTERS;
+    public static final int DEFAULT_MAX_COUNTERS = CountersFile.DEFAULT_MAX_COUNTERS;
     public static final int MIN_MAX_COUNTERS = 64;
     public static final int MAX_MAX_COUNTERS = 1 << 20;
-    public static final int DEFAULT_ERROR_LOG_LENGTH = io.vlink.nic.status.CountersFile.DEFAULT_ERROR_LOG_LENGTH;
+    public static final int DEFAULT_ERROR_LOG_LENGTH = CountersFile.DEFAULT_ERROR_LOG_LENGTH;
     public static final int MIN_ERROR_LOG_LENGTH = 4 * 1024;
     public static final int MAX_ERROR_LOG_LENGTH = 1 << 30;
 
@@ -362,7 +364,7 @@ public final class EngineConfiguration
 
     private static String lidText(final int lid)
     {
-        return lid + " (0x" + Integer.toHexString(lid).toUpperCase(java.util.Locale.ROOT) + ")";
+        return lid + " (0x" + Integer.toHexString(lid).toUpperCase(Locale.ROOT) + ")";
     }
 
     private static void checkSlTable(final int[] sls, final int[] weights)
