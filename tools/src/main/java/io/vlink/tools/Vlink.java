@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
         QosCommand.class,
         DecodeCommand.class,
         SoakCommand.class,
+        FabricCommand.class,
     })
 public final class Vlink implements Runnable
 {
