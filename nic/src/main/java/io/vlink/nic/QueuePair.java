@@ -66,6 +66,7 @@ abstract class QueuePairPad3 extends QueuePairConsumer
  * the completion word each have two cache lines of their own before them; in this object, the posting thread's
  * fields, the injection agent's and the fields both read are each two cache lines from the next (class-hierarchy
  * padding, as Agrona's and JCTools' queues).
+ * Once the engine has closed, every call but the queue pair's fixed numbers throws {@link EngineClosedException}.
  */
 public final class QueuePair extends QueuePairPad3
 {
@@ -98,6 +99,8 @@ public final class QueuePair extends QueuePairPad3
     private final int inlineStride;
     private final int inlineOffset;
     private final UnsafeBuffer ring;
+    // set once by the engine's close before the ring is freed: one plain read on the posting path (read-mostly)
+    private boolean closed;
 
     QueuePair(
         final Port port,
@@ -179,6 +182,7 @@ public final class QueuePair extends QueuePairPad3
      */
     public long offer(final DirectBuffer src, final int offset, final int length)
     {
+        checkOpen();
         if (length <= 0 || length > inlineCapacity)
         {
             throw new IllegalArgumentException(
@@ -206,6 +210,7 @@ public final class QueuePair extends QueuePairPad3
      */
     public long offer(final MemoryRegion region, final int offset, final int length)
     {
+        checkOpen();
         if (kind != KIND_DATA)
         {
             throw new IllegalStateException("packets and SMPs are posted on the port");
@@ -250,6 +255,7 @@ public final class QueuePair extends QueuePairPad3
      */
     public long completed()
     {
+        checkOpen();
         return ring.getLongAcquire(COMPLETED_OFFSET);
     }
 
@@ -295,8 +301,17 @@ public final class QueuePair extends QueuePairPad3
         ring.putLongRelease(COMPLETED_OFFSET, sequence + 1);
     }
 
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
+    }
+
     void free()
     {
+        closed = true;
         OffHeap.free(ring);
     }
 }
