@@ -1,7 +1,6 @@
 package io.vlink.nic;
 
-import io.vlink.core.arb.SimulatedPort;
-import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.arb.SharePrediction;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.ThreadingMode;
@@ -34,8 +33,8 @@ class LoopbackShareTest
     void everyVlBackloggedSharesFollowTheArbiterWithNoLossAndFifo()
     {
         final QosConfig qos = QosConfig.seedExample();
-        final boolean[] driven = drivableVls(qos);
-        final double[] expected = simulatedShares(qos, driven, PACKETS);
+        final boolean[] driven = SharePrediction.servableVls(qos);
+        final double[] expected = SharePrediction.backlogged(qos, driven, SIZE, SIZE, 1, PACKETS);
 
         final long[] receivedBytes = new long[16];
         final long[] nextSequence = new long[16];
@@ -132,49 +131,5 @@ class LoopbackShareTest
                 OffHeap.free(buffer);
             }
         }
-    }
-
-    /** VLs the tables can serve: a valid entry with a non-zero weight in either table (cli.md: others not driven). */
-    static boolean[] drivableVls(final QosConfig qos)
-    {
-        final boolean[] driven = new boolean[16];
-        for (int i = 0; i < qos.high().size(); i++)
-        {
-            driven[qos.high().vl(i)] |= qos.high().isValid(i, qos.dataVls());
-        }
-        for (int i = 0; i < qos.low().size(); i++)
-        {
-            driven[qos.low().vl(i)] |= qos.low().isValid(i, qos.dataVls());
-        }
-        return driven;
-    }
-
-    /** The same configuration through core's arbiter, every driven VL backlogged, unlimited credits. */
-    static double[] simulatedShares(final QosConfig qos, final boolean[] driven, final int grants)
-    {
-        final SimulatedPort port = new SimulatedPort();
-        for (int vl = 0; vl < qos.dataVls(); vl++)
-        {
-            if (driven[vl])
-            {
-                port.enqueue(vl, SIZE, grants);
-            }
-        }
-        final VlArbiter arbiter = new VlArbiter(qos, port);
-        final long[] bytes = new long[16];
-        long total = 0;
-        for (int i = 0; i < grants; i++)
-        {
-            final int grant = arbiter.next();
-            final int size = port.send(grant);
-            bytes[VlArbiter.vl(grant)] += size;
-            total += size;
-        }
-        final double[] shares = new double[16];
-        for (int vl = 0; vl < 16; vl++)
-        {
-            shares[vl] = (double)bytes[vl] / total;
-        }
-        return shares;
     }
 }

@@ -1,5 +1,6 @@
 package io.vlink.tools.soak;
 
+import io.vlink.core.arb.SharePrediction;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.FrameHandler;
@@ -122,11 +123,11 @@ class SoakRunnerTest
     void theRetableVariantServesTheSameVlsWithOtherWeights()
     {
         final QosConfig seed = QosConfig.seedExample();
-        final QosConfig variant = SoakRunner.variantOf(seed);
-        assertArrayEquals(SoakTraffic.servableVls(seed), SoakTraffic.servableVls(variant));
+        final QosConfig variant = SoakFaults.variantOf(seed);
+        assertArrayEquals(SharePrediction.servableVls(seed), SharePrediction.servableVls(variant));
         assertEquals(seed.high(), variant.high());
         assertEquals(seed.highLimit(), variant.highLimit());
         assertEquals("0:0,1:64,2:64,3:64,4:0,5:192,6:128,7:64", variant.low().toString());
-        assertEquals(seed, SoakRunner.variantOf(variant), "reversing twice gives the configured tables back");
+        assertEquals(seed, SoakFaults.variantOf(variant), "reversing twice gives the configured tables back");
     }
 }
