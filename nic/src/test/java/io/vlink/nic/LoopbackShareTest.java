@@ -7,6 +7,8 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.test.Deadline;
 import io.vlink.nic.test.EngineErrors;
 import io.vlink.nic.memory.OffHeap;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,9 +18,9 @@ import java.io.File;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 6: loopback, 8 data VLs, every VL that the tables can serve backlogged: no loss, FIFO per VL, and each VL's
- * share of bytes within 2 percentage points of what {@code core}'s arbiter gives in simulation for the same
- * configuration.
+ * Loopback, 8 data VLs, every VL that the tables can serve backlogged: no loss, FIFO per VL, and each VL's share of
+ * the first 24,000 packets' bytes within 2 percentage points of {@code core}'s {@link SharePrediction} for the same
+ * configuration. Invoker mode and a clock of the test's own: the run is the same every time.
  */
 class LoopbackShareTest
 {
@@ -39,8 +41,11 @@ class LoopbackShareTest
         final long[] receivedBytes = new long[16];
         final long[] nextSequence = new long[16];
         final long[] sentSequence = new long[16];
-        try (Engine engine = Engine.builder()
-            .name("share").directory(dir).threading(ThreadingMode.INVOKER).qos(qos).burst(8).build())
+        // one thread and a clock that moves 20 us a read (an FCP every 50 reads): the same run every time
+        final long[] nowNs = {0};
+        final NanoClock clock = () -> nowNs[0] += 20_000;
+        try (Engine engine = Engine.builder().name("share").directory(dir).threading(ThreadingMode.INVOKER)
+            .clocks(clock, SystemEpochClock.INSTANCE).qos(qos).burst(8).build())
         {
             final Port a = engine.port(0);
             final Port b = engine.port(1);

@@ -46,6 +46,11 @@ public final class SoakCommand implements Callable<Integer>
         description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
     double seconds;
 
+    @Option(names = "--packets", paramLabel = "N",
+        description = "Stop offering after N data packets over all driven VLs, or when --seconds is over if that " +
+            "comes first; retable and link-bounce then happen at the same packets in every run.")
+    Long packets;
+
     @Option(names = "--qos", paramLabel = "FILE",
         description = "An opensm.conf whose QoS options apply (default: 8 data VLs, qos_ca_high_limit 6, " +
             "qos_ca_vlarb_high 0:4, qos_ca_vlarb_low 0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64).")
@@ -125,6 +130,14 @@ public final class SoakCommand implements Callable<Integer>
         {
             throw usage("--seconds " + seconds + ": give a positive number of seconds");
         }
+        if (null != packets)
+        {
+            if (packets <= 0)
+            {
+                throw usage("--packets " + packets + ": give a positive number of packets");
+            }
+            options.packets = packets;
+        }
         options.faults = parseFaults();
         options.seed = seed;
         options.udp = parseLink();
@@ -149,8 +162,9 @@ public final class SoakCommand implements Callable<Integer>
         }
         options.qos = qos;
 
-        out.println(String.format(Locale.ROOT, "vlink soak: %s s, link %s, threads %s, idle %s, %d data VLs, " +
-            "packets %s, %s, seed %d%s", fmt(seconds), link, threads,
+        out.println(String.format(Locale.ROOT, "vlink soak: %s s%s, link %s, threads %s, idle %s, %d data VLs, " +
+            "packets %s, %s, seed %d%s", fmt(seconds), 0 == options.packets ? "" : " or " + options.packets +
+            " packets", link, threads,
             ThreadingMode.INVOKER == options.threading ? "none" : idle, qos.dataVls(), sizeText(options),
             0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
             options.faults.any() ? ", faults " + options.faults : ""));

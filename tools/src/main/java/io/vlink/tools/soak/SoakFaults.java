@@ -118,16 +118,27 @@ final class SoakFaults
         }
         // N times a run, evenly spread: table replacements at k/(N+1), bounces at (k+1/2)/N of the run
         else if (retables < faults.count(FaultKind.RETABLE) &&
-            sinceNs >= (retables + 1) * lengthNs / (faults.count(FaultKind.RETABLE) + 1))
+            reached(sinceNs, retables + 1, faults.count(FaultKind.RETABLE) + 1))
         {
             retable(retables++);
         }
         else if (bounces < faults.count(FaultKind.LINK_BOUNCE) &&
-            sinceNs >= (2L * bounces + 1) * lengthNs / (2 * faults.count(FaultKind.LINK_BOUNCE)))
+            reached(sinceNs, 2L * bounces + 1, 2 * faults.count(FaultKind.LINK_BOUNCE)))
         {
             bounces++;
             bounce();
         }
+    }
+
+    /**
+     * @return whether the run is {@code numerator / denominator} through: of its packets with {@code --packets} (the
+     * same packets in every run), of its time otherwise.
+     */
+    private boolean reached(final long sinceNs, final long numerator, final long denominator)
+    {
+        final long packets = rig.options.packets;
+        return 0 != packets ? traffic.dataSent >= numerator * packets / denominator :
+            sinceNs >= numerator * lengthNs / denominator;
     }
 
     private void startStall(final long nowNs, final long durationNs)

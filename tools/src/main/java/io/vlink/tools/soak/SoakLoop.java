@@ -31,6 +31,7 @@ final class SoakLoop
     private final boolean[] driven;
     private final int[] slOf;
     private final int dataVls;
+    private final long packets;
 
     // open loop
     private long periodNs;
@@ -55,6 +56,7 @@ final class SoakLoop
         this.driven = driven;
         this.slOf = slOf;
         this.dataVls = rig.options.qos.dataVls();
+        this.packets = rig.options.packets;
     }
 
     /**
@@ -80,7 +82,7 @@ final class SoakLoop
         int second = 0;
         long nowNs = startNs;
         final long lateDeadlineNs = endNs + LATE_DEADLINE_NS;
-        while (nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs))
+        while ((nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs)) && !allOffered())
         {
             if (!faults.receiverStalled(nowNs))
             {
@@ -100,6 +102,12 @@ final class SoakLoop
             }
         }
         faults.stopped();
+    }
+
+    /** With {@code --packets}: every packet asked for was accepted. */
+    private boolean allOffered()
+    {
+        return 0 != packets && traffic.dataSent >= packets;
     }
 
     /** Open loop: packets intended before the end are sent even when the run is late with them. */
@@ -129,7 +137,7 @@ final class SoakLoop
                 continue;
             }
             final int sl = slOf[vl];
-            for (int i = 0; i < POSTS_PER_VL; i++)
+            for (int i = 0; i < POSTS_PER_VL && !allOffered(); i++)
             {
                 final long intendedNs;
                 if (0 != periodNs)

@@ -47,6 +47,8 @@ public final class SoakRunner
     public static final class Options
     {
         public double seconds = 10;
+        /** Data packets to offer over all driven VLs, then stop (0: as many as {@link #seconds} allow). */
+        public long packets;
         public QosConfig qos = QosConfig.seedExample();
         public int sizeMin = 4096;
         public int sizeMax = 4096;

@@ -69,6 +69,8 @@ public final class SoakTraffic implements ReceiveHandler
     // sending side, per VL
     final long[] sent = new long[VlArbiter.VL_COUNT];
     final long[] sentBytes = new long[VlArbiter.VL_COUNT];
+    /** Data packets accepted over all VLs. */
+    long dataSent;
     /** SMPs port A accepted on VL15, the floods' included. */
     long smpsSent;
 
@@ -169,6 +171,7 @@ public final class SoakTraffic implements ReceiveHandler
     public void accepted(final int vl)
     {
         sent[vl]++;
+        dataSent++;
         sentBytes[vl] += pendingSize[vl];
         pendingSize[vl] = 0;
     }
