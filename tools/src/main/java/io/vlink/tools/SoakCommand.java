@@ -98,6 +98,11 @@ public final class SoakCommand implements Callable<Integer>
             "stall-receiver=MS, vl15-flood=N, retable=N, link-bounce=N.")
     String faults;
 
+    @Option(names = "--allow-fewer-faults",
+        description = "Pass even when some scheduled faults could not be injected (the process was paused or " +
+            "starved); the summary still says how many ran.")
+    boolean allowFewerFaults;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
         description = "Seeds the faults, the packet sizes and the fill (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -139,6 +144,7 @@ public final class SoakCommand implements Callable<Integer>
             options.packets = packets;
         }
         options.faults = parseFaults();
+        options.allowFewerFaults = allowFewerFaults;
         options.seed = seed;
         options.udp = parseLink();
         options.threading = parseThreads();
@@ -418,9 +424,26 @@ public final class SoakCommand implements Callable<Integer>
                 final Long seen = result.faultsDetected.get(kind);
                 line.append(' ').append(kind.label()).append(' ').append(count).append('/')
                     .append(null == seen ? "-" : seen.toString());
+                final Long asked = result.faultsScheduled.get(kind);
+                if (null != asked && asked != count.longValue())
+                {
+                    line.append(" (").append(asked).append(" scheduled)");
+                }
             });
             out.println(line);
         }
+        final StringBuilder discards = new StringBuilder("discards:");
+        if (result.discards.isEmpty())
+        {
+            discards.append(" none");
+        }
+        result.discards.forEach((reason, count) ->
+        {
+            final String cause = result.discardCauses.get(reason);
+            discards.append(discards.length() > "discards:".length() ? ", " : " ").append(reason).append(' ')
+                .append(count).append(" (").append(null == cause ? "UNEXPLAINED" : cause).append(')');
+        });
+        out.println(discards);
         out.println(String.format(Locale.ROOT, "latency: p50 %s, p99 %s, p99.9 %s, max %s",
             SoakRunner.nanos(result.latencyP50Ns), SoakRunner.nanos(result.latencyP99Ns),
             SoakRunner.nanos(result.latencyP999Ns), SoakRunner.nanos(result.latencyMaxNs)));

@@ -4,6 +4,7 @@ import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.status.PortCounters;
 import org.HdrHistogram.Histogram;
 
@@ -17,6 +18,14 @@ import java.util.concurrent.TimeUnit;
 final class SoakChecks
 {
     private static final long CREDIT_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * Why a bring-up may discard an FCP: the port that arms first sends normal FCPs; the first that reaches its peer
+     * still in Initialize (which takes only init FCPs) is discarded, and arms the peer. At most one per port.
+     */
+    static final String PEER_ARMED_FIRST =
+        "link bring-up: the peer armed first and its first normal FCP reached this port in Initialize";
+    /** Why SMPs may be dropped in any run: VL15 has no credits, its 4-packet buffer takes what it can. */
+    static final String VL15_UNCREDITED = "VL15 is not credited: an SMP that finds the 4-packet buffer full is dropped";
 
     private final SoakRig rig;
     private final SoakRunner.Options options;
@@ -155,6 +164,7 @@ final class SoakChecks
         result.fcpReceived = sender.fcpReceived.get() + receiver.fcpReceived.get();
         result.fcpDiscarded = sender.fcpDiscarded.get() + receiver.fcpDiscarded.get();
         faults(result, totals);
+        discards(result);
         latency(result);
         invariants(result, totals, drained, creditsRecovered);
         return result;
@@ -220,6 +230,13 @@ final class SoakChecks
         detected[FaultKind.CORRUPT_DATA.ordinal()] = badCrc;
         detected[FaultKind.CORRUPT_FCP.ordinal()] = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
             receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
+        for (final FaultKind kind : SoakFaults.TIMED)
+        {
+            if (options.faults.isOn(kind))
+            {
+                result.faultsScheduled.put(kind, faults.scheduled(kind));
+            }
+        }
         for (final FaultKind kind : FaultKind.values())
         {
             if (options.faults.values().containsKey(kind))
@@ -231,6 +248,49 @@ final class SoakChecks
                     result.faultsDetected.put(kind, detected[kind.ordinal()]);
                 }
             }
+        }
+    }
+
+    /** Every discard of both ports by reason, with what explains it. */
+    private void discards(final SoakResult result)
+    {
+        for (final DiscardReason reason : DiscardReason.values())
+        {
+            final long count = rig.tx.counters().discards(reason.id()).get() +
+                rig.rx.counters().discards(reason.id()).get();
+            if (count > 0)
+            {
+                final String name = DiscardReasons.name(reason.id());
+                result.discards.put(name, count);
+                result.discardCauses.put(name, causeOf(reason, count));
+            }
+        }
+    }
+
+    /**
+     * @return the injected fault or the documented cause that explains discards for the reason, null if nothing
+     * does (an engine bug, or a wire that does more than the soak's faults).
+     */
+    private String causeOf(final DiscardReason reason, final long count)
+    {
+        final FaultSpec spec = options.faults;
+        switch (reason)
+        {
+            case DATA_BAD_CRC:
+                return spec.isOn(FaultKind.CORRUPT_DATA) ? FaultKind.CORRUPT_DATA.label() : null;
+            case FCP_BAD_LPCRC:
+                return spec.isOn(FaultKind.CORRUPT_FCP) ? FaultKind.CORRUPT_FCP.label() : null;
+            case DATA_STATE:
+            case VL15_STATE:
+                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : null;
+            case FCP_STATE:
+                // a bounce puts FCPs on the wire to a port going Down; the bring-up discards at most one per port
+                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() :
+                    count <= 2 ? PEER_ARMED_FIRST : null;
+            case VL15_FULL:
+                return VL15_UNCREDITED;
+            default:
+                return null;
         }
     }
 
@@ -290,6 +350,30 @@ final class SoakChecks
 
         result.invariants.put("intact", violation(result, totals.damaged == 0,
             totals.damaged + " data packet(s) delivered with a bad payload checksum"));
+        final int discardsBefore = result.violations.size();
+        result.discards.forEach((reason, count) -> violation(result, null != result.discardCauses.get(reason),
+            count + " discard(s) for " + reason + " that no injected fault or documented cause explains"));
+        final long corruptedFcps = rig.links[0].corruptedFcps() + rig.links[1].corruptedFcps();
+        final long badLpcrc = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
+            receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
+        violation(result, corruptedFcps == badLpcrc,
+            corruptedFcps + " FCP(s) corrupted on the wire but " + badLpcrc + " discarded for a bad LPCRC");
+        result.invariants.put("discards_explained", result.violations.size() == discardsBefore);
+
+        final StringBuilder fewer = new StringBuilder();
+        result.faultsScheduled.forEach((kind, asked) ->
+        {
+            final long ran = result.faultsInjected.get(kind);
+            if (ran < asked)
+            {
+                fewer.append(fewer.length() == 0 ? "" : ", ").append(kind.label()).append(' ').append(ran)
+                    .append(" of ").append(asked);
+            }
+        });
+        result.invariants.put("faults_ran", violation(result, fewer.length() == 0 || options.allowFewerFaults,
+            "scheduled faults not injected (the soak's thread was paused or starved): " + fewer +
+            "; --allow-fewer-faults accepts such a run"));
+
         final String errors = rig.engineErrors();
         result.invariants.put("no_engine_errors", violation(result, errors.isEmpty(), "engine errors: " + errors));
     }

@@ -17,13 +17,20 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The soak's timed faults and what each one injected and what was detected: a receiver stall and a VL15 flood once a
- * second, table replacements and link bounces N times a run, evenly spread. The wire faults (drops, bit flips) are
- * {@link FaultyLink}'s; their counts join these in the summary. Runs on the soak's thread, one fault at a time.
+ * second, table replacements and link bounces N times a run, evenly spread (over the packets with {@code --packets},
+ * over the time otherwise). The wire faults (drops, bit flips) are {@link FaultyLink}'s; their counts join these in
+ * the summary. Runs on the soak's thread, one fault at a time.
  */
 final class SoakFaults
 {
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long FAULT_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long FLOOD_OFFSET_NS = SECOND_NS / 4;
+    private static final long STALL_OFFSET_NS = SECOND_NS / 2;
+
+    /** The faults {@link #due} injects on a schedule (the others are the wire's, by probability). */
+    static final FaultKind[] TIMED =
+        {FaultKind.STALL_RECEIVER, FaultKind.VL15_FLOOD, FaultKind.RETABLE, FaultKind.LINK_BOUNCE};
 
     final long[] injected = new long[FaultKind.values().length];
     final long[] detected = new long[FaultKind.values().length];
@@ -39,8 +46,9 @@ final class SoakFaults
 
     private long startNs;
     private long lengthNs;
-    private int floods;
-    private int stalls;
+    private long offeredNs;
+    private long floods;
+    private long stalls;
     private int retables;
     private int bounces;
     private long stallUntilNs;
@@ -60,7 +68,7 @@ final class SoakFaults
 
     /**
      * @param startNs when traffic starts being offered.
-     * @param endNs   when it stops.
+     * @param endNs   when it stops (at the latest).
      */
     void schedule(final long startNs, final long endNs)
     {
@@ -87,18 +95,23 @@ final class SoakFaults
     }
 
     /**
-     * Ends a stall still running when traffic stops.
+     * Traffic stopped: ends a stall still running, and fixes how long the schedule ran.
+     *
+     * @param nowNs the soak's time.
      */
-    void stopped()
+    void stopped(final long nowNs)
     {
         if (0 != stallUntilNs)
         {
             endStall();
         }
+        offeredNs = Math.min(nowNs - startNs, lengthNs);
     }
 
     /**
-     * Inject the next fault that is due, if any (at most one per call).
+     * Inject what is due, one fault at a time: each kind at most once a call, the receiver stall last (it begins a
+     * time without polling). A once-a-second fault whose next time has come too (the soak's thread was paused or
+     * starved for a second or more) is not caught up: the missed ones are counted and the summary reports them.
      *
      * @param nowNs the soak's time, while traffic is offered and the receiver is not stalled.
      */
@@ -106,28 +119,68 @@ final class SoakFaults
     {
         final long sinceNs = nowNs - startNs;
         // once a second: a VL15 flood at +0.25 s, a receiver stall at +0.5 s
-        if (faults.isOn(FaultKind.VL15_FLOOD) && sinceNs >= floods * SECOND_NS + SECOND_NS / 4)
+        final long flood = occurrence(sinceNs, FLOOD_OFFSET_NS);
+        if (faults.isOn(FaultKind.VL15_FLOOD) && flood >= floods)
         {
-            floods++;
+            floods = flood + 1;
             vl15Flood((int)faults.count(FaultKind.VL15_FLOOD));
         }
-        else if (faults.isOn(FaultKind.STALL_RECEIVER) && sinceNs >= stalls * SECOND_NS + SECOND_NS / 2)
-        {
-            stalls++;
-            startStall(nowNs, TimeUnit.MILLISECONDS.toNanos(faults.count(FaultKind.STALL_RECEIVER)));
-        }
         // N times a run, evenly spread: table replacements at k/(N+1), bounces at (k+1/2)/N of the run
-        else if (retables < faults.count(FaultKind.RETABLE) &&
+        if (retables < faults.count(FaultKind.RETABLE) &&
             reached(sinceNs, retables + 1, faults.count(FaultKind.RETABLE) + 1))
         {
             retable(retables++);
         }
-        else if (bounces < faults.count(FaultKind.LINK_BOUNCE) &&
+        if (bounces < faults.count(FaultKind.LINK_BOUNCE) &&
             reached(sinceNs, 2L * bounces + 1, 2 * faults.count(FaultKind.LINK_BOUNCE)))
         {
             bounces++;
             bounce();
         }
+        final long stall = occurrence(sinceNs, STALL_OFFSET_NS);
+        if (faults.isOn(FaultKind.STALL_RECEIVER) && stall >= stalls)
+        {
+            stalls = stall + 1;
+            startStall(nowNs, TimeUnit.MILLISECONDS.toNanos(faults.count(FaultKind.STALL_RECEIVER)));
+        }
+    }
+
+    /**
+     * @return the latest of a once-a-second fault's times that has come (0 at {@code offsetNs}), -1 for none yet.
+     */
+    private static long occurrence(final long sinceNs, final long offsetNs)
+    {
+        return sinceNs < offsetNs ? -1 : (sinceNs - offsetNs) / SECOND_NS;
+    }
+
+    /**
+     * @param kind a timed kind (stall, flood, retable, bounce).
+     * @return what the schedule asked for while traffic was offered, in the unit of {@link #injected}: stalls,
+     * flood SMPs, replacements, bounces.
+     */
+    long scheduled(final FaultKind kind)
+    {
+        if (!faults.isOn(kind))
+        {
+            return 0;
+        }
+        switch (kind)
+        {
+            case VL15_FLOOD:
+                return timesBefore(offeredNs, FLOOD_OFFSET_NS) * faults.count(kind);
+            case STALL_RECEIVER:
+                return timesBefore(offeredNs, STALL_OFFSET_NS);
+            case RETABLE:
+            case LINK_BOUNCE:
+                return faults.count(kind);
+            default:
+                throw new IllegalArgumentException(kind + " is not a timed fault");
+        }
+    }
+
+    private static long timesBefore(final long lengthNs, final long offsetNs)
+    {
+        return lengthNs <= offsetNs ? 0 : (lengthNs - offsetNs - 1) / SECOND_NS + 1;
     }
 
     /**

@@ -101,7 +101,7 @@ final class SoakLoop
                 nextReportNs += SECOND_NS;
             }
         }
-        faults.stopped();
+        faults.stopped(nowNs);
     }
 
     /** With {@code --packets}: every packet asked for was accepted. */

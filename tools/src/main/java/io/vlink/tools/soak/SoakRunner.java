@@ -67,6 +67,8 @@ public final class SoakRunner
          * engine bug (a packet silently lost or duplicated) and expect the soak to catch it.
          */
         public UnaryOperator<Link> tamper = UnaryOperator.identity();
+        /** Whether a run in which some scheduled faults could not be injected may still pass. */
+        public boolean allowFewerFaults;
         /** The most the drain waits for every packet to be accounted for. */
         public long drainTimeoutNs = TimeUnit.SECONDS.toNanos(15);
         /**

@@ -2,10 +2,12 @@ package io.vlink.tools.soak;
 
 import io.vlink.core.arb.SharePrediction;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.Fcp;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +52,39 @@ class SoakRunnerTest
                     return;
                 }
                 handler.onFrame(type, buffer, offset, length);
+            }
+            handler.onFrame(type, buffer, offset, length);
+        }
+
+        @Override
+        public int poll(final FrameHandler handler, final int frameLimit)
+        {
+            this.handler = handler;
+            return delegate.poll(tampering, frameLimit);
+        }
+    }
+
+    /** Plays a wire that garbles an FCP in a way no fault kind does: its Op becomes 2 (reserved), LPCRC good. */
+    private static final class ReservedOpFcp extends ForwardingLink
+    {
+        private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[8]);
+        private FrameHandler handler;
+        private long fcps;
+        private final FrameHandler tampering = this::onFrame;
+
+        ReservedOpFcp(final Link delegate)
+        {
+            super(delegate);
+        }
+
+        private void onFrame(final int type, final DirectBuffer buffer, final int offset, final int length)
+        {
+            if (LINK_FRAME == type && 100 == ++fcps)
+            {
+                final int word = Fcp.word(Fcp.decode(buffer, offset, length));
+                Fcp.encode(scratch, 0, Fcp.word(2, Fcp.fctbs(word), Fcp.vl(word), Fcp.fccl(word)));
+                handler.onFrame(type, scratch, 0, length);
+                return;
             }
             handler.onFrame(type, buffer, offset, length);
         }
@@ -166,7 +201,62 @@ class SoakRunnerTest
         }
         assertTrue(sum(result, (vl) -> vl.faultLost) >= result.faultsInjected.get(FaultKind.DROP_DATA) +
             result.faultsInjected.get(FaultKind.CORRUPT_DATA));
-        assertTrue(result.fcpDiscarded >= result.faultsInjected.get(FaultKind.CORRUPT_FCP));
+        assertEquals(result.faultsInjected.get(FaultKind.CORRUPT_FCP), result.discards.get("fcp_bad_lpcrc"));
+        assertEquals(result.faultsInjected.get(FaultKind.CORRUPT_DATA), result.discards.get("data_bad_crc"));
+        result.discards.forEach((reason, count) -> assertNotNull(result.discardCauses.get(reason), reason));
+        for (final FaultKind kind : SoakFaults.TIMED)
+        {
+            assertEquals(result.faultsScheduled.get(kind), result.faultsInjected.get(kind), kind.label());
+        }
+    }
+
+    @Test
+    void faultsThatCouldNotRunAreReportedAndFailTheRunUnlessAllowed()
+    {
+        final SoakRunner.Options options = deterministic(40_000, "stall-receiver=10,vl15-flood=5,retable=1");
+        // the soak's thread is paused for 3 s after about 0.2 s of traffic: the floods due at 1.25 and 2.25 s and
+        // the stalls at 1.5 and 2.5 s cannot be injected any more (the ones at 3.25 and 3.5 s are)
+        options.clock = new SteppingClock(STEP_NS).jump(10_000, TimeUnit.SECONDS.toNanos(3));
+        final SoakResult result = SoakRunner.run(options, null).result;
+        assertFalse(result.ok());
+        assertEquals(false, result.invariants.get("faults_ran"), result.toJson());
+        final long stalls = result.faultsInjected.get(FaultKind.STALL_RECEIVER);
+        final long floods = result.faultsInjected.get(FaultKind.VL15_FLOOD);
+        assertEquals(stalls + 2, result.faultsScheduled.get(FaultKind.STALL_RECEIVER), result.toJson());
+        assertEquals(floods + 2 * 5, result.faultsScheduled.get(FaultKind.VL15_FLOOD), result.toJson());
+        assertEquals(1, result.faultsScheduled.get(FaultKind.RETABLE));
+        assertEquals(1, result.faultsInjected.get(FaultKind.RETABLE));
+        assertTrue(result.violations.contains("scheduled faults not injected (the soak's thread was paused or " +
+            "starved): stall-receiver " + stalls + " of " + (stalls + 2) + ", vl15-flood " + floods + " of " +
+            (floods + 10) + "; --allow-fewer-faults accepts such a run"), result.violations.toString());
+        for (final String invariant : List.of("no_loss", "fifo", "no_overflow", "credits_recovered", "intact"))
+        {
+            assertEquals(true, result.invariants.get(invariant), invariant);
+        }
+
+        options.clock = new SteppingClock(STEP_NS).jump(10_000, TimeUnit.SECONDS.toNanos(3));
+        options.allowFewerFaults = true;
+        final SoakResult allowed = SoakRunner.run(options, null).result;
+        assertEveryInvariant(allowed);
+        assertEquals(result.faultsScheduled, allowed.faultsScheduled, "the summary still says what was asked");
+        assertEquals(result.faultsInjected, allowed.faultsInjected);
+    }
+
+    @Test
+    void aDiscardNoFaultExplainsFailsTheRun()
+    {
+        final SoakRunner.Options options = deterministic(4000, "");
+        // a wire that garbles what no fault kind does: the 100th FCP each port receives has a reserved Op (and a good
+        // LPCRC)
+        options.tamper = (link) -> new ReservedOpFcp(link);
+        final SoakResult result = SoakRunner.run(options, null).result;
+        assertFalse(result.ok());
+        assertEquals(false, result.invariants.get("discards_explained"), result.toJson());
+        assertEquals(2, result.discards.get("fcp_reserved_op"));
+        assertNull(result.discardCauses.get("fcp_reserved_op"));
+        assertTrue(result.violations.contains(
+            "2 discard(s) for fcp_reserved_op that no injected fault or documented cause explains"),
+            result.violations.toString());
     }
 
     @Test
