@@ -39,6 +39,9 @@ import java.util.concurrent.Callable;
         "recovered.")
 public final class SoakCommand implements Callable<Integer>
 {
+    /** A usage error, as picocli returns for the options it refuses itself. */
+    private static final int EXIT_USAGE = 2;
+
     @Spec
     CommandSpec spec;
 
@@ -160,6 +163,14 @@ public final class SoakCommand implements Callable<Integer>
         }
         options.capture = capture;
         options.directory = directory;
+        final String badOutput = checkOutputs();
+        if (null != badOutput)
+        {
+            // one line, before anything runs (not the whole usage: the options were understood)
+            err.println("vlink soak: " + badOutput);
+            err.flush();
+            return EXIT_USAGE;
+        }
 
         final QosConfig qos = readQos(err);
         if (null == qos)
@@ -217,6 +228,37 @@ public final class SoakCommand implements Callable<Integer>
         }
         out.flush();
         return result.ok() ? 0 : Vlink.EXIT_FAILURE;
+    }
+
+    /**
+     * Every file the run writes, checked before it starts: a run of minutes must not end in a stack trace for a
+     * directory that does not exist.
+     */
+    private String checkOutputs()
+    {
+        String problem = null == json || "-".equals(json) ? null : checkOutputFile("--json", Path.of(json));
+        problem = null != problem || null == report ? problem : checkOutputFile("--report", report);
+        problem = null != problem || null == capture ? problem : checkOutputFile("--capture", capture);
+        if (null == problem && null != directory && !directory.isDirectory())
+        {
+            problem = "--dir " + directory + ": " + (directory.exists() ? "is not a directory" : "no such directory") +
+                "; give an existing directory";
+        }
+        return problem;
+    }
+
+    private static String checkOutputFile(final String option, final Path file)
+    {
+        if (Files.isDirectory(file))
+        {
+            return option + " " + file + ": is a directory; give a file name";
+        }
+        final Path parent = file.toAbsolutePath().getParent();
+        if (null != parent && !Files.isDirectory(parent))
+        {
+            return option + " " + file + ": no such directory: " + parent + "; create it or give another path";
+        }
+        return null;
     }
 
     private ParameterException usage(final String message)
