@@ -17,10 +17,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 /**
- * Runs one soak (spec {@code cli.md}, {@code vlink soak}): two ports back to back (loopback peer, or UDP on
+ * Runs one soak (docs/cli.md, {@code vlink soak}): two ports back to back (loopback peer, or UDP on
  * 127.0.0.1 with both engines in this process), data from port A to port B on every data VL the tables can serve
  * plus SMPs on VL15, faults injected on a schedule, a live line each second, then a drain and the checks of
- * flow-control.md's invariants.
+ * the invariants of docs/soak.md.
  * <p>
  * One application thread (the caller's) sends, receives, injects the faults and reports; the engine runs on its
  * own thread(s). Every wait is bounded by a deadline.
