@@ -8,7 +8,6 @@ import io.vlink.core.qos.QosReader;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
-import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
@@ -17,7 +16,7 @@ import io.vlink.nic.link.UdpLink;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
-import io.vlink.nic.status.CountersFileDescriptor;
+import io.vlink.nic.status.CountersSnapshot;
 import io.vlink.nic.status.ErrorLogHandler;
 import io.vlink.nic.status.HeartbeatAgent;
 import io.vlink.nic.status.PortCounters;
@@ -68,63 +67,72 @@ public final class Engine implements AutoCloseable
         UDP
     }
 
-    private final Builder config;
+    private final EngineConfiguration config;
     private final CountersFile countersFile;
     private final Port[] ports;
     private final AgentGroup agents;
     private final CaptureTap capture;
     private volatile MemoryRegion[] regions = new MemoryRegion[0];
     private volatile boolean closed;
+    private volatile CountersSnapshot finalCounters;
 
-    private Engine(final Builder config)
+    private Engine(final EngineConfiguration config)
     {
         this.config = config;
         countersFile = CountersFile.create(
-            config.directory, config.name, config.maxCounters, CountersFile.DEFAULT_ERROR_LOG_LENGTH, config.epochClock);
-        Port[] ports = null;
+            config.directory(), config.name(), config.maxCounters(), config.errorLogLength(), config.epochClock());
+        final boolean loopback = LinkKind.LOOPBACK == config.linkKind();
+        final Port[] ports = new Port[loopback ? 2 : 1];
+        final Link[] links = new Link[ports.length];
         CaptureTap capture = null;
         AgentGroup agents = null;
         try
         {
             final AtomicCounter errors = countersFile.newCounter(
                 CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE);
-            final int dataVls = config.qos.dataVls();
-            if (LinkKind.LOOPBACK == config.linkKind)
+            // the capture's ring before the ports' links: a link that cannot be made (a UDP port in use) is the
+            // last thing that can fail, and everything made before it is given back (tested)
+            capture = null == config.capturePath() ? null :
+                CaptureTap.open(config.capturePath(), config.captureLength(), SystemEpochNanoClock.INSTANCE,
+                countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE));
+            final int dataVls = config.qos().dataVls();
+            final PortCounters[] counters = new PortCounters[ports.length];
+            for (int i = 0; i < ports.length; i++)
             {
-                final PortCounters counters0 = new PortCounters(countersFile, 0, dataVls);
-                final PortCounters counters1 = new PortCounters(countersFile, 1, dataVls);
-                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity, counters0, counters1);
-                ports = new Port[]
-                {
-                    new Port(this, 0, config, config.linkWrapper.apply(ends[0]), counters0, 1, 2),
-                    new Port(this, 1, config, config.linkWrapper.apply(ends[1]), counters1, 2, 1),
-                };
+                counters[i] = new PortCounters(countersFile, i, dataVls);
+            }
+            if (loopback)
+            {
+                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0], counters[1]);
+                links[0] = ends[0];
+                links[1] = ends[1];
             }
             else
             {
-                final PortCounters counters = new PortCounters(countersFile, 0, dataVls);
-                final int maxFrameLength = config.mtu + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH;
-                final Link link = new UdpLink(config.udpLocal, config.udpRemote, maxFrameLength, counters);
-                ports = new Port[]
-                {
-                    new Port(this, 0, config, config.linkWrapper.apply(link), counters, config.localLid, config.remoteLid)
-                };
+                final int maxFrameLength = config.mtu() + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH;
+                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0]);
             }
-            capture = null == config.capturePath ? null :
-                CaptureTap.open(config.capturePath, config.captureLength, SystemEpochNanoClock.INSTANCE,
-                countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE));
+            for (int i = 0; i < ports.length; i++)
+            {
+                final Link wrapped = config.linkWrapper().apply(links[i]);
+                final boolean first = 0 == i;
+                ports[i] = new Port(this, i, config, Objects.requireNonNull(wrapped, "linkWrapper returned null"),
+                    counters[i], first ? config.localLid() : config.remoteLid(),
+                    first ? config.remoteLid() : config.localLid());
+                links[i] = null; // the port owns it now
+            }
 
             // In the order a shared thread (or an invoker) runs them: what arrived, then credits, then what to send,
             // so that a credit returned in one duty cycle is used in the same cycle. Split mode runs the receive
             // side and the transmit side (with the capture tap's writer) on a thread each.
             final List<Agent> receiveSide = List.of(
-                new ReceiveAgent(ports, 2 * config.burst, capture),
+                new ReceiveAgent(ports, 2 * config.burst(), capture),
                 new CompositeAgent(
-                    new CreditAgent(ports, config.nanoClock, config.fcpPeriodNs, config.earlyFcpThresholdBlocks),
-                    new HeartbeatAgent(countersFile, config.epochClock)));
+                    new CreditAgent(ports, config.nanoClock(), config.fcpPeriodNs(), config.earlyFcpThresholdBlocks()),
+                    new HeartbeatAgent(countersFile, config.epochClock())));
             final List<Agent> transmitSide = new ArrayList<>(3);
-            transmitSide.add(new InjectAgent(ports, config.nanoClock));
-            transmitSide.add(new ArbiterAgent(ports, config.burst, capture));
+            transmitSide.add(new InjectAgent(ports, config.nanoClock()));
+            transmitSide.add(new ArbiterAgent(ports, config.burst(), capture));
             if (null != capture)
             {
                 transmitSide.add(capture.agent());
@@ -134,22 +142,29 @@ public final class Engine implements AutoCloseable
                 port.up();
             }
             agents = AgentGroup.startGroups(
-                "vlink-" + config.name + "-",
-                config.threading,
-                IdleStrategies.supplier(config.idle),
+                "vlink-" + config.name() + "-",
+                config.threading(),
+                config.idleStrategy(),
                 new ErrorLogHandler(countersFile.errorLog(), System.err),
                 errors,
                 List.of(receiveSide, transmitSide));
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
-            if (null != ports)
+            // give back everything made so far: no thread, no file, no off-heap memory outlives a failed build
+            CloseHelper.quietClose(agents);
+            for (final Port port : ports)
             {
-                for (final Port port : ports)
+                if (null != port)
                 {
                     CloseHelper.quietClose(port::free);
                 }
             }
+            for (final Link link : links)
+            {
+                CloseHelper.quietClose(link);
+            }
+            // the capture file itself is made by the capture agent once running: a failed build never made it
             CloseHelper.quietClose(capture);
             countersFile.close();
             throw ex;
@@ -172,15 +187,30 @@ public final class Engine implements AutoCloseable
      */
     public String name()
     {
-        return config.name;
+        return config.name();
+    }
+
+    /**
+     * @return the settings the engine runs with (immutable; readable after close).
+     */
+    public EngineConfiguration configuration()
+    {
+        return config;
     }
 
     /**
      * @param index 0 or, for a loopback engine, 1.
      * @return the port.
+     * @throws IllegalArgumentException naming the valid range when the engine has no such port.
      */
     public Port port(final int index)
     {
+        checkOpen();
+        if (index < 0 || index >= ports.length)
+        {
+            throw new IllegalArgumentException("port " + index + ": this engine has " + (1 == ports.length ?
+                "port 0 only (UDP: one port)" : "ports 0.." + (ports.length - 1) + " (loopback: two ports)"));
+        }
         return ports[index];
     }
 
@@ -189,6 +219,7 @@ public final class Engine implements AutoCloseable
      */
     public List<Port> ports()
     {
+        checkOpen();
         return List.of(ports);
     }
 
@@ -197,7 +228,7 @@ public final class Engine implements AutoCloseable
      */
     public ThreadingMode threading()
     {
-        return config.threading;
+        return config.threading();
     }
 
     /**
@@ -207,6 +238,7 @@ public final class Engine implements AutoCloseable
      */
     public int invoke()
     {
+        checkOpen();
         return agents.invoke();
     }
 
@@ -223,7 +255,27 @@ public final class Engine implements AutoCloseable
      */
     public CountersFile countersFile()
     {
+        checkOpen();
         return countersFile;
+    }
+
+    /**
+     * The value of every counter: read now while the engine runs, or the final values, taken once every agent had
+     * stopped, after {@link #close()} (when the counters themselves refuse every call).
+     *
+     * @return the snapshot.
+     */
+    public CountersSnapshot countersSnapshot()
+    {
+        final CountersSnapshot finalCounters = this.finalCounters;
+        if (null != finalCounters)
+        {
+            return finalCounters;
+        }
+        synchronized (this)
+        {
+            return null != this.finalCounters ? this.finalCounters : countersFile.snapshot();
+        }
     }
 
     /**
@@ -234,6 +286,7 @@ public final class Engine implements AutoCloseable
      */
     public synchronized MemoryRegion registerMemory(final DirectBuffer buffer)
     {
+        checkOpen();
         final MemoryRegion region = new MemoryRegion(regions.length, Objects.requireNonNull(buffer));
         final MemoryRegion[] grown = Arrays.copyOf(regions, regions.length + 1);
         grown[region.key()] = region;
@@ -252,7 +305,7 @@ public final class Engine implements AutoCloseable
         return regions[key].buffer();
     }
 
-    Builder config()
+    EngineConfiguration config()
     {
         return config;
     }
@@ -265,22 +318,35 @@ public final class Engine implements AutoCloseable
         return closed;
     }
 
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
+    }
+
     /**
      * Stop every agent thread (waiting for each), count what each port still holds ({@link Port#closeReport()}: every
-     * accepted packet is either delivered or reported there), then free the ports' off-heap memory, close the links
-     * and the capture, and delete the counters file. Idempotent.
+     * accepted packet is either delivered or reported there), keep the final counter values
+     * ({@link #countersSnapshot()}), then free the ports' off-heap memory, close the links and the capture, and
+     * delete the counters file. From then on every call on the engine, its ports, queue pairs and counters throws
+     * {@link EngineClosedException} (an {@link IllegalStateException}, "engine closed") instead of touching the
+     * freed memory. Idempotent. Call it after the application's threads stopped using the engine: a call racing
+     * with close may see it late.
      */
     @Override
-    public void close()
+    public synchronized void close()
     {
         if (!closed)
         {
-            closed = true;
             agents.close();
             for (final Port port : ports)
             {
                 port.report();
             }
+            finalCounters = countersFile.snapshot();
+            closed = true;
             for (final Port port : ports)
             {
                 port.free();
@@ -291,86 +357,94 @@ public final class Engine implements AutoCloseable
     }
 
     /**
-     * The engine's settings, each with a default; {@link #build()} starts the engine.
+     * The engine's settings, mutable until {@link #build()}, which concludes them into an immutable
+     * {@link EngineConfiguration} (defaults filled from system properties or constants, every value checked) and
+     * starts the engine with it. A builder may be reused: what it is changed to afterwards affects only engines built
+     * afterwards. Setters only record; {@link #build()} checks, naming the setting, the value and the allowed range.
+     * docs/engine.md has the table of every setting, its system property, default and range.
      */
     public static final class Builder
     {
-        private String name = "vlink";
-        private File directory = CountersFileDescriptor.defaultDirectory();
-        private ThreadingMode threading = ThreadingMode.DEDICATED;
-        private String idle = "spin";
-        private QosConfig qos = QosConfig.opensmDefaults(8);
-        private int mtu = 4096;
-        private int vlBufferBlocks = 2048;
-        private int vl15Packets = 4;
-        private int queueDepth = 256;
-        private int idcThreshold = InjectionConfig.DEFAULT_IDC_THRESHOLD;
-        private int maxQueuePairs = 64;
-        private int sharedCells = 2048;
-        private InjectionConfig injection;
-        private int[] slTableSls;
-        private int[] slTableWeights;
-        private long tenureBytes = 64 * 1024;
-        private int tenurePackets;
-        private long fcpPeriodNs = 1_000_000;
-        private int earlyFcpThresholdBlocks = 64;
-        private LinkKind linkKind = LinkKind.LOOPBACK;
-        private int loopbackCapacity = LoopbackLink.DEFAULT_CAPACITY;
-        private InetSocketAddress udpLocal;
-        private InetSocketAddress udpRemote;
-        private int localLid = 1;
-        private int remoteLid = 2;
-        private Path capturePath;
-        private long captureLength = 64L * 1024 * 1024;
-        private NanoClock nanoClock = SystemNanoClock.INSTANCE;
-        private EpochClock epochClock = SystemEpochClock.INSTANCE;
-        private int eventRingLength = 256 * 1024;
-        private int burst = 64;
-        private int maxCounters = CountersFile.DEFAULT_MAX_COUNTERS;
-        private UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
+        String name = EngineConfiguration.DEFAULT_NAME;
+        File directory;
+        ThreadingMode threading;
+        String idle;
+        QosConfig qos = QosConfig.opensmDefaults(EngineConfiguration.DEFAULT_DATA_VLS);
+        int mtu = EngineConfiguration.DEFAULT_MTU;
+        int vlBufferBlocks = EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
+        int vl15Packets = EngineConfiguration.DEFAULT_VL15_PACKETS;
+        Integer queueDepth;
+        Integer maxQueuePairs;
+        Integer idcThreshold;
+        Integer sharedCells;
+        InjectionConfig injection;
+        int[] slTableSls;
+        int[] slTableWeights;
+        long tenureBytes = EngineConfiguration.DEFAULT_TENURE_BYTES;
+        int tenurePackets;
+        Long fcpPeriodNs;
+        int earlyFcpThresholdBlocks = EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
+        LinkKind linkKind = LinkKind.LOOPBACK;
+        int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
+        InetSocketAddress udpLocal;
+        InetSocketAddress udpRemote;
+        int localLid = EngineConfiguration.DEFAULT_LOCAL_LID;
+        int remoteLid = EngineConfiguration.DEFAULT_REMOTE_LID;
+        Path capturePath;
+        Long captureLength;
+        NanoClock nanoClock = SystemNanoClock.INSTANCE;
+        EpochClock epochClock = SystemEpochClock.INSTANCE;
+        int rxEventRingLength = EngineConfiguration.DEFAULT_RX_EVENT_RING_LENGTH;
+        Integer burst;
+        int maxCounters = EngineConfiguration.DEFAULT_MAX_COUNTERS;
+        int errorLogLength = EngineConfiguration.DEFAULT_ERROR_LOG_LENGTH;
+        UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
 
         Builder()
         {
         }
 
         /**
-         * @param name the engine's name, part of its counters file's name (letters, digits, '.', '_', '-').
+         * @param name the engine's name, part of its counters file's name (1 to 64 letters, digits, '.', '_', '-';
+         *             default {@code vlink}).
          * @return this.
          */
         public Builder name(final String name)
         {
-            this.name = CountersFileDescriptor.validateName(name);
+            this.name = name;
             return this;
         }
 
         /**
-         * @param directory where the counters file goes (default: {@code ${java.io.tmpdir}/vlink-${user.name}}).
+         * @param directory where the counters file goes (default: property {@code vlink.dir}, else
+         *                  {@code ${java.io.tmpdir}/vlink-${user.name}}); created when missing.
          * @return this.
          */
         public Builder directory(final File directory)
         {
-            this.directory = Objects.requireNonNull(directory);
+            this.directory = Objects.requireNonNull(directory, "directory");
             return this;
         }
 
         /**
-         * @param threading dedicated (default), shared, split (transmit and receive on a thread each) or invoker.
+         * @param threading dedicated, shared, split (transmit and receive on a thread each) or invoker (default:
+         *                  property {@code vlink.threading}, else dedicated).
          * @return this.
          */
         public Builder threading(final ThreadingMode threading)
         {
-            this.threading = Objects.requireNonNull(threading);
+            this.threading = Objects.requireNonNull(threading, "threading");
             return this;
         }
 
         /**
-         * @param idle {@code spin} (default), {@code backoff} (small machines, CI), {@code yield}, {@code sleep}.
+         * @param idle {@code spin}, {@code backoff} (small machines, CI), {@code yield}, {@code sleep} or
+         *             {@code noop} (default: property {@code vlink.idle}, else spin).
          * @return this.
          */
         public Builder idle(final String idle)
         {
-            IdleStrategies.supplier(idle);
-            this.idle = idle;
+            this.idle = Objects.requireNonNull(idle, "idle");
             return this;
         }
 
@@ -380,7 +454,7 @@ public final class Engine implements AutoCloseable
          */
         public Builder qos(final QosConfig qos)
         {
-            this.qos = Objects.requireNonNull(qos);
+            this.qos = Objects.requireNonNull(qos, "qos");
             return this;
         }
 
@@ -409,10 +483,6 @@ public final class Engine implements AutoCloseable
          */
         public Builder mtu(final int mtu)
         {
-            if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
-            {
-                throw new IllegalArgumentException("MTU " + mtu + ": use 256, 512, 1024, 2048 or 4096");
-            }
             this.mtu = mtu;
             return this;
         }
@@ -423,27 +493,49 @@ public final class Engine implements AutoCloseable
          */
         public Builder vlBufferBlocks(final int blocks)
         {
-            this.vlBufferBlocks = positive(blocks, "VL buffer blocks");
+            this.vlBufferBlocks = blocks;
             return this;
         }
 
         /**
-         * @param packets the VL15 receive buffer, in largest packets (default 4; at least 1).
+         * @param packets the VL15 receive buffer, in largest packets (default 4).
          * @return this.
          */
         public Builder vl15Packets(final int packets)
         {
-            this.vl15Packets = positive(packets, "VL15 packets");
+            this.vl15Packets = packets;
             return this;
         }
 
         /**
-         * @param depth messages each queue pair holds (default 256).
+         * @param depth messages each queue pair holds (default: property {@code vlink.queue.depth}, else 256).
          * @return this.
          */
         public Builder queueDepth(final int depth)
         {
-            this.queueDepth = positive(depth, "queue depth");
+            this.queueDepth = depth;
+            return this;
+        }
+
+        /**
+         * @param queuePairs queue pairs each port may create (default: property {@code vlink.max.queue.pairs},
+         *                   else 64).
+         * @return this.
+         */
+        public Builder maxQueuePairs(final int queuePairs)
+        {
+            this.maxQueuePairs = queuePairs;
+            return this;
+        }
+
+        /**
+         * @param bytes the most bytes of immediate data a message carries, copied at post time (default 224, at
+         *              most the MTU); larger messages are posted by reference ({@link MemoryRegion}).
+         * @return this.
+         */
+        public Builder idcThreshold(final int bytes)
+        {
+            this.idcThreshold = bytes;
             return this;
         }
 
@@ -453,13 +545,14 @@ public final class Engine implements AutoCloseable
          */
         public Builder sharedCells(final int cells)
         {
-            this.sharedCells = positive(cells, "shared cells");
+            this.sharedCells = cells;
             return this;
         }
 
         /**
          * @param injection the whole cell buffer and injector configuration (default: one injector per SL, one
-         *                  class per data VL and one for VL15).
+         *                  class per data VL and one for VL15); copied by {@link #build()}. It carries its own
+         *                  shared cells and IDC threshold.
          * @return this.
          */
         public Builder injection(final InjectionConfig injection)
@@ -482,7 +575,7 @@ public final class Engine implements AutoCloseable
 
         /**
          * @param bytes   a queue pair's tenure in bytes (default 64 KiB).
-         * @param packets and in packets (0: bytes only).
+         * @param packets and in packets (0, the default: bytes only).
          * @return this.
          */
         public Builder tenure(final long bytes, final int packets)
@@ -493,13 +586,24 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param nanos the longest gap between two FCPs of a VL (default 1 ms: 65,536 symbol times are notional
-         *              in software; a receiver that frees space sends an FCP at once anyway, docs/flow-control.md).
+         * @param nanos the longest gap between two FCPs of a VL (default: property {@code vlink.fcp.period.ns},
+         *              else 1 ms: 65,536 symbol times are notional in software; a receiver that frees space sends
+         *              an FCP at once anyway, docs/flow-control.md).
          * @return this.
          */
         public Builder fcpPeriodNs(final long nanos)
         {
-            this.fcpPeriodNs = positive(nanos, "FCP period");
+            this.fcpPeriodNs = nanos;
+            return this;
+        }
+
+        /**
+         * @param blocks blocks the application frees that send an FCP at once (default 64).
+         * @return this.
+         */
+        public Builder earlyFcpThresholdBlocks(final int blocks)
+        {
+            this.earlyFcpThresholdBlocks = blocks;
             return this;
         }
 
@@ -515,7 +619,7 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param bytes each direction's ring (a power of two, default 1 MiB).
+         * @param bytes each direction's loopback ring (a power of two, default 1 MiB).
          * @return this.
          */
         public Builder loopbackCapacity(final int bytes)
@@ -529,16 +633,26 @@ public final class Engine implements AutoCloseable
          *
          * @param local     the address to bind.
          * @param remote    the peer's address: the only source accepted.
-         * @param localLid  this port's LID.
-         * @param remoteLid the peer's LID.
+         * @param localLid  this port's LID (unicast: 1..0xBFFF).
+         * @param remoteLid the peer's LID (unicast, not the local one).
          * @return this.
          */
         public Builder udp(
             final InetSocketAddress local, final InetSocketAddress remote, final int localLid, final int remoteLid)
         {
             this.linkKind = LinkKind.UDP;
-            this.udpLocal = Objects.requireNonNull(local);
-            this.udpRemote = Objects.requireNonNull(remote);
+            this.udpLocal = Objects.requireNonNull(local, "local");
+            this.udpRemote = Objects.requireNonNull(remote, "remote");
+            return lids(localLid, remoteLid);
+        }
+
+        /**
+         * @param localLid  port 0's LID (default 1; unicast: 1..0xBFFF).
+         * @param remoteLid its peer's LID (default 2; port 1's on a loopback engine): unicast, not the local one.
+         * @return this.
+         */
+        public Builder lids(final int localLid, final int remoteLid)
+        {
             this.localLid = localLid;
             this.remoteLid = remoteLid;
             return this;
@@ -547,26 +661,70 @@ public final class Engine implements AutoCloseable
         /**
          * Record both directions of the wire as pcap (docs/wire.md): interface 0 is what port 0 sends, 1 its peer.
          *
-         * @param file          the capture file (replaced).
-         * @param initialLength bytes mapped at first; the file grows as needed, past 2 GiB.
+         * @param file          the capture file (replaced); its directory must exist.
+         * @param initialLength bytes mapped at a time; the file grows as needed, past 2 GiB.
          * @return this.
          */
         public Builder capture(final Path file, final long initialLength)
         {
-            this.capturePath = file;
-            this.captureLength = positive(initialLength, "capture length");
+            this.capturePath = Objects.requireNonNull(file, "file");
+            this.captureLength = initialLength;
             return this;
         }
 
         /**
-         * @param nanoClock the clock of FCP schedules and priority timers.
+         * Record both directions of the wire as pcap, mapping the file {@code captureLength} bytes at a time
+         * (default: property {@code vlink.capture.length}, else 64 MiB).
+         *
+         * @param file the capture file (replaced); its directory must exist.
+         * @return this.
+         */
+        public Builder capture(final Path file)
+        {
+            this.capturePath = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * @param nanoClock  the clock of FCP schedules and priority timers.
          * @param epochClock the clock of timestamps.
          * @return this.
          */
         public Builder clocks(final NanoClock nanoClock, final EpochClock epochClock)
         {
-            this.nanoClock = Objects.requireNonNull(nanoClock);
-            this.epochClock = Objects.requireNonNull(epochClock);
+            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+            this.epochClock = Objects.requireNonNull(epochClock, "epochClock");
+            return this;
+        }
+
+        /**
+         * @param bytes each port's ring of events from the receive agent to the credit agent (a power of two,
+         *              default 256 KiB).
+         * @return this.
+         */
+        public Builder rxEventRingLength(final int bytes)
+        {
+            this.rxEventRingLength = bytes;
+            return this;
+        }
+
+        /**
+         * @param counters counters the counters file holds (default 1024: two ports of 15 data VLs).
+         * @return this.
+         */
+        public Builder maxCounters(final int counters)
+        {
+            this.maxCounters = counters;
+            return this;
+        }
+
+        /**
+         * @param bytes the distinct error log's length (default 1 MiB).
+         * @return this.
+         */
+        public Builder errorLogLength(final int bytes)
+        {
+            this.errorLogLength = bytes;
             return this;
         }
 
@@ -579,125 +737,44 @@ public final class Engine implements AutoCloseable
          */
         public Builder linkWrapper(final UnaryOperator<Link> wrapper)
         {
-            this.linkWrapper = Objects.requireNonNull(wrapper);
+            this.linkWrapper = Objects.requireNonNull(wrapper, "wrapper");
             return this;
         }
 
         /**
-         * @param packets most packets the arbiter sends per port per duty cycle (default 64; the receive agent takes
-         *                twice as many frames, the injection agent four times as many packets): what each duty
-         *                cycle's fixed costs (clock, counters, ring positions) are spread over.
+         * @param packets most packets the arbiter sends per port per duty cycle (default: property
+         *                {@code vlink.burst}, else 64; the receive agent takes twice as many frames, the injection
+         *                agent four times as many packets): what each duty cycle's fixed costs (clock, counters,
+         *                ring positions) are spread over.
          * @return this.
          */
         public Builder burst(final int packets)
         {
-            this.burst = positive(packets, "burst");
+            this.burst = packets;
             return this;
         }
 
         /**
+         * Conclude the settings without starting anything: defaults filled in, every value checked.
+         *
+         * @return the immutable configuration an engine built now would run with.
+         * @throws IllegalArgumentException naming the setting, its value and the allowed range.
+         */
+        public EngineConfiguration conclude()
+        {
+            return new EngineConfiguration(this);
+        }
+
+        /**
+         * Conclude the settings ({@link #conclude()}) and start an engine with them. A failure leaves nothing
+         * behind: no file, no thread, no off-heap memory.
+         *
          * @return the started engine.
+         * @throws IllegalArgumentException naming the setting, its value and the allowed range.
          */
         public Engine build()
         {
-            if (LinkKind.UDP == linkKind && (null == udpLocal || null == udpRemote))
-            {
-                throw new IllegalStateException("UDP needs a local and a remote address");
-            }
-            return new Engine(this);
-        }
-
-        private static int positive(final int value, final String what)
-        {
-            if (value <= 0)
-            {
-                throw new IllegalArgumentException(what + " must be positive: " + value);
-            }
-            return value;
-        }
-
-        private static long positive(final long value, final String what)
-        {
-            if (value <= 0)
-            {
-                throw new IllegalArgumentException(what + " must be positive: " + value);
-            }
-            return value;
-        }
-
-        QosConfig qos()
-        {
-            return qos;
-        }
-
-        int mtu()
-        {
-            return mtu;
-        }
-
-        int vlBufferBlocks()
-        {
-            return vlBufferBlocks;
-        }
-
-        int vl15Packets()
-        {
-            return vl15Packets;
-        }
-
-        int queueDepth()
-        {
-            return queueDepth;
-        }
-
-        int idcThreshold()
-        {
-            return idcThreshold;
-        }
-
-        int maxQueuePairs()
-        {
-            return maxQueuePairs;
-        }
-
-        int sharedCells()
-        {
-            return sharedCells;
-        }
-
-        InjectionConfig injection()
-        {
-            return injection;
-        }
-
-        int[] slTableSls()
-        {
-            return slTableSls;
-        }
-
-        int[] slTableWeights()
-        {
-            return slTableWeights;
-        }
-
-        long tenureBytes()
-        {
-            return tenureBytes;
-        }
-
-        int tenurePackets()
-        {
-            return tenurePackets;
-        }
-
-        int burst()
-        {
-            return burst;
-        }
-
-        int eventRingLength()
-        {
-            return eventRingLength;
+            return new Engine(conclude());
         }
     }
 }

@@ -126,7 +126,7 @@ final class InjectAgent implements Agent
             this.rings = port.vlRings;
             this.packets = port.packets;
             this.counters = port.counters();
-            final Engine.Builder config = engine.config();
+            final EngineConfiguration config = engine.config();
             this.injectors = new InjectorArbiter(port.injectionConfig(), cells);
             int[] sls = config.slTableSls();
             int[] weights = config.slTableWeights();

@@ -13,12 +13,17 @@ import io.vlink.nic.ring.ReceiveRing;
 import io.vlink.nic.ring.VlRings;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.BitUtil;
+import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
+import org.agrona.CloseHelper;
+
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One port of an engine: both ends of its data VLs (a transmitter and a receiver each) and VL15, wired to a
@@ -28,19 +33,18 @@ import java.util.Arrays;
  * Threads: one application thread posts (to its queue pairs) and one polls (they may be the same); the engine's
  * injection, arbiter, credit and receive agents own the rest, handing work to each other through the rings and
  * release/acquire-published words held here.
+ * <p>
+ * Once the engine has closed, every call that would reach the port's memory (link state, up and down, queue pairs,
+ * posting, polling, counters, QoS replacement) throws {@link EngineClosedException}; the port's fixed settings and
+ * {@link #closeReport()} stay readable.
  */
 public final class Port
 {
     static final int VL15 = 15;
-    static final int COMMAND_NONE = 0;
     static final int COMMAND_UP = 1;
     static final int COMMAND_DOWN = 2;
-
-    private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
-    // shared words: each on its own cache lines
-    private static final int LINK_STATE_OFFSET = 0;
-    private static final int COMMAND_OFFSET = PAD;
-    private static final int SHARED_LENGTH = 2 * PAD;
+    /** The highest queue pair number: a QPN is 24 bits in the BTH. */
+    public static final int MAX_QPN = 0xFFFFFF;
 
     private final Engine engine;
     private final int id;
@@ -61,7 +65,8 @@ public final class Port
     final OneToOneRingBuffer fcpRequests;
     final OneToOneRingBuffer rxEvents;
     final ReceiveRing[] rxRings = new ReceiveRing[16];
-    private final UnsafeBuffer shared;
+    // application -> credit agent: the command word; credit agent -> everyone: the link-state word
+    private final LinkControl control = new LinkControl();
     // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
     private final UnsafeBuffer creditLimitsMemory;
     private final CreditLimits creditLimits;
@@ -73,6 +78,10 @@ public final class Port
     private final QueuePair[] rawQueuePairs = new QueuePair[16];
     private final QueuePair smpQueuePair;
     private final int maxQueuePairs;
+    private final int queueDepth;
+    private int dataQueuePairs;
+    // set once by the engine's close, after every agent stopped: every call of the application is refused from then
+    private boolean closed;
 
     // poll side (the application's polling thread)
     private int pollVl;
@@ -85,7 +94,7 @@ public final class Port
     Port(
         final Engine engine,
         final int id,
-        final Engine.Builder config,
+        final EngineConfiguration config,
         final Link link,
         final PortCounters counters,
         final int localLid,
@@ -101,38 +110,65 @@ public final class Port
         this.localLid = localLid;
         this.remoteLid = remoteLid;
         this.maxQueuePairs = config.maxQueuePairs();
+        this.queueDepth = config.queueDepth();
         final int dataVls = qos.dataVls();
 
         injectionConfig = injectionConfig(config, dataVls);
-        cells = new CellBuffer(injectionConfig);
-        packets = new TxPacket[cells.totalCells()];
-        for (int i = 0; i < packets.length; i++)
+        // what is made so far, given back if a later allocation fails (a failed build leaves no off-heap memory)
+        final List<AutoCloseable> made = new ArrayList<>();
+        made.add(control::close);
+        try
         {
-            packets[i] = new TxPacket(i);
+            final CellBuffer cells = new CellBuffer(injectionConfig);
+            made.add(cells::close);
+            this.cells = cells;
+            packets = new TxPacket[cells.totalCells()];
+            for (int i = 0; i < packets.length; i++)
+            {
+                packets[i] = new TxPacket(i);
+            }
+            // each packet takes at least one cell: a ring as long as the buffer can never be full
+            vlRings = new VlRings<>(dataVls, cells.totalCells());
+
+            fcpRequestsBuffer = allocate(made, 64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH);
+            fcpRequests = new OneToOneRingBuffer(fcpRequestsBuffer);
+            rxEventsBuffer = allocate(made, config.rxEventRingLength() + RingBufferDescriptor.TRAILER_LENGTH);
+            rxEvents = new OneToOneRingBuffer(rxEventsBuffer);
+            creditLimitsMemory = allocate(made, CreditLimits.length() + BitUtil.CACHE_LINE_LENGTH);
+            final int skew = (int)(BitUtil.align(creditLimitsMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
+                creditLimitsMemory.addressOffset());
+            creditLimits = new CreditLimits(new UnsafeBuffer(creditLimitsMemory, skew, CreditLimits.length()));
+
+            final int maxPacket = maxPacketSize();
+            for (int vl = 0; vl < dataVls; vl++)
+            {
+                final ReceiveRing ring = new ReceiveRing(config.vlBufferBlocks(), maxPacket);
+                made.add(ring::close);
+                rxRings[vl] = ring;
+            }
+            final ReceiveRing vl15 = new ReceiveRing(config.vl15Packets() * Sizes.blocks(maxPacket), maxPacket);
+            made.add(vl15::close);
+            rxRings[VL15] = vl15;
+            smpQueuePair = new QueuePair(this, 0, VL15, 0, QueuePair.KIND_SMP, queueDepth, maxPacket);
         }
-        // each packet takes at least one cell: a ring as long as the buffer can never be full
-        vlRings = new VlRings<>(dataVls, cells.totalCells());
-
-        fcpRequestsBuffer = OffHeap.allocate(64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH);
-        fcpRequests = new OneToOneRingBuffer(fcpRequestsBuffer);
-        rxEventsBuffer = OffHeap.allocate(config.eventRingLength() + RingBufferDescriptor.TRAILER_LENGTH);
-        rxEvents = new OneToOneRingBuffer(rxEventsBuffer);
-        shared = OffHeap.allocate(SHARED_LENGTH);
-        creditLimitsMemory = OffHeap.allocate(CreditLimits.length() + BitUtil.CACHE_LINE_LENGTH);
-        final int skew = (int)(BitUtil.align(creditLimitsMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
-            creditLimitsMemory.addressOffset());
-        creditLimits = new CreditLimits(new UnsafeBuffer(creditLimitsMemory, skew, CreditLimits.length()));
-
-        final int maxPacket = maxPacketSize();
-        for (int vl = 0; vl < dataVls; vl++)
+        catch (final RuntimeException | Error ex)
         {
-            rxRings[vl] = new ReceiveRing(config.vlBufferBlocks(), maxPacket);
+            for (int i = made.size() - 1; i >= 0; i--)
+            {
+                CloseHelper.quietClose(made.get(i));
+            }
+            throw ex;
         }
-        rxRings[VL15] = new ReceiveRing(config.vl15Packets() * Sizes.blocks(maxPacket), maxPacket);
-        smpQueuePair = new QueuePair(this, 0, VL15, 0, QueuePair.KIND_SMP, config.queueDepth(), maxPacket);
     }
 
-    private static InjectionConfig injectionConfig(final Engine.Builder config, final int dataVls)
+    private static UnsafeBuffer allocate(final List<AutoCloseable> made, final int length)
+    {
+        final UnsafeBuffer buffer = OffHeap.allocate(length);
+        made.add(() -> OffHeap.free(buffer));
+        return buffer;
+    }
+
+    private static InjectionConfig injectionConfig(final EngineConfiguration config, final int dataVls)
     {
         // One injector per SL and one for SMPs; one buffer class per data VL and one for VL15, so that a backlog
         // on one VL cannot take the cells every other VL needs (each class keeps its reserved cells).
@@ -144,7 +180,8 @@ public final class Port
         final int classes = dataVls + 1;
         final InjectionConfig defaults = new InjectionConfig()
             .shape(17, classes)
-            .sharedCells(config.sharedCells());
+            .sharedCells(config.sharedCells())
+            .idcThreshold(config.idcThreshold());
         // each class: room for its largest packet of its own, and an equal share of the pool
         final int reserved = (config.mtu() + PacketChecker.HEADERS_ALLOWANCE + defaults.cellSize() - 1) /
             defaults.cellSize();
@@ -205,6 +242,7 @@ public final class Port
      */
     public void replaceQos(final QosConfig replacement)
     {
+        checkOpen();
         if (replacement.dataVls() != qos.dataVls())
         {
             throw new IllegalArgumentException("the port has " + qos.dataVls() + " data VLs; the replacement has " +
@@ -278,6 +316,7 @@ public final class Port
      */
     public PortCounters counters()
     {
+        checkOpen();
         return counters;
     }
 
@@ -286,6 +325,7 @@ public final class Port
      */
     public Link link()
     {
+        checkOpen();
         return link;
     }
 
@@ -294,7 +334,8 @@ public final class Port
      */
     public LinkState linkState()
     {
-        return LinkState.get(shared.getIntAcquire(LINK_STATE_OFFSET));
+        checkOpen();
+        return LinkState.get(control.state());
     }
 
     /**
@@ -303,7 +344,8 @@ public final class Port
      */
     public void up()
     {
-        shared.putIntRelease(COMMAND_OFFSET, COMMAND_UP);
+        checkOpen();
+        control.command(COMMAND_UP);
     }
 
     /**
@@ -312,33 +354,59 @@ public final class Port
      */
     public void down()
     {
-        shared.putIntRelease(COMMAND_OFFSET, COMMAND_DOWN);
+        checkOpen();
+        control.command(COMMAND_DOWN);
     }
 
     /**
      * Create a queue pair.
      *
-     * @param qpn       its number (carried in the peer's BTH as the destination).
+     * @param qpn       its number, 0..{@value #MAX_QPN} (24 bits), unique among the port's queue pairs.
      * @param sl        its service level, 0..15.
-     * @param remoteQpn the destination queue pair its packets name.
+     * @param remoteQpn the destination queue pair its packets name, 0..{@value #MAX_QPN}.
      * @return the queue pair.
+     * @throws IllegalArgumentException when a number is out of range or the QPN is taken.
+     * @throws IllegalStateException    when the port has its configured most queue pairs already.
      */
     public synchronized QueuePair createQueuePair(final int qpn, final int sl, final int remoteQpn)
     {
+        checkOpen();
+        checkQpn("QPN", qpn);
+        checkQpn("remote QPN", remoteQpn);
         if (sl < 0 || sl > 15)
         {
-            throw new IllegalArgumentException("SL must be 0..15: " + sl);
+            throw new IllegalArgumentException("SL " + sl + " is out of range: use 0..15");
         }
-        if (queuePairs.length >= maxQueuePairs)
+        for (final QueuePair existing : queuePairs)
         {
-            throw new IllegalStateException("the port has its " + maxQueuePairs + " queue pairs already");
+            if (QueuePair.KIND_DATA == existing.kind() && existing.qpn() == qpn)
+            {
+                throw new IllegalArgumentException("QPN " + qpn + " is already a queue pair of port " + id +
+                    ": give each queue pair of a port its own QPN");
+            }
+        }
+        if (dataQueuePairs >= maxQueuePairs)
+        {
+            throw new IllegalStateException("port " + id + " has its " + maxQueuePairs + " queue pairs already: " +
+                "raise Engine.builder().maxQueuePairs(n) (at most " + EngineConfiguration.MAX_MAX_QUEUE_PAIRS +
+                ") or property " + EngineConfiguration.MAX_QUEUE_PAIRS_PROP_NAME);
         }
         final QueuePair qp = new QueuePair(
-            this, qpn, sl, remoteQpn, QueuePair.KIND_DATA, engine.config().queueDepth(), engine.config().idcThreshold());
+            this, qpn, sl, remoteQpn, QueuePair.KIND_DATA, queueDepth, injectionConfig.idcThreshold());
         final QueuePair[] grown = Arrays.copyOf(queuePairs, queuePairs.length + 1);
         grown[grown.length - 1] = qp;
         queuePairs = grown;
+        dataQueuePairs++;
         return qp;
+    }
+
+    private static void checkQpn(final String what, final int qpn)
+    {
+        if (qpn < 0 || qpn > MAX_QPN)
+        {
+            throw new IllegalArgumentException(what + " " + qpn + " is out of range: use 0.." + MAX_QPN +
+                " (0xFFFFFF, 24 bits in the BTH)");
+        }
     }
 
     /**
@@ -353,6 +421,7 @@ public final class Port
      */
     public long postPacket(final int sl, final DirectBuffer src, final int offset, final int length)
     {
+        checkOpen();
         if (sl < 0 || sl > 15 || (length & 3) != 0 || length < 8 || length > mtu)
         {
             throw new IllegalArgumentException("a ready packet on SL 0..15 of 8 to " + mtu +
@@ -369,7 +438,7 @@ public final class Port
     private synchronized QueuePair createRaw(final int sl)
     {
         final QueuePair raw = new QueuePair(
-            this, 0, sl, 0, QueuePair.KIND_RAW, engine.config().queueDepth(), mtu);
+            this, 0, sl, 0, QueuePair.KIND_RAW, queueDepth, mtu);
         rawQueuePairs[sl] = raw;
         final QueuePair[] grown = Arrays.copyOf(queuePairs, queuePairs.length + 1);
         grown[grown.length - 1] = raw;
@@ -388,6 +457,7 @@ public final class Port
      */
     public long postSmp(final DirectBuffer src, final int offset, final int length)
     {
+        checkOpen();
         if ((length & 3) != 0 || length < 8 || length > mtu)
         {
             throw new IllegalArgumentException("an SMP of 8 to " + mtu + " bytes, a multiple of 4: " + length);
@@ -405,6 +475,7 @@ public final class Port
      */
     public int poll(final ReceiveHandler handler, final int limit)
     {
+        checkOpen();
         int delivered = pollVl(VL15, handler, limit);
         final int dataVls = qos.dataVls();
         for (int i = 0; i < dataVls && delivered < limit; i++)
@@ -434,6 +505,7 @@ public final class Port
      */
     public int pending(final int vl)
     {
+        checkOpen();
         return rxRings[vl].size();
     }
 
@@ -456,23 +528,18 @@ public final class Port
 
     int takeCommand()
     {
-        final int command = shared.getIntAcquire(COMMAND_OFFSET);
-        if (COMMAND_NONE != command)
-        {
-            shared.compareAndSetInt(COMMAND_OFFSET, command, COMMAND_NONE);
-        }
-        return command;
+        return control.takeCommand();
     }
 
     void publishLinkState(final LinkState state)
     {
-        shared.putIntRelease(LINK_STATE_OFFSET, state.code());
+        control.publishState(state.code());
         counters.linkState.setRelease(state.code());
     }
 
     int linkStateCode()
     {
-        return shared.getIntAcquire(LINK_STATE_OFFSET);
+        return control.state();
     }
 
     /**
@@ -541,8 +608,18 @@ public final class Port
         closeReport = new CloseReport(notInjected, notSent, onWire[0], notDelivered);
     }
 
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
+    }
+
+    /** Engine, once every agent stopped and the report is taken: refuse every call, then give the memory back. */
     void free()
     {
+        closed = true;
         for (final QueuePair qp : queuePairs)
         {
             qp.free();
@@ -557,7 +634,7 @@ public final class Port
         }
         OffHeap.free(fcpRequestsBuffer);
         OffHeap.free(rxEventsBuffer);
-        OffHeap.free(shared);
+        control.close();
         OffHeap.free(creditLimitsMemory);
         cells.close();
         link.close();

@@ -6,6 +6,50 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
+ * Two cache lines before the posting thread's field.
+ */
+abstract class QueuePairPad1
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The posting (application) thread's field: the completions it last saw.
+ */
+abstract class QueuePairProducer extends QueuePairPad1
+{
+    long completedCache;
+}
+
+/**
+ * Two cache lines between the posting thread's field and the injection agent's.
+ */
+abstract class QueuePairPad2 extends QueuePairProducer
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The injection agent's fields.
+ */
+abstract class QueuePairConsumer extends QueuePairPad2
+{
+    long fed;
+    DirectBuffer lastRegionBuffer;
+    int schedulerIndex = -1;
+    int psn;
+    int lastRegionKey;
+}
+
+/**
+ * Two cache lines between the injection agent's fields and the fields both threads read.
+ */
+abstract class QueuePairPad3 extends QueuePairConsumer
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
  * A queue pair's send queue: the application posts messages, the engine's injection agent slices them into
  * packets on the queue pair's SL (SL arbitration with tenure, docs/injection.md).
  * <p>
@@ -16,9 +60,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * which referenced memory may be reused.
  * <p>
  * One application thread posts to a queue pair; the hand-off to the engine is a single-producer single-consumer
- * ring in off-heap memory (descriptor written, then the tail with release; the engine reads it with acquire).
+ * ring in off-heap memory (descriptor written, then the tail with release; the engine reads it with acquire). The
+ * injection agent hands completions back the same way (the completion word: release after the message's bytes were
+ * copied; the posting thread reads it with acquire before it reuses a slot or the message's memory). The tail and
+ * the completion word each have two cache lines of their own before them; in this object, the posting thread's
+ * fields, the injection agent's and the fields both read are each two cache lines from the next (class-hierarchy
+ * padding, as Agrona's and JCTools' queues).
+ * Once the engine has closed, every call but the queue pair's fixed numbers throws {@link EngineClosedException}.
  */
-public final class QueuePair
+public final class QueuePair extends QueuePairPad3
 {
     /** {@code offer} result: the queue is full, nothing was posted; try again after the engine made progress. */
     public static final long BACK_PRESSURED = -1;
@@ -30,9 +80,9 @@ public final class QueuePair
     static final int INLINE_REGION = -1;
 
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
-    private static final int TAIL_OFFSET = 0;
-    private static final int COMPLETED_OFFSET = PAD;
-    private static final int SLOTS_OFFSET = 2 * PAD;
+    private static final int TAIL_OFFSET = PAD;
+    private static final int COMPLETED_OFFSET = 2 * PAD;
+    private static final int SLOTS_OFFSET = 3 * PAD;
     private static final int SLOT_LENGTH = 16;
     private static final int SLOT_REGION_OFFSET = 0;
     private static final int SLOT_OFFSET_OFFSET = 4;
@@ -49,14 +99,8 @@ public final class QueuePair
     private final int inlineStride;
     private final int inlineOffset;
     private final UnsafeBuffer ring;
-    private long completedCache;
-
-    // injection agent's state
-    int schedulerIndex = -1;
-    long fed;
-    int psn;
-    int lastRegionKey;
-    DirectBuffer lastRegionBuffer;
+    // set once by the engine's close before the ring is freed: one plain read on the posting path (read-mostly)
+    private boolean closed;
 
     QueuePair(
         final Port port,
@@ -138,6 +182,7 @@ public final class QueuePair
      */
     public long offer(final DirectBuffer src, final int offset, final int length)
     {
+        checkOpen();
         if (length <= 0 || length > inlineCapacity)
         {
             throw new IllegalArgumentException(
@@ -165,6 +210,7 @@ public final class QueuePair
      */
     public long offer(final MemoryRegion region, final int offset, final int length)
     {
+        checkOpen();
         if (kind != KIND_DATA)
         {
             throw new IllegalStateException("packets and SMPs are posted on the port");
@@ -209,6 +255,7 @@ public final class QueuePair
      */
     public long completed()
     {
+        checkOpen();
         return ring.getLongAcquire(COMPLETED_OFFSET);
     }
 
@@ -254,8 +301,17 @@ public final class QueuePair
         ring.putLongRelease(COMPLETED_OFFSET, sequence + 1);
     }
 
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
+    }
+
     void free()
     {
+        closed = true;
         OffHeap.free(ring);
     }
 }

@@ -21,8 +21,9 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 6: clean shutdown. With threads running (dedicated and shared, back-off idle: fine on 2 cores), traffic
- * flowing and a capture on, closing leaves no thread, no file (but the capture) and no off-heap buffer behind.
+ * Clean shutdown. With threads running (dedicated and shared, back-off idle: fine on 2 cores), traffic flowing and a
+ * capture on, closing leaves no thread, no file (but the capture) and no off-heap buffer behind: {@link OffHeap}'s
+ * exact accounting and the JVM's direct pool, both read without a garbage collection.
  * The capture holds both directions, each packet with good CRCs.
  */
 class CleanShutdownTest
@@ -68,9 +69,8 @@ class CleanShutdownTest
         throws Exception
     {
         final long offHeapBefore = OffHeap.allocatedBytes();
+        final long offHeapBuffersBefore = OffHeap.allocatedBuffers();
         final BufferPoolMXBean direct = directPool();
-        System.gc();
-        final long directCountBefore = direct.getCount();
         final long directBytesBefore = direct.getMemoryUsed();
         final Path capture = dir.toPath().resolve("wire.pcap");
 
@@ -112,14 +112,17 @@ class CleanShutdownTest
             assertFalse(thread.isAlive(), thread.getName());
         }
         assertFalse(countersFile.exists());
+        // OffHeap counts every byte and buffer it gives out and takes back: exactly where it was, no collection needed
         assertEquals(offHeapBefore, OffHeap.allocatedBytes());
+        assertEquals(offHeapBuffersBefore, OffHeap.allocatedBuffers());
         if (checkDirect)
         {
-            // garbage is not a leak: what a collection gives back was not retained (Chronicle drops a buffer)
-            System.gc();
-            assertTrue(direct.getCount() <= directCountBefore, "direct buffers retained: " + direct.getCount());
-            // the JDK and Chronicle keep small per-thread scratch buffers whose size may change between runs
-            assertTrue(direct.getMemoryUsed() - directBytesBefore < 64 * 1024, "direct memory");
+            // direct memory the engine takes outside OffHeap (each port's cell buffer: 2048 shared cells of 256 bytes
+            // and more) is freed explicitly at close, not left to a collection (which could only lower these figures);
+            // the JDK's per-thread scratch buffers of the test's thread may appear or grow by a few KiB (one of
+            // 8 KiB measured)
+            assertTrue(direct.getMemoryUsed() - directBytesBefore < 64 * 1024,
+                "direct memory retained: " + direct.getMemoryUsed() + ", before " + directBytesBefore);
         }
 
         if (withCapture)

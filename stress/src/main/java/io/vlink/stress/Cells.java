@@ -6,16 +6,17 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Small cell buffers and packet bodies shared by the {@link CellBuffer} tests.
+ * Small cell buffers, and the packet bodies every test writes and checks (the tests of {@code nic}'s package-private
+ * classes, in their own packages, use them too).
  */
-final class Cells
+public final class Cells
 {
     /** Cell size: the smallest allowed, so a packet of {@link #PACKET_SIZE} bytes spans a chain of two cells. */
-    static final int CELL_SIZE = 64;
+    public static final int CELL_SIZE = 64;
     /** A two-cell packet. */
-    static final int PACKET_SIZE = 96;
+    public static final int PACKET_SIZE = 96;
     /** Ints in a packet body. */
-    static final int PACKET_INTS = PACKET_SIZE / Integer.BYTES;
+    public static final int PACKET_INTS = PACKET_SIZE / Integer.BYTES;
 
     private Cells()
     {
@@ -25,7 +26,7 @@ final class Cells
      * @param cells cells of the buffer (one injector, one class, no shared pool).
      * @return a fresh buffer: its first claims hand out cells 0, 1, 2, ... in order.
      */
-    static CellBuffer buffer(final int cells)
+    public static CellBuffer buffer(final int cells)
     {
         return new CellBuffer(new InjectionConfig()
             .shape(1, 1)
@@ -38,7 +39,7 @@ final class Cells
      * @param value every int of the body.
      * @return a packet body of {@link #PACKET_SIZE} bytes.
      */
-    static UnsafeBuffer body(final int value)
+    public static UnsafeBuffer body(final int value)
     {
         final UnsafeBuffer body = new UnsafeBuffer(new byte[PACKET_SIZE]);
         for (int i = 0; i < PACKET_INTS; i++)
@@ -53,7 +54,7 @@ final class Cells
      * @param value the int expected everywhere.
      * @return how many of its ints hold {@code value}.
      */
-    static int count(final UnsafeBuffer body, final int value)
+    public static int count(final UnsafeBuffer body, final int value)
     {
         return count(body, 0, PACKET_SIZE, value);
     }
@@ -65,7 +66,7 @@ final class Cells
      * @param value  the int expected everywhere.
      * @return how many of its ints hold {@code value}.
      */
-    static int count(final DirectBuffer buffer, final int offset, final int length, final int value)
+    public static int count(final DirectBuffer buffer, final int offset, final int length, final int value)
     {
         int count = 0;
         for (int i = 0; i < length / Integer.BYTES; i++)

@@ -39,12 +39,20 @@ import java.util.concurrent.Callable;
         "recovered.")
 public final class SoakCommand implements Callable<Integer>
 {
+    /** A usage error, as picocli returns for the options it refuses itself. */
+    private static final int EXIT_USAGE = 2;
+
     @Spec
     CommandSpec spec;
 
     @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
         description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
     double seconds;
+
+    @Option(names = "--packets", paramLabel = "N",
+        description = "Stop offering after N data packets over all driven VLs, or when --seconds is over if that " +
+            "comes first; retable and link-bounce then happen at the same packets in every run.")
+    Long packets;
 
     @Option(names = "--qos", paramLabel = "FILE",
         description = "An opensm.conf whose QoS options apply (default: 8 data VLs, qos_ca_high_limit 6, " +
@@ -93,6 +101,11 @@ public final class SoakCommand implements Callable<Integer>
             "stall-receiver=MS, vl15-flood=N, retable=N, link-bounce=N.")
     String faults;
 
+    @Option(names = "--allow-fewer-faults",
+        description = "Pass even when some scheduled faults could not be injected (the process was paused or " +
+            "starved); the summary still says how many ran.")
+    boolean allowFewerFaults;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
         description = "Seeds the faults, the packet sizes and the fill (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -125,7 +138,16 @@ public final class SoakCommand implements Callable<Integer>
         {
             throw usage("--seconds " + seconds + ": give a positive number of seconds");
         }
+        if (null != packets)
+        {
+            if (packets <= 0)
+            {
+                throw usage("--packets " + packets + ": give a positive number of packets");
+            }
+            options.packets = packets;
+        }
         options.faults = parseFaults();
+        options.allowFewerFaults = allowFewerFaults;
         options.seed = seed;
         options.udp = parseLink();
         options.threading = parseThreads();
@@ -141,6 +163,14 @@ public final class SoakCommand implements Callable<Integer>
         }
         options.capture = capture;
         options.directory = directory;
+        final String badOutput = checkOutputs();
+        if (null != badOutput)
+        {
+            // one line, before anything runs (not the whole usage: the options were understood)
+            err.println("vlink soak: " + badOutput);
+            err.flush();
+            return EXIT_USAGE;
+        }
 
         final QosConfig qos = readQos(err);
         if (null == qos)
@@ -149,8 +179,9 @@ public final class SoakCommand implements Callable<Integer>
         }
         options.qos = qos;
 
-        out.println(String.format(Locale.ROOT, "vlink soak: %s s, link %s, threads %s, idle %s, %d data VLs, " +
-            "packets %s, %s, seed %d%s", fmt(seconds), link, threads,
+        out.println(String.format(Locale.ROOT, "vlink soak: %s s%s, link %s, threads %s, idle %s, %d data VLs, " +
+            "packets %s, %s, seed %d%s", fmt(seconds), 0 == options.packets ? "" : " or " + options.packets +
+            " packets", link, threads,
             ThreadingMode.INVOKER == options.threading ? "none" : idle, qos.dataVls(), sizeText(options),
             0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
             options.faults.any() ? ", faults " + options.faults : ""));
@@ -197,6 +228,37 @@ public final class SoakCommand implements Callable<Integer>
         }
         out.flush();
         return result.ok() ? 0 : Vlink.EXIT_FAILURE;
+    }
+
+    /**
+     * Every file the run writes, checked before it starts: a run of minutes must not end in a stack trace for a
+     * directory that does not exist.
+     */
+    private String checkOutputs()
+    {
+        String problem = null == json || "-".equals(json) ? null : checkOutputFile("--json", Path.of(json));
+        problem = null != problem || null == report ? problem : checkOutputFile("--report", report);
+        problem = null != problem || null == capture ? problem : checkOutputFile("--capture", capture);
+        if (null == problem && null != directory && !directory.isDirectory())
+        {
+            problem = "--dir " + directory + ": " + (directory.exists() ? "is not a directory" : "no such directory") +
+                "; give an existing directory";
+        }
+        return problem;
+    }
+
+    private static String checkOutputFile(final String option, final Path file)
+    {
+        if (Files.isDirectory(file))
+        {
+            return option + " " + file + ": is a directory; give a file name";
+        }
+        final Path parent = file.toAbsolutePath().getParent();
+        if (null != parent && !Files.isDirectory(parent))
+        {
+            return option + " " + file + ": no such directory: " + parent + "; create it or give another path";
+        }
+        return null;
     }
 
     private ParameterException usage(final String message)
@@ -404,9 +466,26 @@ public final class SoakCommand implements Callable<Integer>
                 final Long seen = result.faultsDetected.get(kind);
                 line.append(' ').append(kind.label()).append(' ').append(count).append('/')
                     .append(null == seen ? "-" : seen.toString());
+                final Long asked = result.faultsScheduled.get(kind);
+                if (null != asked && asked != count.longValue())
+                {
+                    line.append(" (").append(asked).append(" scheduled)");
+                }
             });
             out.println(line);
         }
+        final StringBuilder discards = new StringBuilder("discards:");
+        if (result.discards.isEmpty())
+        {
+            discards.append(" none");
+        }
+        result.discards.forEach((reason, count) ->
+        {
+            final String cause = result.discardCauses.get(reason);
+            discards.append(discards.length() > "discards:".length() ? ", " : " ").append(reason).append(' ')
+                .append(count).append(" (").append(null == cause ? "UNEXPLAINED" : cause).append(')');
+        });
+        out.println(discards);
         out.println(String.format(Locale.ROOT, "latency: p50 %s, p99 %s, p99.9 %s, max %s",
             SoakRunner.nanos(result.latencyP50Ns), SoakRunner.nanos(result.latencyP99Ns),
             SoakRunner.nanos(result.latencyP999Ns), SoakRunner.nanos(result.latencyMaxNs)));

@@ -60,6 +60,31 @@ public final class InjectionConfig
         sizeClasses();
     }
 
+    /**
+     * @return an independent copy: changing either afterwards does not change the other (an engine keeps a copy of
+     * the configuration it was built with).
+     */
+    public InjectionConfig copy()
+    {
+        final InjectionConfig copy = new InjectionConfig();
+        copy.cellSize = cellSize;
+        copy.injectors = injectors;
+        copy.classes = classes;
+        copy.sharedCells = sharedCells;
+        copy.idcThreshold = idcThreshold;
+        copy.idcLowMark = idcLowMark;
+        copy.idcHighMark = idcHighMark;
+        copy.injectorClass = injectorClass.clone();
+        copy.lowMark = lowMark.clone();
+        copy.highMark = highMark.clone();
+        copy.priorityTimerNs = priorityTimerNs.clone();
+        copy.reservedCells = reservedCells.clone();
+        copy.sharedLimit = sharedLimit.clone();
+        copy.classWeight = classWeight.clone();
+        copy.policy = policy.clone();
+        return copy;
+    }
+
     private void sizeInjectors()
     {
         injectorClass = new int[injectors];

@@ -9,6 +9,49 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
+ * Two cache lines before the transmitting thread's fields.
+ */
+abstract class LoopbackLinkPad1
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The transmitting thread's fields (this end's transmit ring): the tail as published, the tail of the frame
+ * claimed, the head it last saw.
+ */
+abstract class LoopbackLinkProducer extends LoopbackLinkPad1
+{
+    long tail;
+    long claimedTail;
+    long headCache;
+}
+
+/**
+ * Two cache lines between the transmitting and the receiving thread's fields.
+ */
+abstract class LoopbackLinkPad2 extends LoopbackLinkProducer
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The receiving thread's field (this end's receive ring): its head.
+ */
+abstract class LoopbackLinkConsumer extends LoopbackLinkPad2
+{
+    long head;
+}
+
+/**
+ * Two cache lines between the receiving thread's field and the fields both threads read.
+ */
+abstract class LoopbackLinkPad3 extends LoopbackLinkConsumer
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
  * The loopback peer: two ports wired back to back in one process through two off-heap single-producer
  * single-consumer frame rings, one per direction. The embedded default link: nothing to install, no system call.
  * <p>
@@ -19,8 +62,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and hands its head back with one release store per poll: unlike an Agrona {@code OneToOneRingBuffer}, whose
  * records carry their own commit flag, nothing is zeroed after reading, and a poll costs two ordered accesses
  * whatever the number of frames. The memory of both rings is freed when both ends are closed.
+ * <p>
+ * Layout, as Agrona's ring buffers and JCTools' queues: after each ring, the tail and the head each with two cache
+ * lines of their own before them and two after the head; in this object, the fields of both threads, the
+ * transmitting thread's (one end's transmit ring) and the receiving thread's (its receive ring) are each two cache
+ * lines from the next (class-hierarchy padding, as Agrona's and JCTools' queues), so that neither thread's writes
+ * invalidate a line the other reads.
  */
-public final class LoopbackLink implements Link
+public final class LoopbackLink extends LoopbackLinkPad3 implements Link
 {
     /** Default bytes of each direction's ring: 1 MiB holds 250 4-KiB packets in flight. */
     public static final int DEFAULT_CAPACITY = 1024 * 1024;
@@ -29,8 +78,7 @@ public final class LoopbackLink implements Link
     private static final int ALIGNMENT = 8;
     private static final int PADDING = 0;
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
-    private static final int TRAILER_LENGTH = 2 * PAD;
-    private static final int HEAD_SLOT = PAD / Long.BYTES;
+    private static final int TRAILER_LENGTH = 3 * PAD;
 
     private final UnsafeBuffer transmitBuffer;
     private final UnsafeBuffer receiveBuffer;
@@ -41,15 +89,6 @@ public final class LoopbackLink implements Link
     private final Shared shared;
     private final PortCounters counters;
     private boolean closed;
-
-    // producer side (this end's transmit ring): the tail as published, the tail of the frame claimed, the head seen
-    private long tail;
-    private long claimedTail;
-    private long headCache;
-
-    // consumer side (this end's receive ring), run by another thread than the producer side: the head sits in the
-    // middle of its own array, two cache lines from anything else
-    private final long[] consumer = new long[2 * HEAD_SLOT + 1];
 
     private LoopbackLink(
         final UnsafeBuffer transmitBuffer,
@@ -62,8 +101,8 @@ public final class LoopbackLink implements Link
         this.receiveBuffer = receiveBuffer;
         this.capacity = capacity;
         this.mask = capacity - 1;
-        this.tailIndex = capacity;
-        this.headIndex = capacity + PAD;
+        this.tailIndex = capacity + PAD;
+        this.headIndex = capacity + 2 * PAD;
         this.shared = shared;
         this.counters = counters;
     }
@@ -82,6 +121,20 @@ public final class LoopbackLink implements Link
         {
             throw new IllegalArgumentException("loopback capacity must be a power of two >= 64 KiB: " + capacity);
         }
+        return ring(capacity, countersA, countersB);
+    }
+
+    /**
+     * Create the two ends of a loopback link of any power-of-two capacity: the stress tests' small rings (at most
+     * an eighth of the capacity per frame).
+     *
+     * @param capacity  bytes of each direction's ring (a power of two).
+     * @param countersA counters of the port on end 0.
+     * @param countersB counters of the port on end 1.
+     * @return end 0 and end 1.
+     */
+    static LoopbackLink[] ring(final int capacity, final PortCounters countersA, final PortCounters countersB)
+    {
         final UnsafeBuffer aToB = OffHeap.allocate(capacity + TRAILER_LENGTH);
         final UnsafeBuffer bToA = OffHeap.allocate(capacity + TRAILER_LENGTH);
         aToB.verifyAlignment();
@@ -175,7 +228,7 @@ public final class LoopbackLink implements Link
     {
         final UnsafeBuffer buffer = receiveBuffer;
         final long available = buffer.getLongAcquire(tailIndex);
-        final long head = consumer[HEAD_SLOT];
+        final long head = this.head;
         long position = head;
         int frames = 0;
         try
@@ -201,7 +254,7 @@ public final class LoopbackLink implements Link
         {
             if (position != head)
             {
-                consumer[HEAD_SLOT] = position;
+                this.head = position;
                 buffer.putLongRelease(headIndex, position);
             }
             if (frames > 0)

@@ -7,6 +7,32 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
+ * Two cache lines before the producer's fields.
+ */
+abstract class ReceiveRingPad1
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The producer's fields: its cache of the consumer's block head, and its block tail modulo the capacity (no
+ * division a packet).
+ */
+abstract class ReceiveRingProducer extends ReceiveRingPad1
+{
+    long blockHeadCache;
+    int tailBlock;
+}
+
+/**
+ * Two cache lines between the producer's fields and the fields both threads read.
+ */
+abstract class ReceiveRingPad2 extends ReceiveRingProducer
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
  * One VL's receive buffer: packets wait here between the receive agent (the single producer) and the application
  * thread that drains them (the single consumer). Space is accounted exactly in 64-byte blocks, the unit of
  * link-level credit: a packet of size S takes {@code ceil(S / 64)} blocks, no more (docs/flow-control.md: free space
@@ -19,24 +45,24 @@ import org.agrona.concurrent.UnsafeBuffer;
  * reads the tail with acquire. The consumer, after the handler returns, advances the block head with release;
  * the producer reads it with acquire to know the free space. {@link #releasedBlocks()} (the block head) is
  * monotonic, so the credit agent can turn it into {@code free += NP} on its own thread.
+ * <p>
+ * Layout: the producer's positions and the consumer's each have two cache lines of their own before them; in this
+ * object, the producer's fields are two cache lines from the fields both threads read (class-hierarchy padding, as
+ * Agrona's and JCTools' queues).
  */
-public final class ReceiveRing implements AutoCloseable
+public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
 {
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
-    private static final int PACKET_TAIL_OFFSET = 0;
+    private static final int PACKET_TAIL_OFFSET = PAD;
     private static final int BLOCK_TAIL_OFFSET = PACKET_TAIL_OFFSET + Long.BYTES;
-    private static final int PACKET_HEAD_OFFSET = PAD;
+    private static final int PACKET_HEAD_OFFSET = 2 * PAD;
     private static final int BLOCK_HEAD_OFFSET = PACKET_HEAD_OFFSET + Long.BYTES;
-    private static final int DESCRIPTORS_OFFSET = 2 * PAD;
+    private static final int DESCRIPTORS_OFFSET = 3 * PAD;
 
     private final int capacityBlocks;
     private final int descriptorMask;
     private final UnsafeBuffer positions;
     private final UnsafeBuffer data;
-
-    // producer's cache of the consumer's block head, and its block tail modulo the capacity (no division a packet)
-    private long blockHeadCache;
-    private int tailBlock;
 
     /**
      * Handles a packet read in place.
@@ -97,7 +123,7 @@ public final class ReceiveRing implements AutoCloseable
                 return false;
             }
         }
-        final int startBlock = tailBlock;
+        final int startBlock = (int)tailBlock;
         final int nextBlock = startBlock + blocks;
         tailBlock = nextBlock >= capacityBlocks ? nextBlock - capacityBlocks : nextBlock;
         data.putBytes(startBlock * Sizes.BLOCK_LENGTH, src, offset, size);

@@ -1,5 +1,6 @@
 package io.vlink.nic.status;
 
+import io.vlink.nic.EngineClosedException;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochClock;
@@ -12,6 +13,8 @@ import org.agrona.concurrent.status.CountersReader;
 import java.io.File;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import static io.vlink.nic.status.CountersFileDescriptor.*;
 
@@ -22,7 +25,8 @@ import static io.vlink.nic.status.CountersFileDescriptor.*;
  * <p>
  * Counters are allocated while the engine is built (single-threaded); afterwards each counter has one writer.
  * {@link #close()} unmaps and deletes the file: a file left behind belongs to a process that died, and readers
- * recognise it by its PID and heartbeat.
+ * recognise it by its PID and heartbeat. Its counters ({@link EngineCounter}) and accessors refuse every call
+ * after that ({@link EngineClosedException}); {@link #snapshot()} taken before keeps the final values.
  */
 public final class CountersFile implements AutoCloseable
 {
@@ -38,6 +42,7 @@ public final class CountersFile implements AutoCloseable
     private final DistinctErrorLog errorLog;
     private final AtomicBuffer errorLogBuffer;
     private final String name;
+    private final List<EngineCounter> counters = new ArrayList<>();
     private boolean closed;
 
     private CountersFile(
@@ -150,6 +155,7 @@ public final class CountersFile implements AutoCloseable
      */
     public CountersManager countersManager()
     {
+        checkOpen();
         return countersManager;
     }
 
@@ -158,6 +164,7 @@ public final class CountersFile implements AutoCloseable
      */
     public DistinctErrorLog errorLog()
     {
+        checkOpen();
         return errorLog;
     }
 
@@ -166,6 +173,7 @@ public final class CountersFile implements AutoCloseable
      */
     public AtomicBuffer errorLogBuffer()
     {
+        checkOpen();
         return errorLogBuffer;
     }
 
@@ -194,8 +202,21 @@ public final class CountersFile implements AutoCloseable
         {
             label.append(' ').append(DiscardReasons.name(reason));
         }
-        return countersManager.newCounter(
+        checkOpen();
+        final int id = countersManager.allocate(
             label.toString(), type.typeId(), (keyBuffer) -> CounterKey.write(keyBuffer, port, vl, reason));
+        final EngineCounter counter = new EngineCounter(countersManager.valuesBuffer(), id, countersManager);
+        counters.add(counter);
+        return counter;
+    }
+
+    /**
+     * @return the value of every counter now (exact once every writer stopped), on the heap.
+     */
+    public CountersSnapshot snapshot()
+    {
+        checkOpen();
+        return CountersSnapshot.of(countersManager);
     }
 
     /**
@@ -205,7 +226,16 @@ public final class CountersFile implements AutoCloseable
      */
     public void heartbeat(final long nowMs)
     {
+        checkOpen();
         header.putLongRelease(HEARTBEAT_OFFSET, nowMs);
+    }
+
+    private void checkOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException();
+        }
     }
 
     /**
@@ -225,6 +255,10 @@ public final class CountersFile implements AutoCloseable
         if (!closed)
         {
             closed = true;
+            for (final EngineCounter counter : counters)
+            {
+                counter.fileClosed();
+            }
             header.putIntRelease(VERSION_OFFSET, 0);
             IoUtil.unmap(mapped);
             IoUtil.deleteIfExists(file);

@@ -1,5 +1,6 @@
 package io.vlink.tools.soak;
 
+import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.Port;
 import io.vlink.nic.link.FrameHandler;
@@ -45,10 +46,10 @@ public final class FaultyLink extends ForwardingLink
     private final SplittableRandom bitRandom;
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_DATA_FRAME_LENGTH]);
     private final FrameHandler faulty = this::onFrame;
-    private final AtomicLongArray droppedData = new AtomicLongArray(16);
-    private final AtomicLongArray corruptedData = new AtomicLongArray(16);
-    private final AtomicLongArray bounceLost = new AtomicLongArray(16);
-    private final AtomicLongArray stateLost = new AtomicLongArray(16);
+    private final AtomicLongArray droppedData = new AtomicLongArray(VlArbiter.VL_COUNT);
+    private final AtomicLongArray corruptedData = new AtomicLongArray(VlArbiter.VL_COUNT);
+    private final AtomicLongArray bounceLost = new AtomicLongArray(VlArbiter.VL_COUNT);
+    private final AtomicLongArray stateLost = new AtomicLongArray(VlArbiter.VL_COUNT);
     private final AtomicLongArray fcpFaults = new AtomicLongArray(2);
     private volatile boolean armed;
     private volatile boolean cut;
@@ -181,8 +182,8 @@ public final class FaultyLink extends ForwardingLink
             return;
         }
 
-        final int vl = length >= LrhFlyweight.LENGTH ? LrhFlyweight.vl(buffer, offset) : 15;
-        if (15 != vl)
+        final int vl = length >= LrhFlyweight.LENGTH ? LrhFlyweight.vl(buffer, offset) : LrhFlyweight.VL15;
+        if (LrhFlyweight.VL15 != vl)
         {
             if (cut)
             {

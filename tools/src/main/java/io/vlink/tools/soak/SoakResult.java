@@ -64,6 +64,12 @@ public final class SoakResult
     public long fcpDiscarded;
     public final Map<FaultKind, Long> faultsInjected = new EnumMap<>(FaultKind.class);
     public final Map<FaultKind, Long> faultsDetected = new EnumMap<>(FaultKind.class);
+    /** For the timed kinds given: what the schedule asked for while traffic was offered (the unit of injected). */
+    public final Map<FaultKind, Long> faultsScheduled = new EnumMap<>(FaultKind.class);
+    /** Discards of both ports by reason (the counters' names), only the reasons that counted any. */
+    public final Map<String, Long> discards = new LinkedHashMap<>();
+    /** Per reason in {@link #discards}: what explains it (a fault kind or a documented cause), null if nothing. */
+    public final Map<String, String> discardCauses = new LinkedHashMap<>();
     public long latencyP50Ns;
     public long latencyP99Ns;
     public long latencyP999Ns;
@@ -184,6 +190,16 @@ public final class SoakResult
         json.name("faults").beginObject();
         faultMap(json, "injected", faultsInjected);
         faultMap(json, "detected", faultsDetected);
+        faultMap(json, "scheduled", faultsScheduled);
+        json.endObject();
+
+        json.name("discards").beginObject();
+        discards.forEach((reason, count) ->
+        {
+            json.name(reason).beginObject().field("count", count);
+            json.name("cause").value(discardCauses.get(reason));
+            json.endObject();
+        });
         json.endObject();
 
         json.name("latency_ns").beginObject()

@@ -1,11 +1,12 @@
 package io.vlink.tools.soak;
 
-import io.vlink.core.qos.QosConfig;
-import io.vlink.core.qos.VlArbTable;
+import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.Sizes;
 import io.vlink.nic.ReceiveHandler;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.SplittableRandom;
@@ -20,7 +21,7 @@ import java.util.zip.CRC32C;
  * 20  int   CRC32C of bytes 24 .. size-4 (everything after this field up to the ICRC)
  * 24  int   (VL << 16) | size
  * 28  long  sequence number on the VL, from 0
- * 36  long  intended send time (System.nanoTime)
+ * 36  long  intended send time (the soak's clock)
  * 44  ...   fill: a seeded pattern per VL
  * </pre>
  * The receiver recomputes the CRC32C (damage that slipped past the link's CRCs), checks the VL and size, and follows
@@ -34,7 +35,7 @@ public final class SoakTraffic implements ReceiveHandler
     /** The soak header: checksum, VL and size, sequence number, intended time. */
     public static final int SOAK_HEADER = 24;
     /** Bytes of the ICRC the engine appends. */
-    public static final int ICRC = 4;
+    public static final int ICRC = Sizes.ICRC_LENGTH;
     /** The smallest packet the soak sends: headers, soak header and ICRC. */
     public static final int MIN_SIZE = HEADERS + SOAK_HEADER + ICRC;
     /** The largest packet the soak sends (4 KiB, the largest MTU's worth). */
@@ -48,12 +49,13 @@ public final class SoakTraffic implements ReceiveHandler
     private final int sizeMin;
     private final int sizeMax;
     private final SplittableRandom sizeRandom;
-    private final UnsafeBuffer[] sendBuffers = new UnsafeBuffer[16];
-    private final int[] pendingSize = new int[16];
+    private final UnsafeBuffer[] sendBuffers = new UnsafeBuffer[VlArbiter.VL_COUNT];
+    private final int[] pendingSize = new int[VlArbiter.VL_COUNT];
     private final CRC32C sendCrc = new CRC32C();
     private final CRC32C receiveCrc = new CRC32C();
     private final byte[] scratch = new byte[MAX_SIZE];
     private final LatencyRecorder latency;
+    private final NanoClock clock;
     private final UnsafeBuffer smp = new UnsafeBuffer(new byte[FLOOD_SMP_LENGTH]);
 
     /** Length of the SMPs the soak sends on VL15 as regular traffic (without ICRC). */
@@ -65,19 +67,23 @@ public final class SoakTraffic implements ReceiveHandler
     public static final int FLOOD_SMP_LENGTH = 4096;
 
     // sending side, per VL
-    final long[] sent = new long[16];
-    final long[] sentBytes = new long[16];
+    final long[] sent = new long[VlArbiter.VL_COUNT];
+    final long[] sentBytes = new long[VlArbiter.VL_COUNT];
+    /** Data packets accepted over all VLs. */
+    long dataSent;
+    /** SMPs port A accepted on VL15, the floods' included. */
+    long smpsSent;
 
     // receiving side, per VL
-    final long[] expected = new long[16];
-    final long[] delivered = new long[16];
-    final long[] receivedBytes = new long[16];
-    final long[] intervalBytes = new long[16];
-    final long[] phaseBytes = new long[16];
-    final long[] gaps = new long[16];
-    final long[] outOfOrder = new long[16];
-    final long[] duplicated = new long[16];
-    final long[] damaged = new long[16];
+    final long[] expected = new long[VlArbiter.VL_COUNT];
+    final long[] delivered = new long[VlArbiter.VL_COUNT];
+    final long[] receivedBytes = new long[VlArbiter.VL_COUNT];
+    final long[] intervalBytes = new long[VlArbiter.VL_COUNT];
+    final long[] phaseBytes = new long[VlArbiter.VL_COUNT];
+    final long[] gaps = new long[VlArbiter.VL_COUNT];
+    final long[] outOfOrder = new long[VlArbiter.VL_COUNT];
+    final long[] duplicated = new long[VlArbiter.VL_COUNT];
+    final long[] damaged = new long[VlArbiter.VL_COUNT];
     long vl15Delivered;
 
     /**
@@ -87,19 +93,21 @@ public final class SoakTraffic implements ReceiveHandler
      * @param localLid SLID of the packets.
      * @param peerLid  DLID of the packets.
      * @param latency  where each delivered packet's latency goes.
+     * @param clock    the clock of the intended send times, read at each delivery.
      */
     public SoakTraffic(
         final int sizeMin, final int sizeMax, final long seed, final int localLid, final int peerLid,
-        final LatencyRecorder latency)
+        final LatencyRecorder latency, final NanoClock clock)
     {
         this.sizeMin = sizeMin;
         this.sizeMax = sizeMax;
         this.latency = latency;
+        this.clock = clock;
         final SplittableRandom random = new SplittableRandom(seed);
         this.sizeRandom = random.split();
         final LrhFlyweight lrh = new LrhFlyweight();
         final BthFlyweight bth = new BthFlyweight();
-        for (int vl = 0; vl < 16; vl++)
+        for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MAX_SIZE]);
             lrh.wrap(buffer, 0).vl(vl).sl(0).lnh(LrhFlyweight.LNH_LOCAL).dlid(peerLid).slid(localLid);
@@ -110,7 +118,7 @@ public final class SoakTraffic implements ReceiveHandler
             }
             sendBuffers[vl] = buffer;
         }
-        lrh.wrap(smp, 0).vl(15).sl(0).lnh(LrhFlyweight.LNH_LOCAL).dlid(peerLid).slid(localLid);
+        lrh.wrap(smp, 0).vl(LrhFlyweight.VL15).sl(0).lnh(LrhFlyweight.LNH_LOCAL).dlid(peerLid).slid(localLid);
     }
 
     /**
@@ -163,6 +171,7 @@ public final class SoakTraffic implements ReceiveHandler
     public void accepted(final int vl)
     {
         sent[vl]++;
+        dataSent++;
         sentBytes[vl] += pendingSize[vl];
         pendingSize[vl] = 0;
     }
@@ -170,12 +179,12 @@ public final class SoakTraffic implements ReceiveHandler
     @Override
     public void onPacket(final int vl, final DirectBuffer buffer, final int offset, final int length)
     {
-        if (15 == vl)
+        if (LrhFlyweight.VL15 == vl)
         {
             vl15Delivered++;
             return;
         }
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         if (length < MIN_SIZE || length > MAX_SIZE)
         {
             damaged[vl]++;
@@ -227,31 +236,5 @@ public final class SoakTraffic implements ReceiveHandler
     long missing(final int vl)
     {
         return gaps[vl] + (sent[vl] - expected[vl]);
-    }
-
-    /**
-     * VLs the tables can serve: a valid entry with a non-zero weight in either table (docs/cli.md: others are reported,
-     * not driven).
-     *
-     * @param qos the configuration.
-     * @return per VL, whether it can ever send.
-     */
-    public static boolean[] servableVls(final QosConfig qos)
-    {
-        final boolean[] servable = new boolean[16];
-        mark(servable, qos.high(), qos.dataVls());
-        mark(servable, qos.low(), qos.dataVls());
-        return servable;
-    }
-
-    private static void mark(final boolean[] servable, final VlArbTable table, final int dataVls)
-    {
-        for (int i = 0; i < table.size(); i++)
-        {
-            if (table.isValid(i, dataVls) && table.weight(i) > 0)
-            {
-                servable[table.vl(i)] = true;
-            }
-        }
     }
 }

@@ -1,0 +1,679 @@
+package io.vlink.nic;
+
+import io.vlink.core.inject.InjectionConfig;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.sched.SlScheduler;
+import io.vlink.nic.agent.IdleStrategies;
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.Link;
+import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.CountersFileDescriptor;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+
+import java.io.File;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * The settings an engine runs with: concluded from an {@link Engine.Builder} by {@link Engine.Builder#build()}
+ * (every default filled in, every value checked against its range and against the others), then frozen. The
+ * engine, its ports and its agents read only this; changing the builder afterwards changes nothing that was built.
+ * <p>
+ * Defaults come from the system properties below where one is set (an operator's tuning without a code change),
+ * else from the constants here; a builder setter always wins over the property. docs/engine.md has the table of
+ * every setting.
+ */
+public final class EngineConfiguration
+{
+    /** System property: the idle strategy by name ({@link IdleStrategies#supplier(String)}). */
+    public static final String IDLE_PROP_NAME = "vlink.idle";
+    /** System property: the threading mode by name ({@link ThreadingMode#parse(String)}). */
+    public static final String THREADING_PROP_NAME = "vlink.threading";
+    /** System property: the counters directory (the one {@code vlink stat} reads by default too). */
+    public static final String DIR_PROP_NAME = CountersFileDescriptor.DIR_PROP_NAME;
+    /** System property: packets the arbiter sends per port per duty cycle. */
+    public static final String BURST_PROP_NAME = "vlink.burst";
+    /** System property: bytes of the capture file mapped at a time. */
+    public static final String CAPTURE_LENGTH_PROP_NAME = "vlink.capture.length";
+    /** System property: the longest gap between two FCPs of a VL, in nanoseconds. */
+    public static final String FCP_PERIOD_PROP_NAME = "vlink.fcp.period.ns";
+    /** System property: messages each queue pair holds. */
+    public static final String QUEUE_DEPTH_PROP_NAME = "vlink.queue.depth";
+    /** System property: queue pairs each port may create. */
+    public static final String MAX_QUEUE_PAIRS_PROP_NAME = "vlink.max.queue.pairs";
+
+    public static final String DEFAULT_NAME = "vlink";
+    public static final ThreadingMode DEFAULT_THREADING = ThreadingMode.DEDICATED;
+    public static final String DEFAULT_IDLE = "spin";
+    public static final int DEFAULT_DATA_VLS = 8;
+    public static final int DEFAULT_MTU = 4096;
+    public static final int DEFAULT_VL_BUFFER_BLOCKS = 2048;
+    public static final int MAX_VL_BUFFER_BLOCKS = 1 << 20;
+    public static final int DEFAULT_VL15_PACKETS = 4;
+    public static final int MAX_VL15_PACKETS = 64;
+    public static final int DEFAULT_QUEUE_DEPTH = 256;
+    public static final int MAX_QUEUE_DEPTH = 1 << 16;
+    public static final int DEFAULT_MAX_QUEUE_PAIRS = 64;
+    public static final int MAX_MAX_QUEUE_PAIRS = 4096;
+    public static final int DEFAULT_IDC_THRESHOLD = InjectionConfig.DEFAULT_IDC_THRESHOLD;
+    public static final int DEFAULT_SHARED_CELLS = 2048;
+    public static final int MAX_SHARED_CELLS = 1 << 20;
+    public static final long DEFAULT_TENURE_BYTES = 64 * 1024;
+    public static final long DEFAULT_FCP_PERIOD_NS = 1_000_000;
+    public static final long MIN_FCP_PERIOD_NS = 1_000;
+    public static final long MAX_FCP_PERIOD_NS = 1_000_000_000;
+    public static final int DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS = 64;
+    public static final int DEFAULT_LOOPBACK_CAPACITY = 1024 * 1024;
+    public static final int MIN_LOOPBACK_CAPACITY = 64 * 1024;
+    public static final int MAX_LOOPBACK_CAPACITY = 1 << 30;
+    /** The lowest unicast LID (0 is reserved). */
+    public static final int MIN_LID = 1;
+    /** The highest unicast LID: 0xC000 and above are multicast and the permissive LID. */
+    public static final int MAX_LID = 0xBFFF;
+    public static final int DEFAULT_LOCAL_LID = 1;
+    public static final int DEFAULT_REMOTE_LID = 2;
+    public static final long DEFAULT_CAPTURE_LENGTH = 64L * 1024 * 1024;
+    public static final long MIN_CAPTURE_LENGTH = 64 * 1024;
+    public static final long MAX_CAPTURE_LENGTH = 1L << 30;
+    public static final int DEFAULT_RX_EVENT_RING_LENGTH = 256 * 1024;
+    public static final int MIN_RX_EVENT_RING_LENGTH = 4 * 1024;
+    public static final int MAX_RX_EVENT_RING_LENGTH = 1 << 28;
+    public static final int DEFAULT_BURST = 64;
+    public static final int MAX_BURST = 4096;
+    public static final int DEFAULT_MAX_COUNTERS = CountersFile.DEFAULT_MAX_COUNTERS;
+    public static final int MIN_MAX_COUNTERS = 64;
+    public static final int MAX_MAX_COUNTERS = 1 << 20;
+    public static final int DEFAULT_ERROR_LOG_LENGTH = CountersFile.DEFAULT_ERROR_LOG_LENGTH;
+    public static final int MIN_ERROR_LOG_LENGTH = 4 * 1024;
+    public static final int MAX_ERROR_LOG_LENGTH = 1 << 30;
+
+    private final String name;
+    private final File directory;
+    private final ThreadingMode threading;
+    private final String idle;
+    private final Supplier<IdleStrategy> idleStrategy;
+    private final QosConfig qos;
+    private final int mtu;
+    private final int vlBufferBlocks;
+    private final int vl15Packets;
+    private final int queueDepth;
+    private final int maxQueuePairs;
+    private final int idcThreshold;
+    private final int sharedCells;
+    private final InjectionConfig injection;
+    private final int[] slTableSls;
+    private final int[] slTableWeights;
+    private final long tenureBytes;
+    private final int tenurePackets;
+    private final long fcpPeriodNs;
+    private final int earlyFcpThresholdBlocks;
+    private final Engine.LinkKind linkKind;
+    private final int loopbackCapacity;
+    private final InetSocketAddress udpLocal;
+    private final InetSocketAddress udpRemote;
+    private final int localLid;
+    private final int remoteLid;
+    private final Path capturePath;
+    private final long captureLength;
+    private final NanoClock nanoClock;
+    private final EpochClock epochClock;
+    private final int rxEventRingLength;
+    private final int burst;
+    private final int maxCounters;
+    private final int errorLogLength;
+    private final UnaryOperator<Link> linkWrapper;
+
+    /**
+     * Conclude a builder: fill defaults (system property, else constant), check every value, copy what is mutable.
+     *
+     * @throws IllegalArgumentException naming the setting, its value and the allowed range, for the first value
+     *                                  out of range.
+     */
+    EngineConfiguration(final Engine.Builder b)
+    {
+        name = CountersFileDescriptor.validateName(b.name);
+        directory = null != b.directory ? b.directory : CountersFileDescriptor.defaultDirectory();
+        if (directory.exists() && !directory.isDirectory())
+        {
+            throw new IllegalArgumentException("directory " + directory + origin(b.directory, DIR_PROP_NAME) +
+                " is a file: give a directory (it is created when missing)");
+        }
+        threading = null != b.threading ? b.threading : parseThreading(System.getProperty(THREADING_PROP_NAME));
+        idle = null != b.idle ? b.idle : System.getProperty(IDLE_PROP_NAME, DEFAULT_IDLE);
+        idleStrategy = idleSupplier(idle, null != b.idle);
+        qos = b.qos;
+        if (!SlScheduler.isValidMtu(b.mtu))
+        {
+            throw new IllegalArgumentException("mtu " + b.mtu + " is not an InfiniBand MTU: use 256, 512, 1024, 2048 or 4096");
+        }
+        mtu = b.mtu;
+        vlBufferBlocks = range("vlBufferBlocks", b.vlBufferBlocks, 1, MAX_VL_BUFFER_BLOCKS,
+            "each data VL's receive buffer in 64-byte blocks");
+        vl15Packets = range("vl15Packets", b.vl15Packets, 1, MAX_VL15_PACKETS, "largest packets VL15 buffers");
+        queueDepth = intSetting("queueDepth", b.queueDepth, QUEUE_DEPTH_PROP_NAME, DEFAULT_QUEUE_DEPTH,
+            1, MAX_QUEUE_DEPTH, "messages each queue pair holds");
+        maxQueuePairs = intSetting("maxQueuePairs", b.maxQueuePairs, MAX_QUEUE_PAIRS_PROP_NAME,
+            DEFAULT_MAX_QUEUE_PAIRS, 1, MAX_MAX_QUEUE_PAIRS, "queue pairs each port may create");
+        if (null != b.injection)
+        {
+            if (null != b.idcThreshold && b.idcThreshold != b.injection.idcThreshold())
+            {
+                throw new IllegalArgumentException("idcThreshold " + b.idcThreshold + " differs from the injection " +
+                    "configuration's " + b.injection.idcThreshold() + ": set it in one place");
+            }
+            if (null != b.sharedCells)
+            {
+                throw new IllegalArgumentException("sharedCells " + b.sharedCells + " set beside a whole injection " +
+                    "configuration: set the shared cells in the injection configuration");
+            }
+            injection = b.injection.copy();
+            idcThreshold = range("idcThreshold (of the injection configuration)", injection.idcThreshold(), 1, mtu,
+                "immediate-data bytes a message may carry, at most the MTU");
+            sharedCells = injection.totalCells();
+        }
+        else
+        {
+            injection = null;
+            idcThreshold = range("idcThreshold", null != b.idcThreshold ? b.idcThreshold : DEFAULT_IDC_THRESHOLD, 1,
+                mtu, "immediate-data bytes a message may carry, at most the MTU");
+            sharedCells = range("sharedCells", null != b.sharedCells ? b.sharedCells : DEFAULT_SHARED_CELLS, 1,
+                MAX_SHARED_CELLS, "cells shared by the buffer classes");
+        }
+        if (null != b.slTableSls)
+        {
+            checkSlTable(b.slTableSls, b.slTableWeights);
+            slTableSls = b.slTableSls.clone();
+            slTableWeights = b.slTableWeights.clone();
+        }
+        else
+        {
+            slTableSls = null;
+            slTableWeights = null;
+        }
+        tenureBytes = range("tenure bytes", b.tenureBytes, 1, Long.MAX_VALUE, "a queue pair's turn in bytes");
+        tenurePackets = range("tenure packets", b.tenurePackets, 0, Integer.MAX_VALUE,
+            "a queue pair's turn in packets, 0 for bytes only");
+        fcpPeriodNs = longSetting("fcpPeriodNs", b.fcpPeriodNs, FCP_PERIOD_PROP_NAME, DEFAULT_FCP_PERIOD_NS,
+            MIN_FCP_PERIOD_NS, MAX_FCP_PERIOD_NS, "the longest gap between two FCPs of a VL");
+        earlyFcpThresholdBlocks = range("earlyFcpThresholdBlocks", b.earlyFcpThresholdBlocks, 1, vlBufferBlocks,
+            "freed blocks that send an FCP at once, at most the VL buffer");
+        linkKind = b.linkKind;
+        loopbackCapacity = range("loopbackCapacity", b.loopbackCapacity, MIN_LOOPBACK_CAPACITY,
+            MAX_LOOPBACK_CAPACITY, "bytes of each direction's ring");
+        powerOfTwo("loopbackCapacity", loopbackCapacity);
+        if (Engine.LinkKind.UDP == linkKind && (null == b.udpLocal || null == b.udpRemote))
+        {
+            throw new IllegalArgumentException("udp needs a local and a remote address: call udp(local, remote, " +
+                "localLid, remoteLid)");
+        }
+        udpLocal = b.udpLocal;
+        udpRemote = b.udpRemote;
+        localLid = lid("local LID", b.localLid);
+        remoteLid = lid("remote LID", b.remoteLid);
+        if (localLid == remoteLid)
+        {
+            throw new IllegalArgumentException("local and remote LID are both " + lidText(localLid) +
+                ": give each end of the link its own LID");
+        }
+        capturePath = b.capturePath;
+        captureLength = longSetting("captureLength", b.captureLength, CAPTURE_LENGTH_PROP_NAME,
+            DEFAULT_CAPTURE_LENGTH, MIN_CAPTURE_LENGTH, MAX_CAPTURE_LENGTH, "capture bytes mapped at a time");
+        if (null != capturePath)
+        {
+            checkCapturePath(capturePath);
+        }
+        nanoClock = b.nanoClock;
+        epochClock = b.epochClock;
+        rxEventRingLength = range("rxEventRingLength", b.rxEventRingLength, MIN_RX_EVENT_RING_LENGTH,
+            MAX_RX_EVENT_RING_LENGTH, "bytes of the receive-to-credit event ring");
+        powerOfTwo("rxEventRingLength", rxEventRingLength);
+        burst = intSetting("burst", b.burst, BURST_PROP_NAME, DEFAULT_BURST, 1, MAX_BURST,
+            "packets the arbiter sends per port per duty cycle");
+        maxCounters = range("maxCounters", b.maxCounters, MIN_MAX_COUNTERS, MAX_MAX_COUNTERS,
+            "counters the counters file holds");
+        errorLogLength = range("errorLogLength", b.errorLogLength, MIN_ERROR_LOG_LENGTH, MAX_ERROR_LOG_LENGTH,
+            "bytes of the distinct error log");
+        linkWrapper = b.linkWrapper;
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    private static String origin(final Object explicit, final String property)
+    {
+        return null != explicit ? "" : " (system property " + property + ")";
+    }
+
+    private static ThreadingMode parseThreading(final String property)
+    {
+        if (null == property)
+        {
+            return DEFAULT_THREADING;
+        }
+        try
+        {
+            return ThreadingMode.parse(property);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("system property " + THREADING_PROP_NAME + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static Supplier<IdleStrategy> idleSupplier(final String idle, final boolean explicit)
+    {
+        try
+        {
+            return IdleStrategies.supplier(idle);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(
+                (explicit ? "idle: " : "system property " + IDLE_PROP_NAME + ": ") + ex.getMessage(), ex);
+        }
+    }
+
+    private static int range(final String setting, final int value, final int min, final int max, final String what)
+    {
+        return (int)range(setting, (long)value, min, max, what, "");
+    }
+
+    private static long range(final String setting, final long value, final long min, final long max, final String what)
+    {
+        return range(setting, value, min, max, what, "");
+    }
+
+    private static long range(
+        final String setting, final long value, final long min, final long max, final String what, final String origin)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalArgumentException(setting + " " + value + origin + " is out of range: use " + min + ".." +
+                (Long.MAX_VALUE == max || Integer.MAX_VALUE == max ? "" : max) + " (" + what + ")");
+        }
+        return value;
+    }
+
+    private static int intSetting(
+        final String setting,
+        final Integer explicit,
+        final String property,
+        final int defaultValue,
+        final int min,
+        final int max,
+        final String what)
+    {
+        return (int)longSetting(setting, null == explicit ? null : explicit.longValue(), property, defaultValue, min,
+            max, what);
+    }
+
+    private static long longSetting(
+        final String setting,
+        final Long explicit,
+        final String property,
+        final long defaultValue,
+        final long min,
+        final long max,
+        final String what)
+    {
+        if (null != explicit)
+        {
+            return range(setting, explicit, min, max, what, "");
+        }
+        final String text = System.getProperty(property);
+        if (null == text)
+        {
+            return defaultValue;
+        }
+        final long value;
+        try
+        {
+            value = Long.parseLong(text.trim().replace("_", ""));
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("system property " + property + " '" + text +
+                "' is not a whole number: use " + min + ".." + max + " (" + what + ")", ex);
+        }
+        return range(setting, value, min, max, what, " (system property " + property + ")");
+    }
+
+    private static void powerOfTwo(final String setting, final int value)
+    {
+        if (Integer.bitCount(value) != 1)
+        {
+            throw new IllegalArgumentException(setting + " " + value + " is not a power of two: use e.g. " +
+                Integer.highestOneBit(value) + " or " + (Integer.highestOneBit(value) << 1));
+        }
+    }
+
+    private static int lid(final String setting, final int lid)
+    {
+        if (lid < MIN_LID || lid > MAX_LID)
+        {
+            throw new IllegalArgumentException(setting + " " + lidText(lid) + " is not a unicast LID: use " +
+                lidText(MIN_LID) + ".." + lidText(MAX_LID));
+        }
+        return lid;
+    }
+
+    private static String lidText(final int lid)
+    {
+        return lid + " (0x" + Integer.toHexString(lid).toUpperCase(Locale.ROOT) + ")";
+    }
+
+    private static void checkSlTable(final int[] sls, final int[] weights)
+    {
+        if (sls.length == 0 || sls.length != weights.length)
+        {
+            throw new IllegalArgumentException("slTable of " + sls.length + " SLs and " + weights.length +
+                " weights: give at least one entry and one weight per SL");
+        }
+        for (int i = 0; i < sls.length; i++)
+        {
+            if (sls[i] < 0 || sls[i] > 15 || weights[i] < 0)
+            {
+                throw new IllegalArgumentException("slTable entry " + i + " (SL " + sls[i] + ", weight " +
+                    weights[i] + "): use SLs 0..15 and weights >= 0 bytes");
+            }
+        }
+    }
+
+    private static void checkCapturePath(final Path file)
+    {
+        final Path parent = file.toAbsolutePath().getParent();
+        if (Files.isDirectory(file))
+        {
+            throw new IllegalArgumentException("capture " + file + " is a directory: give a file name");
+        }
+        if (null == parent || !Files.isDirectory(parent))
+        {
+            throw new IllegalArgumentException("capture " + file + ": directory " + parent +
+                " does not exist; create it or give another path");
+        }
+    }
+
+    // ---------------------------------------------------------------- the settings
+
+    /**
+     * @return the engine's name, part of its counters file's name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return where the counters file goes.
+     */
+    public File directory()
+    {
+        return directory;
+    }
+
+    /**
+     * @return how the agents map to threads.
+     */
+    public ThreadingMode threading()
+    {
+        return threading;
+    }
+
+    /**
+     * @return the idle strategy's name.
+     */
+    public String idle()
+    {
+        return idle;
+    }
+
+    Supplier<IdleStrategy> idleStrategy()
+    {
+        return idleStrategy;
+    }
+
+    /**
+     * @return the ports' QoS settings.
+     */
+    public QosConfig qos()
+    {
+        return qos;
+    }
+
+    /**
+     * @return payload bytes per packet.
+     */
+    public int mtu()
+    {
+        return mtu;
+    }
+
+    /**
+     * @return each data VL's receive buffer in 64-byte blocks.
+     */
+    public int vlBufferBlocks()
+    {
+        return vlBufferBlocks;
+    }
+
+    /**
+     * @return the VL15 receive buffer in largest packets.
+     */
+    public int vl15Packets()
+    {
+        return vl15Packets;
+    }
+
+    /**
+     * @return messages each queue pair holds (its ring rounds this up to a power of two).
+     */
+    public int queueDepth()
+    {
+        return queueDepth;
+    }
+
+    /**
+     * @return queue pairs each port may create.
+     */
+    public int maxQueuePairs()
+    {
+        return maxQueuePairs;
+    }
+
+    /**
+     * @return the most bytes an immediate-data message carries (copied at post time).
+     */
+    public int idcThreshold()
+    {
+        return idcThreshold;
+    }
+
+    /**
+     * @return cells of the cell buffer's shared pool (or, with a whole injection configuration, all its cells).
+     */
+    public int sharedCells()
+    {
+        return sharedCells;
+    }
+
+    /**
+     * @return a copy of the whole injection configuration given, or null for the default one each port derives.
+     */
+    public InjectionConfig injection()
+    {
+        return null == injection ? null : injection.copy();
+    }
+
+    /**
+     * @return a copy of the SL arbitration table's SLs, or null for every SL once.
+     */
+    public int[] slTableSls()
+    {
+        return null == slTableSls ? null : slTableSls.clone();
+    }
+
+    /**
+     * @return a copy of the SL arbitration table's weights, or null for one MTU each.
+     */
+    public int[] slTableWeights()
+    {
+        return null == slTableWeights ? null : slTableWeights.clone();
+    }
+
+    /**
+     * @return a queue pair's tenure in bytes.
+     */
+    public long tenureBytes()
+    {
+        return tenureBytes;
+    }
+
+    /**
+     * @return a queue pair's tenure in packets (0: bytes only).
+     */
+    public int tenurePackets()
+    {
+        return tenurePackets;
+    }
+
+    /**
+     * @return the longest gap between two FCPs of a VL, ns.
+     */
+    public long fcpPeriodNs()
+    {
+        return fcpPeriodNs;
+    }
+
+    /**
+     * @return blocks freed by the application that send an FCP at once.
+     */
+    public int earlyFcpThresholdBlocks()
+    {
+        return earlyFcpThresholdBlocks;
+    }
+
+    /**
+     * @return loopback (two ports) or UDP (one).
+     */
+    public Engine.LinkKind linkKind()
+    {
+        return linkKind;
+    }
+
+    /**
+     * @return bytes of each direction's loopback ring.
+     */
+    public int loopbackCapacity()
+    {
+        return loopbackCapacity;
+    }
+
+    /**
+     * @return the UDP address bound, or null for loopback.
+     */
+    public InetSocketAddress udpLocal()
+    {
+        return udpLocal;
+    }
+
+    /**
+     * @return the UDP peer's address, or null for loopback.
+     */
+    public InetSocketAddress udpRemote()
+    {
+        return udpRemote;
+    }
+
+    /**
+     * @return the LID of port 0 (SLID of its packets); a loopback's port 1 has the remote LID.
+     */
+    public int localLid()
+    {
+        return localLid;
+    }
+
+    /**
+     * @return the LID of port 0's peer (DLID of its packets).
+     */
+    public int remoteLid()
+    {
+        return remoteLid;
+    }
+
+    /**
+     * @return the capture file, or null when the capture is off.
+     */
+    public Path capturePath()
+    {
+        return capturePath;
+    }
+
+    /**
+     * @return bytes of the capture file mapped at a time.
+     */
+    public long captureLength()
+    {
+        return captureLength;
+    }
+
+    /**
+     * @return the clock of FCP schedules and priority timers.
+     */
+    public NanoClock nanoClock()
+    {
+        return nanoClock;
+    }
+
+    /**
+     * @return the clock of timestamps.
+     */
+    public EpochClock epochClock()
+    {
+        return epochClock;
+    }
+
+    /**
+     * @return bytes of each port's receive-to-credit event ring.
+     */
+    public int rxEventRingLength()
+    {
+        return rxEventRingLength;
+    }
+
+    /**
+     * @return packets the arbiter sends per port per duty cycle.
+     */
+    public int burst()
+    {
+        return burst;
+    }
+
+    /**
+     * @return counters the counters file holds.
+     */
+    public int maxCounters()
+    {
+        return maxCounters;
+    }
+
+    /**
+     * @return bytes of the distinct error log.
+     */
+    public int errorLogLength()
+    {
+        return errorLogLength;
+    }
+
+    /**
+     * @return the wrapper each port's link goes through.
+     */
+    public UnaryOperator<Link> linkWrapper()
+    {
+        return linkWrapper;
+    }
+}

@@ -1,0 +1,83 @@
+package io.vlink.nic;
+
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.Link;
+import io.vlink.nic.memory.OffHeap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.UncheckedIOException;
+import java.lang.management.BufferPoolMXBean;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Issue 13: a {@code build()} that fails after it started making things (the counters file, the capture's ring,
+ * the ports' buffers) gives every one of them back: no file in the directory, no off-heap memory, and the same name
+ * can be built again at once.
+ */
+class FailedBuildTest
+{
+    @TempDir
+    File dir;
+
+    @Test
+    void aUdpPortInUseLeavesNoFileAndNoMemory() throws Exception
+    {
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (DatagramChannel taken = DatagramChannel.open())
+        {
+            taken.bind(new InetSocketAddress(loopback, 0));
+            final InetSocketAddress inUse = (InetSocketAddress)taken.getLocalAddress();
+            final Engine.Builder builder = Engine.builder().name("late").directory(dir)
+                .threading(ThreadingMode.INVOKER).capture(dir.toPath().resolve("wire.pcap"))
+                .udp(inUse, new InetSocketAddress(loopback, 9), 1, 2);
+            assertLeavesNothing(builder, UncheckedIOException.class, "cannot bind UDP link to " + inUse);
+        }
+    }
+
+    @Test
+    void aFailureAfterTheFirstPortWasBuiltLeavesNoFileAndNoMemory() throws Exception
+    {
+        final Path capture = dir.toPath().resolve("wire.pcap");
+        final int[] calls = {0};
+        final UnaryOperator<Link> failOnSecond = (link) ->
+        {
+            if (1 == calls[0]++)
+            {
+                throw new IllegalStateException("wrapper refused port 1");
+            }
+            return link;
+        };
+        final Engine.Builder builder = Engine.builder().name("later").directory(dir).threading(ThreadingMode.INVOKER)
+            .capture(capture).linkWrapper(failOnSecond);
+        assertLeavesNothing(builder, IllegalStateException.class, "wrapper refused port 1");
+        assertEquals(2, calls[0], "the first port was built before the failure");
+    }
+
+    private void assertLeavesNothing(
+        final Engine.Builder builder, final Class<? extends RuntimeException> type, final String message)
+    {
+        final long offHeapBefore = OffHeap.allocatedBytes();
+        final BufferPoolMXBean direct = CleanShutdownTest.directPool();
+        final long directBefore = direct.getMemoryUsed();
+
+        final RuntimeException failed = assertThrows(type, builder::build);
+        assertTrue(failed.getMessage().startsWith(message), failed.getMessage());
+
+        assertArrayEquals(new String[0], dir.list(), "no counters file, no capture");
+        assertEquals(offHeapBefore, OffHeap.allocatedBytes(), "every off-heap buffer freed");
+        assertEquals(directBefore, direct.getMemoryUsed(), "no direct memory kept (the cell buffers included)");
+        // and the name is free again: a working configuration builds at once
+        try (Engine engine = builder.loopback().linkWrapper(UnaryOperator.identity()).build())
+        {
+            assertEquals(2, engine.ports().size());
+        }
+    }
+}

@@ -1,0 +1,401 @@
+package io.vlink.tools.soak;
+
+import io.vlink.core.credit.Credits;
+import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.status.DiscardReasons;
+import io.vlink.nic.status.PortCounters;
+import org.HdrHistogram.Histogram;
+
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The end of a soak: the drain (every packet sent accounted for), the wait for the credits to recover, and the
+ * summary with the invariants of link-level flow control, each with the reason when it fails.
+ */
+final class SoakChecks
+{
+    private static final long CREDIT_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * Why a bring-up may discard an FCP: the port that arms first sends normal FCPs; the first that reaches its peer
+     * still in Initialize (which takes only init FCPs) is discarded, and arms the peer. At most one per port.
+     */
+    static final String PEER_ARMED_FIRST =
+        "link bring-up: the peer armed first and its first normal FCP reached this port in Initialize";
+    /** Why SMPs may be dropped in any run: VL15 has no credits, its 4-packet buffer takes what it can. */
+    static final String VL15_UNCREDITED = "VL15 is not credited: an SMP that finds the 4-packet buffer full is dropped";
+
+    private final SoakRig rig;
+    private final SoakRunner.Options options;
+    private final SoakTraffic traffic;
+    private final SoakFaults faults;
+    private final SharePhases phases;
+    private final LatencyRecorder latency;
+    private final boolean[] driven;
+    private final String[] notDriven;
+    private final int dataVls;
+
+    /** Totals over the data VLs, from the traffic and the wire, once drained. */
+    private static final class Totals
+    {
+        long lost;
+        long missing;
+        long unordered;
+        long damaged;
+        long dropped;
+        long corrupted;
+        long bounceLost;
+        long stateLost;
+    }
+
+    SoakChecks(
+        final SoakRig rig, final SoakFaults faults, final SharePhases phases, final LatencyRecorder latency,
+        final boolean[] driven, final String[] notDriven)
+    {
+        this.rig = rig;
+        this.options = rig.options;
+        this.traffic = rig.traffic;
+        this.faults = faults;
+        this.phases = phases;
+        this.latency = latency;
+        this.driven = driven;
+        this.notDriven = notDriven;
+        this.dataVls = options.qos.dataVls();
+    }
+
+    /**
+     * Stop injecting and receive until every packet sent is delivered or destroyed by a fault.
+     *
+     * @return whether that happened before the drain's deadline.
+     */
+    boolean drain()
+    {
+        rig.arm(false);
+        phases.endPhase(traffic.phaseBytes);
+        final boolean drained = rig.await(options.drainTimeoutNs, this::accounted, null);
+        phases.endPhase(traffic.phaseBytes);
+        return drained;
+    }
+
+    private boolean accounted()
+    {
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            if (driven[vl] && unaccounted(vl) > 0)
+            {
+                return false;
+            }
+        }
+        return rig.tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
+            faults.vl15Accounted() == traffic.smpsSent &&
+            traffic.vl15Delivered == rig.rx.counters().rxPackets(LrhFlyweight.VL15).get();
+    }
+
+    private long faultLost(final int vl)
+    {
+        final FaultyLink wire = rig.links[1];
+        return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl) + wire.stateLost(vl);
+    }
+
+    private long unaccounted(final int vl)
+    {
+        return traffic.sent[vl] - (traffic.delivered[vl] - traffic.duplicated[vl]) - traffic.damaged[vl] -
+            faultLost(vl);
+    }
+
+    /**
+     * @return whether the final FCPs restored every credit window within 5 s.
+     */
+    boolean awaitCredits()
+    {
+        return rig.await(CREDIT_DEADLINE_NS, this::creditsRecovered, null);
+    }
+
+    private boolean creditsRecovered()
+    {
+        final PortCounters sender = rig.tx.counters();
+        final PortCounters receiver = rig.rx.counters();
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            final int fctbs = (int)sender.txFctbs(vl).get();
+            final int limit = (int)sender.txCreditLimit(vl).get();
+            final long abr = receiver.rxAbr(vl).get();
+            final long free = receiver.rxFreeBlocks(vl).get();
+            // FCTBS == ABR once synchronized, and the window CL - FCTBS is the receiver's min(free, 2048) with its
+            // whole buffer free again
+            if (fctbs != abr || free != SoakRunner.VL_BUFFER_BLOCKS ||
+                Credits.distance(limit, fctbs) != Math.min(free, Credits.MAX_CREDIT))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @param seconds          how long traffic was offered.
+     * @param drained          whether the drain finished.
+     * @param creditsRecovered whether the credits recovered.
+     * @return the summary.
+     */
+    SoakResult summarize(final double seconds, final boolean drained, final boolean creditsRecovered)
+    {
+        final SoakResult result = new SoakResult();
+        result.seconds = seconds;
+        result.link = options.udp ? "udp" : "loopback";
+        result.threads = options.threading.name().toLowerCase(Locale.ROOT);
+        // the engine's idle strategy does not apply when the soak's thread runs its duty cycles
+        result.idle = ThreadingMode.INVOKER == options.threading ? "none" : options.idle;
+        result.seed = options.seed;
+        result.dataVls = dataVls;
+        result.packetSizeMin = options.sizeMin;
+        result.packetSizeMax = options.sizeMax;
+        result.faultSpec = options.faults.toString();
+
+        final Totals totals = vls(result);
+        final PortCounters sender = rig.tx.counters();
+        final PortCounters receiver = rig.rx.counters();
+        result.vl15Sent = traffic.smpsSent;
+        result.vl15Received = traffic.vl15Delivered;
+        result.vl15Dropped = receiver.vl15Drops.get();
+        result.fcpSent = sender.fcpSent.get() + receiver.fcpSent.get();
+        result.fcpReceived = sender.fcpReceived.get() + receiver.fcpReceived.get();
+        result.fcpDiscarded = sender.fcpDiscarded.get() + receiver.fcpDiscarded.get();
+        faults(result, totals);
+        discards(result);
+        latency(result);
+        invariants(result, totals, drained, creditsRecovered);
+        return result;
+    }
+
+    private Totals vls(final SoakResult result)
+    {
+        final double[] predicted = phases.predicted(driven, options.sizeMin, options.sizeMax, options.seed);
+        final Totals totals = new Totals();
+        final FaultyLink wire = rig.links[1];
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            final SoakResult.Vl v = new SoakResult.Vl(vl);
+            v.driven = driven[vl];
+            v.notDrivenReason = notDriven[vl];
+            v.sentPackets = traffic.sent[vl];
+            v.sentBytes = traffic.sentBytes[vl];
+            v.receivedPackets = traffic.delivered[vl];
+            v.receivedBytes = traffic.receivedBytes[vl];
+            v.faultLost = faultLost(vl);
+            v.damaged = traffic.damaged[vl];
+            v.lost = Math.max(0, unaccounted(vl));
+            v.outOfOrder = traffic.outOfOrder[vl];
+            v.duplicated = traffic.duplicated[vl];
+            v.creditStalls = rig.tx.counters().creditStalls(vl).get();
+            v.predictedShare = predicted[vl];
+            result.vls.add(v);
+            totals.lost += v.lost;
+            totals.missing += traffic.missing(vl);
+            totals.unordered += v.outOfOrder + v.duplicated;
+            totals.damaged += v.damaged;
+            totals.dropped += wire.droppedData(vl);
+            totals.corrupted += wire.corruptedData(vl);
+            totals.bounceLost += wire.bounceLost(vl);
+            totals.stateLost += wire.stateLost(vl);
+        }
+        result.computeShares();
+        double maxError = 0;
+        for (final SoakResult.Vl v : result.vls)
+        {
+            maxError = Math.max(maxError, Math.abs(v.share - v.predictedShare));
+        }
+        result.maxShareError = maxError;
+        return totals;
+    }
+
+    private void faults(final SoakResult result, final Totals totals)
+    {
+        final PortCounters sender = rig.tx.counters();
+        final PortCounters receiver = rig.rx.counters();
+        final long[] injected = faults.injected;
+        final long[] detected = faults.detected;
+        final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
+        final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
+        injected[FaultKind.DROP_DATA.ordinal()] = totals.dropped;
+        injected[FaultKind.CORRUPT_DATA.ordinal()] = totals.corrupted;
+        injected[FaultKind.DROP_FCP.ordinal()] = rig.links[0].droppedFcps() + rig.links[1].droppedFcps();
+        injected[FaultKind.CORRUPT_FCP.ordinal()] = rig.links[0].corruptedFcps() + rig.links[1].corruptedFcps();
+        // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state), found damaged, or
+        // the wire lost at a link bounce
+        detected[FaultKind.DROP_DATA.ordinal()] =
+            totals.missing - badCrc - stateDiscards - totals.damaged - totals.bounceLost;
+        detected[FaultKind.CORRUPT_DATA.ordinal()] = badCrc;
+        detected[FaultKind.CORRUPT_FCP.ordinal()] = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
+            receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
+        for (final FaultKind kind : SoakFaults.TIMED)
+        {
+            if (options.faults.isOn(kind))
+            {
+                result.faultsScheduled.put(kind, faults.scheduled(kind));
+            }
+        }
+        for (final FaultKind kind : FaultKind.values())
+        {
+            if (options.faults.values().containsKey(kind))
+            {
+                result.faultsInjected.put(kind, injected[kind.ordinal()]);
+                if (FaultKind.DROP_FCP != kind)
+                {
+                    // a lost FCP leaves nothing to detect; credits recover from later FCPs
+                    result.faultsDetected.put(kind, detected[kind.ordinal()]);
+                }
+            }
+        }
+    }
+
+    /** Every discard of both ports by reason, with what explains it. */
+    private void discards(final SoakResult result)
+    {
+        for (final DiscardReason reason : DiscardReason.values())
+        {
+            final long count = rig.tx.counters().discards(reason.id()).get() +
+                rig.rx.counters().discards(reason.id()).get();
+            if (count > 0)
+            {
+                final String name = DiscardReasons.name(reason.id());
+                result.discards.put(name, count);
+                result.discardCauses.put(name, causeOf(reason, count));
+            }
+        }
+    }
+
+    /**
+     * @return the injected fault or the documented cause that explains discards for the reason, null if nothing
+     * does (an engine bug, or a wire that does more than the soak's faults).
+     */
+    private String causeOf(final DiscardReason reason, final long count)
+    {
+        final FaultSpec spec = options.faults;
+        switch (reason)
+        {
+            case DATA_BAD_CRC:
+                return spec.isOn(FaultKind.CORRUPT_DATA) ? FaultKind.CORRUPT_DATA.label() : null;
+            case FCP_BAD_LPCRC:
+                return spec.isOn(FaultKind.CORRUPT_FCP) ? FaultKind.CORRUPT_FCP.label() : null;
+            case DATA_STATE:
+            case VL15_STATE:
+                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : null;
+            case FCP_STATE:
+                // a bounce puts FCPs on the wire to a port going Down; the bring-up discards at most one per port
+                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() :
+                    count <= 2 ? PEER_ARMED_FIRST : null;
+            case VL15_FULL:
+                return VL15_UNCREDITED;
+            default:
+                return null;
+        }
+    }
+
+    private void latency(final SoakResult result)
+    {
+        latency.sampleInterval();
+        final Histogram total = latency.total();
+        if (total.getTotalCount() > 0)
+        {
+            result.latencyP50Ns = total.getValueAtPercentile(50);
+            result.latencyP99Ns = total.getValueAtPercentile(99);
+            result.latencyP999Ns = total.getValueAtPercentile(99.9);
+            result.latencyMaxNs = total.getMaxValue();
+        }
+    }
+
+    /** The invariants of link-level flow control, each with the reason when it fails. */
+    private void invariants(
+        final SoakResult result, final Totals totals, final boolean drained, final boolean creditsRecovered)
+    {
+        final PortCounters sender = rig.tx.counters();
+        final PortCounters receiver = rig.rx.counters();
+        final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
+        final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
+        final long vl15Missing = traffic.smpsSent - result.vl15Received - result.vl15Dropped -
+            receiver.discards(DiscardReason.VL15_STATE.id()).get();
+        final int violationsBefore = result.violations.size();
+        violation(result, drained, "the drain did not finish within " +
+            TimeUnit.NANOSECONDS.toMillis(options.drainTimeoutNs) + " ms: packets are still unaccounted for");
+        violation(result, totals.lost == 0,
+            totals.lost + " data packet(s) neither delivered nor destroyed by an injected fault");
+        violation(result, totals.corrupted == badCrc,
+            totals.corrupted + " data packet(s) corrupted on the wire but " + badCrc + " discarded for a bad CRC");
+        violation(result, totals.stateLost == stateDiscards, totals.stateLost +
+            " data packet(s) reached a port that did not take data but " + stateDiscards +
+            " were discarded for the link state");
+        violation(result, vl15Missing == 0,
+            vl15Missing + " SMP(s) neither delivered nor dropped for a full VL15 buffer");
+        result.invariants.put("no_loss", result.violations.size() == violationsBefore);
+
+        result.invariants.put("fifo", violation(result, totals.unordered == 0,
+            totals.unordered + " data packet(s) out of order or duplicated"));
+        final long overflows = receiver.discards(DiscardReason.DATA_OVERFLOW.id()).get() +
+            sender.discards(DiscardReason.DATA_OVERFLOW.id()).get();
+        result.invariants.put("no_overflow", violation(result, overflows == 0,
+            overflows + " data packet(s) discarded for overflowing a receive buffer"));
+
+        // no link reset: Initialize, Armed, Active at the start, then Down, Initialize, Armed, Active per bounce
+        final long expectedTransitions = 3 + 4 * faults.detected[FaultKind.LINK_BOUNCE.ordinal()];
+        final boolean noReset = violation(result, sender.linkTransitions.get() == expectedTransitions &&
+            receiver.linkTransitions.get() == expectedTransitions, "link transitions " +
+            sender.linkTransitions.get() + "/" + receiver.linkTransitions.get() + ", expected " + expectedTransitions +
+            ": a link reset happened");
+        final boolean recovered = violation(result, creditsRecovered,
+            "credits not back to a full window after the drain: " + creditState());
+        result.invariants.put("credits_recovered", noReset && recovered);
+
+        result.invariants.put("intact", violation(result, totals.damaged == 0,
+            totals.damaged + " data packet(s) delivered with a bad payload checksum"));
+        final int discardsBefore = result.violations.size();
+        result.discards.forEach((reason, count) -> violation(result, null != result.discardCauses.get(reason),
+            count + " discard(s) for " + reason + " that no injected fault or documented cause explains"));
+        final long corruptedFcps = rig.links[0].corruptedFcps() + rig.links[1].corruptedFcps();
+        final long badLpcrc = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
+            receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
+        violation(result, corruptedFcps == badLpcrc,
+            corruptedFcps + " FCP(s) corrupted on the wire but " + badLpcrc + " discarded for a bad LPCRC");
+        result.invariants.put("discards_explained", result.violations.size() == discardsBefore);
+
+        final StringBuilder fewer = new StringBuilder();
+        result.faultsScheduled.forEach((kind, asked) ->
+        {
+            final long ran = result.faultsInjected.get(kind);
+            if (ran < asked)
+            {
+                fewer.append(fewer.length() == 0 ? "" : ", ").append(kind.label()).append(' ').append(ran)
+                    .append(" of ").append(asked);
+            }
+        });
+        result.invariants.put("faults_ran", violation(result, fewer.length() == 0 || options.allowFewerFaults,
+            "scheduled faults not injected (the soak's thread was paused or starved): " + fewer +
+            "; --allow-fewer-faults accepts such a run"));
+
+        final String errors = rig.engineErrors();
+        result.invariants.put("no_engine_errors", violation(result, errors.isEmpty(), "engine errors: " + errors));
+    }
+
+    private static boolean violation(final SoakResult result, final boolean held, final String otherwise)
+    {
+        if (!held)
+        {
+            result.violations.add(otherwise);
+        }
+        return held;
+    }
+
+    private String creditState()
+    {
+        final StringBuilder state = new StringBuilder();
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            state.append(String.format(Locale.ROOT, "VL%d FCTBS=%d CL=%d ABR=%d free=%d; ", vl,
+                rig.tx.counters().txFctbs(vl).get(), rig.tx.counters().txCreditLimit(vl).get(),
+                rig.rx.counters().rxAbr(vl).get(), rig.rx.counters().rxFreeBlocks(vl).get()));
+        }
+        return state.toString();
+    }
+}

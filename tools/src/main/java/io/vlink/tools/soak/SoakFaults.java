@@ -1,0 +1,348 @@
+package io.vlink.tools.soak;
+
+import io.vlink.core.credit.Credits;
+import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.VlArbTable;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.Sizes;
+import io.vlink.nic.Port;
+import io.vlink.nic.QueuePair;
+import io.vlink.nic.status.PortCounters;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The soak's timed faults and what each one injected and what was detected: a receiver stall and a VL15 flood once a
+ * second, table replacements and link bounces N times a run, evenly spread (over the packets with {@code --packets},
+ * over the time otherwise). The wire faults (drops, bit flips) are {@link FaultyLink}'s; their counts join these in
+ * the summary. Runs on the soak's thread, one fault at a time.
+ */
+final class SoakFaults
+{
+    private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long FAULT_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long FLOOD_OFFSET_NS = SECOND_NS / 4;
+    private static final long STALL_OFFSET_NS = SECOND_NS / 2;
+
+    /** The faults {@link #due} injects on a schedule (the others are the wire's, by probability). */
+    static final FaultKind[] TIMED =
+        {FaultKind.STALL_RECEIVER, FaultKind.VL15_FLOOD, FaultKind.RETABLE, FaultKind.LINK_BOUNCE};
+
+    final long[] injected = new long[FaultKind.values().length];
+    final long[] detected = new long[FaultKind.values().length];
+
+    private final SoakRig rig;
+    private final SoakTraffic traffic;
+    private final SharePhases phases;
+    private final FaultSpec faults;
+    private final QosConfig qos;
+    private final QosConfig variant;
+    private final boolean[] driven;
+    private final int dataVls;
+
+    private long startNs;
+    private long lengthNs;
+    private long offeredNs;
+    private long floods;
+    private long stalls;
+    private int retables;
+    private int bounces;
+    private long stallUntilNs;
+    private long stallsAtStallStart;
+
+    SoakFaults(final SoakRig rig, final SharePhases phases, final boolean[] driven)
+    {
+        this.rig = rig;
+        this.traffic = rig.traffic;
+        this.phases = phases;
+        this.faults = rig.options.faults;
+        this.qos = rig.options.qos;
+        this.variant = variantOf(qos);
+        this.driven = driven;
+        this.dataVls = qos.dataVls();
+    }
+
+    /**
+     * @param startNs when traffic starts being offered.
+     * @param endNs   when it stops (at the latest).
+     */
+    void schedule(final long startNs, final long endNs)
+    {
+        this.startNs = startNs;
+        this.lengthNs = endNs - startNs;
+    }
+
+    /**
+     * @param nowNs the soak's time.
+     * @return whether the receiving application is stalled now (nothing may be polled); a stall whose time is over
+     * ends here.
+     */
+    boolean receiverStalled(final long nowNs)
+    {
+        if (nowNs < stallUntilNs)
+        {
+            return true;
+        }
+        if (0 != stallUntilNs)
+        {
+            endStall();
+        }
+        return false;
+    }
+
+    /**
+     * Traffic stopped: ends a stall still running, and fixes how long the schedule ran.
+     *
+     * @param nowNs the soak's time.
+     */
+    void stopped(final long nowNs)
+    {
+        if (0 != stallUntilNs)
+        {
+            endStall();
+        }
+        offeredNs = Math.min(nowNs - startNs, lengthNs);
+    }
+
+    /**
+     * Inject what is due, one fault at a time: each kind at most once a call, the receiver stall last (it begins a
+     * time without polling). A once-a-second fault whose next time has come too (the soak's thread was paused or
+     * starved for a second or more) is not caught up: the missed ones are counted and the summary reports them.
+     *
+     * @param nowNs the soak's time, while traffic is offered and the receiver is not stalled.
+     */
+    void due(final long nowNs)
+    {
+        final long sinceNs = nowNs - startNs;
+        // once a second: a VL15 flood at +0.25 s, a receiver stall at +0.5 s
+        final long flood = occurrence(sinceNs, FLOOD_OFFSET_NS);
+        if (faults.isOn(FaultKind.VL15_FLOOD) && flood >= floods)
+        {
+            floods = flood + 1;
+            vl15Flood((int)faults.count(FaultKind.VL15_FLOOD));
+        }
+        // N times a run, evenly spread: table replacements at k/(N+1), bounces at (k+1/2)/N of the run
+        if (retables < faults.count(FaultKind.RETABLE) &&
+            reached(sinceNs, retables + 1, faults.count(FaultKind.RETABLE) + 1))
+        {
+            retable(retables++);
+        }
+        if (bounces < faults.count(FaultKind.LINK_BOUNCE) &&
+            reached(sinceNs, 2L * bounces + 1, 2 * faults.count(FaultKind.LINK_BOUNCE)))
+        {
+            bounces++;
+            bounce();
+        }
+        final long stall = occurrence(sinceNs, STALL_OFFSET_NS);
+        if (faults.isOn(FaultKind.STALL_RECEIVER) && stall >= stalls)
+        {
+            stalls = stall + 1;
+            startStall(nowNs, TimeUnit.MILLISECONDS.toNanos(faults.count(FaultKind.STALL_RECEIVER)));
+        }
+    }
+
+    /**
+     * @return the latest of a once-a-second fault's times that has come (0 at {@code offsetNs}), -1 for none yet.
+     */
+    private static long occurrence(final long sinceNs, final long offsetNs)
+    {
+        return sinceNs < offsetNs ? -1 : (sinceNs - offsetNs) / SECOND_NS;
+    }
+
+    /**
+     * @param kind a timed kind (stall, flood, retable, bounce).
+     * @return what the schedule asked for while traffic was offered, in the unit of {@link #injected}: stalls,
+     * flood SMPs, replacements, bounces.
+     */
+    long scheduled(final FaultKind kind)
+    {
+        if (!faults.isOn(kind))
+        {
+            return 0;
+        }
+        switch (kind)
+        {
+            case VL15_FLOOD:
+                return timesBefore(offeredNs, FLOOD_OFFSET_NS) * faults.count(kind);
+            case STALL_RECEIVER:
+                return timesBefore(offeredNs, STALL_OFFSET_NS);
+            case RETABLE:
+            case LINK_BOUNCE:
+                return faults.count(kind);
+            default:
+                throw new IllegalArgumentException(kind + " is not a timed fault");
+        }
+    }
+
+    private static long timesBefore(final long lengthNs, final long offsetNs)
+    {
+        return lengthNs <= offsetNs ? 0 : (lengthNs - offsetNs - 1) / SECOND_NS + 1;
+    }
+
+    /**
+     * @return whether the run is {@code numerator / denominator} through: of its packets with {@code --packets} (the
+     * same packets in every run), of its time otherwise.
+     */
+    private boolean reached(final long sinceNs, final long numerator, final long denominator)
+    {
+        final long packets = rig.options.packets;
+        return 0 != packets ? traffic.dataSent >= numerator * packets / denominator :
+            sinceNs >= numerator * lengthNs / denominator;
+    }
+
+    private void startStall(final long nowNs, final long durationNs)
+    {
+        injected[FaultKind.STALL_RECEIVER.ordinal()]++;
+        stallsAtStallStart = totalStalls();
+        stallUntilNs = nowNs + durationNs;
+    }
+
+    private void endStall()
+    {
+        stallUntilNs = 0;
+        // the stall is seen when the sender stalled on credits meanwhile (no loss, no overflow): a new stall
+        // episode, or a VL whose window is closed now (it may have been blocked since before the stall began)
+        if (totalStalls() > stallsAtStallStart || windowClosed())
+        {
+            detected[FaultKind.STALL_RECEIVER.ordinal()]++;
+        }
+    }
+
+    private boolean windowClosed()
+    {
+        final int blocks = Sizes.blocks(rig.options.sizeMin);
+        final PortCounters sender = rig.tx.counters();
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            if (driven[vl] && !Credits.mayTransmit(
+                (int)sender.txCreditLimit(vl).get(), (int)sender.txFctbs(vl).get(), blocks))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long totalStalls()
+    {
+        long total = 0;
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            total += rig.tx.counters().creditStalls(vl).get();
+        }
+        return total;
+    }
+
+    /**
+     * @return SMPs received by port B, dropped for a full VL15 buffer, or discarded for its link state.
+     */
+    long vl15Accounted()
+    {
+        final PortCounters counters = rig.rx.counters();
+        return counters.rxPackets(LrhFlyweight.VL15).get() + counters.vl15Drops.get() +
+            counters.discards(DiscardReason.VL15_STATE.id()).get();
+    }
+
+    private void vl15Flood(final int extra)
+    {
+        final Port tx = rig.tx;
+        final Port rx = rig.rx;
+        // every SMP so far accounted for and the VL15 buffer emptied, so that exactly `extra` find it full
+        if (!rig.await(FAULT_DEADLINE_NS, () -> tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
+            vl15Accounted() == traffic.smpsSent && rx.pending(LrhFlyweight.VL15) == 0, null))
+        {
+            return;
+        }
+        final long dropsBefore = rx.counters().vl15Drops.get();
+        final int total = SoakRunner.VL15_PACKETS + extra;
+        final long deadlineNs = rig.clock.nanoTime() + FAULT_DEADLINE_NS;
+        int posted = 0;
+        // nothing polls until every flood SMP arrived or was dropped
+        while (posted < total && rig.clock.nanoTime() - deadlineNs < 0)
+        {
+            if (tx.postSmp(traffic.smp(), 0, SoakTraffic.FLOOD_SMP_LENGTH) != QueuePair.BACK_PRESSURED)
+            {
+                posted++;
+                traffic.smpsSent++;
+            }
+            else if (0 == rig.duty())
+            {
+                Thread.onSpinWait();
+            }
+        }
+        rig.spinUntil(deadlineNs, () -> vl15Accounted() == traffic.smpsSent);
+        injected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, posted - SoakRunner.VL15_PACKETS);
+        detected[FaultKind.VL15_FLOOD.ordinal()] += rx.counters().vl15Drops.get() - dropsBefore;
+    }
+
+    private void retable(final int index)
+    {
+        final Port tx = rig.tx;
+        final QosConfig replacement = index % 2 == 0 ? variant : qos;
+        injected[FaultKind.RETABLE.ordinal()]++;
+        tx.replaceQos(replacement);
+        final long[] bytesBefore = traffic.phaseBytes.clone();
+        if (rig.await(FAULT_DEADLINE_NS, () -> tx.currentQos() == replacement, null))
+        {
+            detected[FaultKind.RETABLE.ordinal()]++;
+        }
+        // the bytes of the phase that ends; the next phase counts from here
+        phases.nextPhase(bytesBefore, replacement);
+        java.util.Arrays.fill(traffic.phaseBytes, 0);
+    }
+
+    private void bounce()
+    {
+        final Port tx = rig.tx;
+        final Port rx = rig.rx;
+        injected[FaultKind.LINK_BOUNCE.ordinal()]++;
+        // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again
+        rig.links[1].cut(true);
+        tx.down();
+        rx.down();
+        if (rig.await(FAULT_DEADLINE_NS,
+            () -> tx.linkState() == LinkState.DOWN && rx.linkState() == LinkState.DOWN, null))
+        {
+            tx.up();
+            rx.up();
+            if (rig.await(FAULT_DEADLINE_NS,
+                () -> tx.linkState() == LinkState.ACTIVE && rx.linkState() == LinkState.ACTIVE, null))
+            {
+                detected[FaultKind.LINK_BOUNCE.ordinal()]++;
+            }
+        }
+        rig.links[1].cut(false);
+    }
+
+    /**
+     * The alternative tables {@code retable} switches to: the same VLs served, the low table's non-zero weights in
+     * reverse order, so the shares change visibly.
+     *
+     * @param qos the configured settings.
+     * @return the variant.
+     */
+    static QosConfig variantOf(final QosConfig qos)
+    {
+        final VlArbTable low = qos.low();
+        final List<Integer> weights = new ArrayList<>();
+        for (int i = 0; i < low.size(); i++)
+        {
+            if (low.weight(i) != 0)
+            {
+                weights.add(low.weight(i));
+            }
+        }
+        final int[] pairs = new int[2 * low.size()];
+        int next = weights.size() - 1;
+        for (int i = 0; i < low.size(); i++)
+        {
+            pairs[2 * i] = low.vl(i);
+            pairs[2 * i + 1] = low.weight(i) != 0 ? weights.get(next--) : 0;
+        }
+        return qos.toBuilder().vlarbLow(VlArbTable.of(pairs)).build();
+    }
+}
