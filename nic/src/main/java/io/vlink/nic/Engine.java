@@ -110,7 +110,8 @@ public final class Engine implements AutoCloseable
             else
             {
                 final int maxFrameLength = config.mtu() + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH;
-                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0]);
+                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0],
+                    config.udpKey(), config.nanoClock(), UdpLink.DEFAULT_HELLO_INTERVAL_NS);
             }
             for (int i = 0; i < ports.length; i++)
             {
@@ -388,6 +389,7 @@ public final class Engine implements AutoCloseable
         int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
         InetSocketAddress udpLocal;
         InetSocketAddress udpRemote;
+        io.vlink.nic.link.LinkKey udpKey;
         int localLid = EngineConfiguration.DEFAULT_LOCAL_LID;
         int remoteLid = EngineConfiguration.DEFAULT_REMOTE_LID;
         Path capturePath;
@@ -644,6 +646,19 @@ public final class Engine implements AutoCloseable
             this.udpLocal = Objects.requireNonNull(local, "local");
             this.udpRemote = Objects.requireNonNull(remote, "remote");
             return lids(localLid, remoteLid);
+        }
+
+        /**
+         * Authenticate every UDP datagram with a keyed MAC (SipHash-2-4) both ends share: off by default. Without a
+         * key a link session is unforgeable only by those who cannot read the traffic (docs/engine.md).
+         *
+         * @param key the pre-shared key ({@link io.vlink.nic.link.LinkKey#read(java.nio.file.Path)}), or null for none.
+         * @return this.
+         */
+        public Builder udpKey(final io.vlink.nic.link.LinkKey key)
+        {
+            this.udpKey = key;
+            return this;
         }
 
         /**

@@ -117,6 +117,7 @@ public final class EngineConfiguration
     private final int loopbackCapacity;
     private final InetSocketAddress udpLocal;
     private final InetSocketAddress udpRemote;
+    private final io.vlink.nic.link.LinkKey udpKey;
     private final int localLid;
     private final int remoteLid;
     private final Path capturePath;
@@ -214,6 +215,7 @@ public final class EngineConfiguration
         }
         udpLocal = b.udpLocal;
         udpRemote = b.udpRemote;
+        udpKey = b.udpKey;
         localLid = lid("local LID", b.localLid);
         remoteLid = lid("remote LID", b.remoteLid);
         if (localLid == remoteLid)
@@ -587,6 +589,14 @@ public final class EngineConfiguration
     public InetSocketAddress udpRemote()
     {
         return udpRemote;
+    }
+
+    /**
+     * @return the key that authenticates the UDP link's datagrams, or null when they are not authenticated.
+     */
+    public io.vlink.nic.link.LinkKey udpKey()
+    {
+        return udpKey;
     }
 
     /**

@@ -85,6 +85,11 @@ public final class SoakCommand implements Callable<Integer>
         description = "loopback (in-process peer) or udp (two engines over 127.0.0.1) (default: ${DEFAULT-VALUE}).")
     String link;
 
+    @Option(names = "--key", paramLabel = "FILE",
+        description = "With --link udp: authenticate every datagram with the pre-shared key in FILE (32 hex digits, " +
+            "mode 600), a SipHash-2-4 MAC per datagram.")
+    java.nio.file.Path key;
+
     @Option(names = "--threads", paramLabel = "MODE", defaultValue = "auto",
         description = "Engine threads: shared (one engine thread), split (transmit and receive agents on a thread " +
             "each), dedicated (one per agent) or invoker (the soak's " +
@@ -150,6 +155,14 @@ public final class SoakCommand implements Callable<Integer>
         options.allowFewerFaults = allowFewerFaults;
         options.seed = seed;
         options.udp = parseLink();
+        if (null != key)
+        {
+            if (!options.udp)
+            {
+                throw usage("--key " + key + ": a key authenticates the UDP link; add --link udp");
+            }
+            options.udpKey = readKey();
+        }
         options.threading = parseThreads();
         options.idle = parseIdle();
         parseSizes(options);
@@ -273,6 +286,18 @@ public final class SoakCommand implements Callable<Integer>
             return FaultSpec.parse(faults);
         }
         catch (final IllegalArgumentException ex)
+        {
+            throw usage(ex.getMessage());
+        }
+    }
+
+    private io.vlink.nic.link.LinkKey readKey()
+    {
+        try
+        {
+            return io.vlink.nic.link.LinkKey.read(key);
+        }
+        catch (final io.vlink.core.config.ConfigException ex)
         {
             throw usage(ex.getMessage());
         }

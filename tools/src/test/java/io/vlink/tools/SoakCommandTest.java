@@ -160,6 +160,21 @@ class SoakCommandTest
     }
 
     @Test
+    void anAuthenticatedUdpSoakHoldsEveryInvariantAndAKeyNeedsUdp(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+        throws Exception
+    {
+        final java.nio.file.Path key = dir.resolve("vlink.key");
+        java.nio.file.Files.writeString(key, "# test key\n000102030405060708090a0b0c0d0e0f\n");
+        java.nio.file.Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        final Map<String, Object> json = soak(0, "--packets", "2000", "--link", "udp", "--key", key.toString(),
+            "--threads", "shared", "--vls", "2", "--sizes", "64-1024");
+        assertEveryInvariant(json);
+        assertUsage("a key authenticates the UDP link; add --link udp", "--key", key.toString());
+        java.nio.file.Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        assertUsage("readable by others; make it private: chmod 600", "--link", "udp", "--key", key.toString());
+    }
+
+    @Test
     void splitThreadsHoldEveryInvariant() throws Exception
     {
         // transmit and receive agents on a thread each, beside the soak's own thread, on a 2-core machine

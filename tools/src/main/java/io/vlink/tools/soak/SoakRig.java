@@ -62,9 +62,9 @@ final class SoakRig implements AutoCloseable
         {
             final InetSocketAddress addressA = freeUdpAddress();
             final InetSocketAddress addressB = freeUdpAddress();
-            final Engine a = builder("soak-a", true).udp(addressA, addressB, 1, 2).build();
+            final Engine a = builder("soak-a", true).udp(addressA, addressB, 1, 2).udpKey(options.udpKey).build();
             engines.add(a);
-            final Engine b = builder("soak-b", false).udp(addressB, addressA, 2, 1).build();
+            final Engine b = builder("soak-b", false).udp(addressB, addressA, 2, 1).udpKey(options.udpKey).build();
             engines.add(b);
             tx = a.port(0);
             rx = b.port(0);
