@@ -2,18 +2,15 @@ package io.vlink.tools;
 
 import io.vlink.core.arb.Scenario;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.TextLines;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -60,18 +57,14 @@ public final class ArbCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final List<String> lines;
-            try
+            final TextLines text = TextLines.read(scenario);
+            if (text.error() != null)
             {
-                lines = Files.readAllLines(scenario, StandardCharsets.ISO_8859_1);
-            }
-            catch (final IOException ex)
-            {
-                err.println(scenario + ": cannot read the scenario (" + ex.getClass().getSimpleName() + ": " +
-                    ex.getMessage() + ")");
+                err.println(text.error());
+                err.flush();
                 return Vlink.EXIT_FAILURE;
             }
-            final Scenario.Parsed parsed = Scenario.parse(scenario.toString(), lines);
+            final Scenario.Parsed parsed = Scenario.parse(scenario.toString(), text.lines());
             for (final Diagnostic d : parsed.diagnostics())
             {
                 // Spec form of a malformed scenario: file:line: message (warnings keep their label); a finding

@@ -276,7 +276,7 @@ public final class Scenario
                         final PortType type = PortType.ofLabel(words[1]);
                         if (type == null)
                         {
-                            error(1, "port_type '" + words[1] + "' is not one of ca, swe, sw0, rtr, sw2sw");
+                            error(1, "port_type '" + Diagnostic.excerpt(words[1]) + "' is not one of ca, swe, sw0, rtr, sw2sw");
                         }
                         else
                         {
@@ -290,7 +290,7 @@ public final class Scenario
                         final long n = number(1, 1, 15, "data VLs");
                         if (n > 0 && !QosConfig.isDataVlCount((int)n))
                         {
-                            error(1, "data_vls " + words[1] + ": a port has 1, 2, 4, 8 or 15 data VLs");
+                            error(1, "data_vls " + Diagnostic.excerpt(words[1]) + ": a port has 1, 2, 4, 8 or 15 data VLs");
                         }
                         else if (n > 0)
                         {
@@ -304,7 +304,7 @@ public final class Scenario
                         final LowBurst burst = LowBurst.ofLabel(words[1]);
                         if (burst == null)
                         {
-                            error(1, "low_burst '" + words[1] + "' is not weight or packet");
+                            error(1, "low_burst '" + Diagnostic.excerpt(words[1]) + "' is not weight or packet");
                         }
                         else
                         {
@@ -374,7 +374,7 @@ public final class Scenario
                     }
                     break;
                 default:
-                    error(0, "unknown directive '" + name + "': expected " + DIRECTIVES);
+                    error(0, "unknown directive '" + Diagnostic.excerpt(name) + "': expected " + DIRECTIVES);
             }
         }
 
@@ -429,7 +429,7 @@ public final class Scenario
             }
             if (!words[index].equals("before") || index + 1 >= words.length)
             {
-                error(index, "expected 'before G' after the count, got '" + words[index] + "'");
+                error(index, "expected 'before G' after the count, got '" + Diagnostic.excerpt(words[index]) + "'");
                 return -1;
             }
             return number(index + 1, 1, Integer.MAX_VALUE, "slot G");
@@ -444,7 +444,7 @@ public final class Scenario
             }
             if (size < Sizes.LRH_LENGTH || size > Sizes.MAX_SIZE || (size & 3) != 0)
             {
-                error(index, "SIZE " + words[index] + " is not a packet size: " + SIZE_RULE);
+                error(index, "SIZE " + Diagnostic.excerpt(words[index]) + " is not a packet size: " + SIZE_RULE);
                 return -1;
             }
             return size;
@@ -465,7 +465,7 @@ public final class Scenario
             }
             if (value < 0)
             {
-                error(index, what + " '" + word + "' is not a number");
+                error(index, what + " '" + Diagnostic.excerpt(word) + "' is not a number");
                 return -1;
             }
             if (value < min || value > max)

@@ -3,10 +3,8 @@ package io.vlink.core.qos;
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Diagnostic.Severity;
+import io.vlink.core.config.TextLines;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -76,18 +74,13 @@ public final class QosReader
      */
     public static Result read(final Path path, final PortType portType, final boolean strict)
     {
+        final TextLines text = TextLines.read(path);
+        if (text.error() != null)
+        {
+            return new Result(null, List.of(text.error()));
+        }
         final QosReader reader = new QosReader(path.toString());
-        final List<String> lines;
-        try
-        {
-            lines = Files.readAllLines(path, StandardCharsets.ISO_8859_1);
-        }
-        catch (final IOException ex)
-        {
-            final Diagnostic cannotRead = new Diagnostic(path.toString(), 0, 0, Severity.ERROR,
-                "cannot read the file (" + ex.getClass().getSimpleName() + ": " + ex.getMessage() + ")");
-            return new Result(null, List.of(cannotRead));
-        }
+        final List<String> lines = text.lines();
         for (int i = 0; i < lines.size(); i++)
         {
             reader.line(i + 1, lines.get(i));
@@ -137,7 +130,7 @@ public final class QosReader
         if (isPolicyKeyword(key) || key.startsWith("qos-") || key.startsWith("end-qos-"))
         {
             policyFile = true;
-            error(lineNumber, keyStart + 1, "'" + key + "' starts a section of an OpenSM QoS policy file " +
+            error(lineNumber, keyStart + 1, "'" + Diagnostic.excerpt(key) + "' starts a section of an OpenSM QoS policy file " +
                 "(qos-policy.conf: port-groups, qos-setup, qos-levels, qos-ulps, qos-match-rules), not opensm.conf " +
                 "options: vlink reads the port QoS options of opensm.conf (qos_max_vls, qos_high_limit, " +
                 "qos_vlarb_high, qos_vlarb_low, qos_sl2vl and their qos_<type>_ forms); give vlink the opensm.conf " +
@@ -154,8 +147,9 @@ public final class QosReader
             final int equalsColumn = equals >= 0 ? keyStart + equals + 1 : valueStart + 1;
             final String after = equals >= 0 ? text.substring(keyStart + equals + 1, end).trim() :
                 text.substring(valueStart + 1, end).trim();
-            error(lineNumber, equalsColumn, "'" + text.substring(keyStart, end) + "' uses '=': opensm.conf " +
-                "separates key and value with a space: write '" + key + " " + after + "'");
+            error(lineNumber, equalsColumn, "'" + Diagnostic.excerpt(text.substring(keyStart, end)) + "' uses '=': " +
+                "opensm.conf separates key and value with a space: write '" + Diagnostic.excerpt(key + " " + after) +
+                "'");
             return;
         }
         final int slot = slotOf(key);
@@ -164,7 +158,7 @@ public final class QosReader
         {
             if (!isAcceptedUnused(key) && key.startsWith("qos_"))
             {
-                error(lineNumber, keyStart + 1, "unknown QoS option '" + key + "': did you mean '" + nearestKey(key) +
+                error(lineNumber, keyStart + 1, "unknown QoS option '" + Diagnostic.excerpt(key) + "': did you mean '" + nearestKey(key) +
                     "'?");
             }
             return;
@@ -447,7 +441,7 @@ public final class QosReader
         }
         if (n == QosSyntax.NOT_A_NUMBER)
         {
-            error(lineNumber, column, key + ": '" + value + "' is not a number: write " + range);
+            error(lineNumber, column, key + ": '" + Diagnostic.excerpt(value) + "' is not a number: write " + range);
             return null;
         }
         if (unset)
