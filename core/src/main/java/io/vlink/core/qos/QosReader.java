@@ -55,6 +55,7 @@ public final class QosReader
     private final Option[] options = new Option[PREFIX_COUNT * FIELD_COUNT];
     private Option maxOpVls;
     private boolean policyFile;
+    private boolean qosOption;
 
     /**
      * @param file the file name diagnostics carry.
@@ -84,6 +85,13 @@ public final class QosReader
         for (int i = 0; i < lines.size(); i++)
         {
             reader.line(i + 1, lines.get(i));
+        }
+        if (!reader.qosOption && !reader.policyFile)
+        {
+            reader.diagnostics.add(new Diagnostic(reader.file, 0, 0, Severity.WARNING, "no qos_* option in the file: " +
+                "the port gets OpenSM's defaults (vlink qos show prints them); set qos_max_vls, qos_high_limit, " +
+                "qos_vlarb_high, qos_vlarb_low and qos_sl2vl (or their qos_<type>_ forms), or check that this is the " +
+                "opensm.conf you meant"));
         }
         return reader.finish(portType, 0, LowBurst.WEIGHT, strict);
     }
@@ -141,6 +149,7 @@ public final class QosReader
         {
             return;
         }
+        qosOption |= key.startsWith("qos_");
         int valueStart = QosSyntax.skipSpace(text, keyEnd, end);
         if (equals >= 0 || (valueStart < end && text.charAt(valueStart) == '='))
         {
