@@ -88,10 +88,17 @@ public final class Scenario
 
     /**
      * Runs the scenario and emits the spec's output lines: drops, one line per slot, shares.
+     * <p>
+     * A run that ends because nothing more can be sent (not because of {@code grants N}) while packets are still
+     * queued on a data VL strands them: their credits do not cover the head packet, or no table entry of the VL has a
+     * weight. Each such VL is reported, at its first traffic line: a warning when other traffic was sent, an error
+     * when the scenario could send nothing at all.
      *
      * @param out receives each line, without a line terminator.
+     * @return the stranded traffic, one finding per VL, ascending; empty when everything queued was sent or the
+     * run was stopped by {@code grants N}.
      */
-    public void run(final Consumer<String> out)
+    public List<Diagnostic> run(final Consumer<String> out)
     {
         final SimulatedPort port = new SimulatedPort();
         final int dataVls = config.dataVls();
@@ -118,6 +125,7 @@ public final class Scenario
 
         final VlArbiter arbiter = new VlArbiter(config, port);
         final boolean[] applied = new boolean[arrivals.size()];
+        boolean stuck = false;
         for (long slot = 1; slot <= maxGrants; slot++)
         {
             boolean pending = false;
@@ -143,6 +151,7 @@ public final class Scenario
             {
                 if (!pending)
                 {
+                    stuck = true;
                     break;
                 }
                 out.accept("grant " + slot + " idle");
@@ -161,9 +170,11 @@ public final class Scenario
         }
 
         long total = 0;
+        long sent = port.sentPackets(15) + port.sentFcps();
         for (int vl = 0; vl < dataVls; vl++)
         {
             total += port.sentBytes(vl);
+            sent += port.sentPackets(vl);
         }
         for (int vl = 0; vl < dataVls; vl++)
         {
@@ -173,6 +184,40 @@ public final class Scenario
                     " fraction=" + String.format(Locale.ROOT, "%.4f", (double)port.sentBytes(vl) / total));
             }
         }
+        return stuck ? stranded(port, sent == 0) : List.of();
+    }
+
+    private List<Diagnostic> stranded(final SimulatedPort port, final boolean nothingSent)
+    {
+        final List<Diagnostic> found = new ArrayList<>();
+        for (int vl = 0; vl < config.dataVls(); vl++)
+        {
+            final long queued = port.queued(vl);
+            if (queued == 0)
+            {
+                continue;
+            }
+            int line = 0;
+            for (final int[] t : traffic)
+            {
+                final int tvl = t[0] == Parser.SL_PACKETS ? config.sl2vl(t[1]) : t[1];
+                if (tvl == vl)
+                {
+                    line = t[4];
+                    break;
+                }
+            }
+            final int size = port.headSize(vl);
+            final String why = port.canSend(vl, size) ?
+                "no entry of VL" + vl + " has a non-zero weight in either table; give it one" :
+                "its next packet (" + size + " bytes) needs " + Sizes.blocks(size) + " blocks of credit and " +
+                (credits[vl] == 0 ? "the VL has none (credits " + vl + " 0)" : "the VL's " + credits[vl] +
+                " blocks for the run are spent") + "; give the VL more credits";
+            found.add(new Diagnostic(file, line, 0, nothingSent ? Severity.ERROR : Severity.WARNING,
+                (nothingSent ? "nothing can be sent: " : "") + "vl=" + vl + ": " + queued + " packet" +
+                (queued == 1 ? "" : "s") + " never sent: " + why));
+        }
+        return found;
     }
 
     /**
