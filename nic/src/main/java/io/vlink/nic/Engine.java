@@ -110,9 +110,12 @@ public final class Engine implements AutoCloseable
                     new Port(this, 0, config, config.linkWrapper.apply(link), counters, config.localLid, config.remoteLid)
                 };
             }
+            final ErrorLogHandler errorHandler = new ErrorLogHandler(countersFile.errorLog(), System.err);
             capture = null == config.capturePath ? null :
                 CaptureTap.open(config.capturePath, config.captureLength, SystemEpochNanoClock.INSTANCE,
-                countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE));
+                countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
+                countersFile.newCounter(CounterType.CAPTURE_ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
+                errorHandler);
 
             // In the order a shared thread (or an invoker) runs them: what arrived, then credits, then what to send,
             // so that a credit returned in one duty cycle is used in the same cycle. Split mode runs the receive
@@ -137,7 +140,7 @@ public final class Engine implements AutoCloseable
                 "vlink-" + config.name + "-",
                 config.threading,
                 IdleStrategies.supplier(config.idle),
-                new ErrorLogHandler(countersFile.errorLog(), System.err),
+                errorHandler,
                 errors,
                 List.of(receiveSide, transmitSide));
         }
