@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Arbitration decisions with 8 backlogged data VLs: the {@link VlArbiter} under the seed's OpenSM example
+ * Arbitration decisions with 8 backlogged data VLs: the {@link VlArbiter} under the OpenSM manual's QoS example
  * tables ({@code seed}: limit 6, high {@code 0:4}, low {@code 0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64}) and
  * under full 64-entry tables ({@code full64}), against a plain round-robin over the same 8 ready flags
  * ({@code roundRobin}) and a round-robin asking the same source ({@code roundRobinSource}).

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The state is steady (docs/injection.md, "the benchmark is steady"): one packet in flight, so no class ever lacks
  * cells; the clock advances 50 ns an op, so an injector that stays high is demoted by its 100 us priority timer
- * once per 2000 selections and promoted again at its next consideration (the perturbation of seed 004): a
+ * once per 2000 selections and promoted again at its next consideration (the HPE patent's perturbation): a
  * constant ~3.4% (mixed sizes) and ~4.6% (one cell) of selections take the slow path, in every iteration. Run
  * to run differences on a shared 2-vCPU machine come from the neighbour on the other hyperthread: prefer
  * {@code -f 3} and read each figure against the same run's {@code baseline}.

@@ -21,13 +21,13 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
 /**
  * The arbiter agent: for each port, at every packet boundary, {@code core}'s {@link VlArbiter} picks VL15, a
- * flow-control packet or a data VL (vl-arbitration.md), using the port's per-VL rings and credit state as its
+ * flow-control packet or a data VL (docs/arbitration.md), using the port's per-VL rings and credit state as its
  * {@link ArbiterSource}; the agent then frames the packet into the link's off-heap buffer in one copy (from the
  * cells: LRH, ICRC and VCRC filled by {@code core}'s {@link PacketFramer}) and frees its cells.
  * <p>
  * It owns each data VL's FCTBS (a {@link CreditTransmitter}); the credit limits come from the credit agent,
  * published with release and read here with acquire. FCPs are built here, when they go on the wire, so the
- * FCTBS they carry counts exactly the blocks sent before them (flow-control.md).
+ * FCTBS they carry counts exactly the blocks sent before them (docs/flow-control.md).
  */
 final class ArbiterAgent implements Agent
 {
@@ -115,7 +115,7 @@ final class ArbiterAgent implements Agent
             final int currentEpoch = port.linkEpoch();
             if (currentEpoch != epoch)
             {
-                // link (re)initialisation: every counter from zero (flow-control.md, Link states)
+                // link (re)initialisation: every counter from zero (docs/flow-control.md, Link states)
                 epoch = currentEpoch;
                 transmitter.reset();
                 for (int vl = 0; vl < dataVls; vl++)
@@ -215,7 +215,7 @@ final class ArbiterAgent implements Agent
         @Override
         public boolean hasVl15()
         {
-            // VL15 needs no credit, only a link that is up (flow-control.md)
+            // VL15 needs no credit, only a link that is up (docs/flow-control.md)
             return state != LinkState.DOWN.code() && null != rings.peek(Port.VL15);
         }
 

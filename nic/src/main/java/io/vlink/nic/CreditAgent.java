@@ -18,7 +18,7 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
 /**
  * The credit agent: for each port, the link state machine, the receiver's credit state and the FCP schedule
- * ({@code core}'s {@link LinkStateMachine}, {@link CreditReceiver}, {@link FcpSchedule}; flow-control.md).
+ * ({@code core}'s {@link LinkStateMachine}, {@link CreditReceiver}, {@link FcpSchedule}; docs/flow-control.md).
  * <ul>
  *     <li>It applies, in wire order, the FCPs and accepted packets the receive agent reports: an FCP sets
  *     {@code ABR := FCTBS} and publishes the VL's credit limit {@code CL := FCCL} (release; the arbiter reads it
@@ -192,7 +192,7 @@ final class CreditAgent implements Agent
             final int vl = Fcp.vl(word);
             if (link.state().mayReceiveFcp(op))
             {
-                // ABR := FCTBS re-synchronises after lost or damaged data; CL := FCCL (flow-control.md, FCPs)
+                // ABR := FCTBS re-synchronises after lost or damaged data; CL := FCCL (docs/flow-control.md, FCPs)
                 receiver.onBlocksSent(vl, Fcp.fctbs(word));
                 port.publishCreditLimit(vl, Fcp.fccl(word));
                 counters.rxAbr(vl).setRelease(receiver.blocksReceived(vl));

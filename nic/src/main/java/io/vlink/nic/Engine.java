@@ -497,7 +497,7 @@ public final class Engine implements AutoCloseable
 
         /**
          * @param nanos the longest gap between two FCPs of a VL (default 1 ms: 65,536 symbol times are notional
-         *              in software; a receiver that frees space sends an FCP at once anyway, flow-control.md).
+         *              in software; a receiver that frees space sends an FCP at once anyway, docs/flow-control.md).
          * @return this.
          */
         public Builder fcpPeriodNs(final long nanos)
@@ -548,7 +548,7 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * Record both directions of the wire as pcap (wire.md): interface 0 is what port 0 sends, 1 its peer.
+         * Record both directions of the wire as pcap (docs/wire.md): interface 0 is what port 0 sends, 1 its peer.
          *
          * @param file          the capture file (replaced).
          * @param initialLength bytes mapped at first; the file grows as needed, past 2 GiB.

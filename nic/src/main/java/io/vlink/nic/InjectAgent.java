@@ -20,7 +20,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * The injection agent: for each port, queue pairs -> SL arbitration with tenure ({@link SlScheduler}) ->
  * injectors (one per SL, and one for SMPs) -> injector arbitration with water marks ({@link InjectorArbiter}) ->
  * the shared {@link CellBuffer} -> SL2VL -> the per-VL rings, which carry descriptors, never bytes
- * ({@code injection.md}).
+ * (docs/injection.md).
  * <p>
  * Each injector holds at most one packet that SL arbitration produced and that waits for cells; SL arbitration
  * skips the SLs whose injector is holding one ({@link SlScheduler#next(int)}), so a VL stalled on credits holds
@@ -236,7 +236,7 @@ final class InjectAgent implements Agent
                 final int vl = qos.sl2vl(qp.sl());
                 if (vl >= dataVls)
                 {
-                    // SL2VL maps the SL to VL15 or a VL the port lacks: its packets are dropped (qos-config.md)
+                    // SL2VL maps the SL to VL15 or a VL the port lacks: its packets are dropped (docs/qos.md)
                     counters.discards(DiscardReason.DATA_MISSING_VL.id()).incrementRelease();
                     if (end)
                     {
@@ -328,7 +328,7 @@ final class InjectAgent implements Agent
             final int opcode = 0 == offset ? (end ? SEND_ONLY : SEND_FIRST) : (end ? SEND_LAST : SEND_MIDDLE);
             // LRH and BTH written straight into the first cell (at least 64 bytes) as three big-endian words:
             // LRH VL, LVer 0, SL, LNH 2, DLID, PktLen, SLID; BTH opcode, SE 0, M 0, PadCnt, TVer 0, P_Key 0xFFFF,
-            // resv8a 0, DestQP, AckReq 0, PSN (wire.md)
+            // resv8a 0, DestQP, AckReq 0, PSN (docs/wire.md)
             final UnsafeBuffer data = cells.data();
             final int at = cells.cellOffset(cell);
             data.putLong(at, lrhWord | ((long)vl << 60) | ((long)qp.sl() << 52) | ((long)(size >>> 2) << 16), BIG_ENDIAN);

@@ -4,7 +4,7 @@ import org.agrona.DirectBuffer;
 
 /**
  * Memory registered with an engine so that messages can be posted by reference to it (a DMA command in the terms
- * of {@code injection.md}): the engine copies the bytes straight from here into its cell buffer, once. The memory
+ * of docs/injection.md): the engine copies the bytes straight from here into its cell buffer, once. The memory
  * must stay valid and unchanged from the post until the queue pair reports the message complete.
  */
 public final class MemoryRegion

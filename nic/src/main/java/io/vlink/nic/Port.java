@@ -196,7 +196,7 @@ public final class Port
 
     /**
      * Replace the VL arbitration tables and high limit while traffic flows: the arbiter applies them at its next
-     * packet boundary, from the start state (vl-arbitration.md); no packet is cut or lost. The SL2VL table and
+     * packet boundary, from the start state (docs/arbitration.md); no packet is cut or lost. The SL2VL table and
      * the number of data VLs are fixed when the engine is built.
      *
      * @param replacement the new settings.
@@ -250,7 +250,7 @@ public final class Port
     }
 
     /**
-     * @return the largest packet size S the port sends or accepts: MTU plus headers (wire.md).
+     * @return the largest packet size S the port sends or accepts: MTU plus headers (docs/wire.md).
      */
     public int maxPacketSize()
     {

@@ -7,7 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A queue pair's send queue: the application posts messages, the engine's injection agent slices them into
- * packets on the queue pair's SL (SL arbitration with tenure, {@code injection.md}).
+ * packets on the queue pair's SL (SL arbitration with tenure, docs/injection.md).
  * <p>
  * A message is either immediate data, copied here at post time (up to {@link #inlineCapacity()} bytes), or a
  * reference to registered memory ({@link MemoryRegion}), copied once, straight into the cell buffer, when it is

@@ -126,7 +126,7 @@ final class ReceiveAgent implements Agent
         {
             if (length > Fcp.LENGTH)
             {
-                // an FCP is exactly 8 bytes (wire.md): anything longer is malformed, whatever its first 8 bytes
+                // an FCP is exactly 8 bytes (docs/wire.md): anything longer is malformed, whatever its first 8 bytes
                 discard(DiscardReason.FCP_TOO_LONG);
                 counters.fcpDiscarded.incrementRelease();
                 return;
@@ -148,7 +148,7 @@ final class ReceiveAgent implements Agent
             final int result = checker.check(buffer, offset, length);
             if (PacketChecker.OK != PacketChecker.verdict(result))
             {
-                // bad length, VCRC or ICRC: not accepted, ABR and free space do not move (flow-control.md)
+                // bad length, VCRC or ICRC: not accepted, ABR and free space do not move (docs/flow-control.md)
                 discard(DiscardReason.DATA_BAD_CRC);
                 return;
             }
@@ -166,7 +166,7 @@ final class ReceiveAgent implements Agent
                 }
                 else
                 {
-                    // the only loss allowed without a fault (flow-control.md, VL15)
+                    // the only loss allowed without a fault (docs/flow-control.md, VL15)
                     discard(DiscardReason.VL15_FULL);
                     counters.vl15Drops.incrementRelease();
                 }

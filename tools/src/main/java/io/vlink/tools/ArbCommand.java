@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code vlink arb}: the VL arbitration tools (spec {@code vl-arbitration.md}).
+ * {@code vlink arb}: the VL arbitration tools (docs/arbitration.md).
  */
 @Command(
     name = "arb",

@@ -29,7 +29,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 
 /**
- * {@code vlink decode FILE [--json]} (spec {@code cli.md}): decodes a pcap/ERF capture and checks every CRC, which
+ * {@code vlink decode FILE [--json]} (docs/cli.md): decodes a pcap/ERF capture and checks every CRC, which
  * Wireshark does not. One line per packet; with {@code --json} one JSON object per line.
  */
 @Command(

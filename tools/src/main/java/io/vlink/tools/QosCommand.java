@@ -17,8 +17,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
- * {@code vlink qos}: checks and shows the QoS options of an OpenSM {@code opensm.conf} (spec
- * {@code qos-config.md}).
+ * {@code vlink qos}: checks and shows the QoS options of an OpenSM {@code opensm.conf}
+ * (docs/qos.md).
  */
 @Command(
     name = "qos",

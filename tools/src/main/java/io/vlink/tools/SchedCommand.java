@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code vlink sched}: the host side of the transmit path (spec {@code injection.md}).
+ * {@code vlink sched}: the host side of the transmit path (docs/injection.md).
  * <p>
  * {@code vlink sched simulate SCENARIO} runs the SL arbitration table with queue-pair tenure over a scenario
  * file and prints one line per packet, each SL's share of the bytes and the QP switches.
@@ -44,7 +44,7 @@ public final class SchedCommand implements Runnable
         name = "simulate",
         mixinStandardHelpOptions = true,
         description = {
-            "Simulate SL arbitration with QP tenure, one packet per step (spec injection.md).",
+            "Simulate SL arbitration with QP tenure, one packet per step (docs/injection.md).",
             "Directives, one a line, '#' comments: slat SL:WEIGHT,... | tenure BYTES [PACKETS] | " +
                 "mtu 256|512|1024|2048|4096 | qp QPN SL | message QPN BYTES [COUNT] | packets N.",
             "Defaults: mtu 2048; tenure one MTU of bytes, no packet limit; slat every SL that has a QP, " +

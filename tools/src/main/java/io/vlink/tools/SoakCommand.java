@@ -26,7 +26,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code vlink soak} (spec {@code cli.md}): two ports back to back, traffic on every data VL the tables can serve
+ * {@code vlink soak} (docs/cli.md): two ports back to back, traffic on every data VL the tables can serve
  * plus VL15, seeded fault injection, a live line each second, a summary table and the JSON summary; exit 0 only
  * when every invariant held, 1 otherwise, 2 for a usage error.
  */

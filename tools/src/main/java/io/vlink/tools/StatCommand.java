@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code vlink stat}: the live counters of every vlink engine on this machine, read from their counters files
- * (spec {@code cli.md}), like AeronStat or {@code perfquery}. The output form is documented in
+ * (docs/cli.md), like AeronStat or {@code perfquery}. The output form is documented in
  * {@code docs/engine.md}: one record a line, {@code key=value} fields in a fixed order.
  */
 @Command(

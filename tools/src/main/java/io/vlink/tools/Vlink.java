@@ -7,7 +7,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code vlink} command (spec {@code cli.md}). Results go to stdout, errors to stderr with a
+ * The {@code vlink} command (docs/cli.md). Results go to stdout, errors to stderr with a
  * non-zero exit code. Subcommands print through {@code spec.commandLine().getOut()/getErr()} so tests
  * can capture them.
  * <p>
@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
         QosCommand.class,
         DecodeCommand.class,
         SoakCommand.class,
+        FabricCommand.class,
     })
 public final class Vlink implements Runnable
 {

@@ -27,7 +27,7 @@ public interface ArbiterSource
 
     /**
      * Whether the VL's credits cover a packet of {@code size} bytes: with the credit limit {@code CL},
-     * {@code CR = FCTBS + blocks(size)} and {@code (CL - CR) mod 4096 <= 2048} (spec {@code flow-control.md}).
+     * {@code CR = FCTBS + blocks(size)} and {@code (CL - CR) mod 4096 <= 2048} (docs/flow-control.md).
      *
      * @param vl   a data VL.
      * @param size the head packet's size, as {@link #headSize(int)} returned it (never 0).

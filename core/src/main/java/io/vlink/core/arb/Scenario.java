@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 
 /**
  * A scenario of the deterministic arbitration simulator ({@code vlink arb simulate}; spec
- * {@code vl-arbitration.md}): the port's QoS options (read by the real {@link QosReader}), its traffic,
+ * docs/arbitration.md): the port's QoS options (read by the real {@link QosReader}), its traffic,
  * VL15 and flow-control arrivals and credits. {@link #run(Consumer)} drives the real {@link VlArbiter} over a
  * {@link SimulatedPort} and prints the spec's lines.
  */

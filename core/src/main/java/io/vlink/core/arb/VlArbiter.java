@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * The VL arbiter: decides, at each packet boundary, what goes on the wire next (spec
- * {@code vl-arbitration.md}; seed 000, "Detailed Description of VL Arbitration"; seed 003).
+ * docs/arbitration.md; IBA VL arbitration, "Detailed Description of VL Arbitration"; OpenSM's manual).
  * <ol>
  *     <li>VL15 (never credit-checked), then flow-control packets, then data VLs; preemptive between packets.</li>
  *     <li>A port with one data VL sends VL0 whenever it has a packet and credits ({@code from=single}).</li>
@@ -59,7 +59,7 @@ public final class VlArbiter
 
     private static final int SOURCE_MASK = 0xF0;
     private static final int VL_MASK = 0x0F;
-    /** VLHighLimit counts 4 KB, the counter counts dwords: 1024 dwords per unit (seed 000). */
+    /** VLHighLimit counts 4 KB, the counter counts dwords: 1024 dwords per unit (IBA VL arbitration). */
     private static final int DWORDS_PER_LIMIT_UNIT = 1024;
 
     private final ArbiterSource source;
@@ -173,7 +173,7 @@ public final class VlArbiter
     public int next()
     {
         final ArbiterSource source = this.source;
-        // Priority: VL15 > flow-control packets > data (seed 000, "Overall Arbitration Scheme").
+        // Priority: VL15 > flow-control packets > data (IBA VL arbitration, "Overall Arbitration Scheme").
         if (source.hasVl15())
         {
             lastSize = 0;
@@ -405,7 +405,7 @@ public final class VlArbiter
 
         /**
          * Sending subtracts the packet's blocks from the current entry's weight, which may go negative
-         * (overdraw, seed 000: 127 - 64 - 64 = -1); at zero or below the pointer moves on and the next
+         * (overdraw, IBA VL arbitration: 127 - 64 - 64 = -1); at zero or below the pointer moves on and the next
          * entry's weight is reloaded.
          *
          * @return whether the entry's weight is used up (the pointer moved on).

@@ -7,7 +7,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
- * The capture format of spec {@code wire.md} ("Captures"): classic pcap with link type 197 (ERF), as Mellanox
+ * The capture format of docs/wire.md ("Captures"): classic pcap with link type 197 (ERF), as Mellanox
  * {@code ibdump} writes and Wireshark reads. The encoders write into any {@link MutableDirectBuffer} at any offset,
  * so a file writer, a memory-mapped capture tap or a test all share them.
  * <pre>

@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 
 /**
  * The InfiniBand link CRC-16 used for the VCRC of data packets and the LPCRC of flow-control packets
- * (spec {@code wire.md}, "CRCs"): polynomial 0x100B (reflected 0xD008), initial value 0xFFFF, input and output
+ * (docs/wire.md, "CRCs"): polynomial 0x100B (reflected 0xD008), initial value 0xFFFF, input and output
  * reflected, final XOR 0xFFFF. The CRC of ASCII {@code "123456789"} is 0x0A3D.
  * <p>
  * Stateless, allocation-free and safe from any thread; a range is bounds-checked once, then read with plain loads.
@@ -126,7 +126,7 @@ public final class Crc16
 
     /**
      * The LPCRC of a flow-control packet: the CRC-16 of its first four bytes, given as the big-endian word they
-     * form (spec {@code wire.md}, "LPCRC"). Four table lookups, no memory access besides the table.
+     * form (docs/wire.md, "LPCRC"). Four table lookups, no memory access besides the table.
      *
      * @param word bytes 0-3 of the FCP as a big-endian int.
      * @return the CRC, 0..0xFFFF.

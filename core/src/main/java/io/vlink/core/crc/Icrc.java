@@ -9,7 +9,7 @@ import java.util.zip.CRC32;
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
- * The invariant CRC of an IBA data packet (spec {@code wire.md}, "ICRC"): the standard CRC-32 of
+ * The invariant CRC of an IBA data packet (docs/wire.md, "ICRC"): the standard CRC-32 of
  * {@link java.util.zip.CRC32} over the packet from the first LRH byte to the last byte before the ICRC, with the
  * variant fields read as 1s:
  * <ul>

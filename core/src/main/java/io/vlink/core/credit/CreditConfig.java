@@ -7,7 +7,7 @@ package io.vlink.core.credit;
  *   <caption>Settings</caption>
  *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>dataVls</td><td>1</td><td>data VLs: 1, 2, 4, 8 or 15</td></tr>
- *   <tr><td>bufferBlocks</td><td>3072</td><td>each data VL's receive buffer in 64-byte blocks (the seed's
+ *   <tr><td>bufferBlocks</td><td>3072</td><td>each data VL's receive buffer in 64-byte blocks (the IBA flow-control
  *   example: 192 KB)</td></tr>
  *   <tr><td>chunkBytes</td><td>64</td><td>the receive buffer's allocation granularity</td></tr>
  *   <tr><td>vl15Packets</td><td>1</td><td>SMPs the VL15 receive buffer holds (IBA's minimum)</td></tr>
@@ -17,7 +17,7 @@ package io.vlink.core.credit;
  *   <tr><td>earlyFcpThresholdBlocks</td><td>64</td><td>FCCL advance that sends an FCP early</td></tr>
  *   <tr><td>automatic</td><td>true</td><td>received FCPs arm and activate the link ({@link LinkStateMachine})</td></tr>
  * </table>
- * The default FCP interval leaves 8,192 symbol times of the 65,536 the seed allows: an FCP that falls due while
+ * The default FCP interval leaves 8,192 symbol times of the 65,536 IBA allows: an FCP that falls due while
  * a packet is on the wire waits for it (up to 8,190 byte times for the largest PktLen) and for the next duty
  * cycle's poll, and must still leave within 65,536 symbol times.
  */

@@ -6,7 +6,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The hand-off of credit limits from the credit agent to the arbiter: one {@code CL} slot per VL (12 bits, the
- * peer's latest FCCL; spec {@code flow-control.md}, "Transmitter state") and a link epoch, shared between exactly
+ * peer's latest FCCL; docs/flow-control.md, "Transmitter state") and a link epoch, shared between exactly
  * one writer thread and any number of reader threads.
  * <p>
  * <b>Ordering.</b> The writer (the credit agent, after it decoded and checked an FCP) calls

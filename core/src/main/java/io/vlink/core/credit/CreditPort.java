@@ -7,7 +7,7 @@ import org.agrona.MutableDirectBuffer;
 /**
  * One port's link-level flow control, whole: link state, transmitter and receiver credits of every data VL, the
  * VL15 buffer, the FCP schedule and the discard counters, with the state rules applied between them (spec
- * {@code flow-control.md}). For single-threaded use (a simulator, a test, an engine that runs a port on one
+ * docs/flow-control.md). For single-threaded use (a simulator, a test, an engine that runs a port on one
  * agent); the parts are separate classes so an engine can give each to the thread that needs it.
  * <pre>{@code
  * CreditPort port = new CreditPort(new CreditConfig().dataVls(4).lineRate(LineRate.EDR_4X));

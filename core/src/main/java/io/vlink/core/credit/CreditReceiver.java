@@ -5,16 +5,16 @@ import io.vlink.core.wire.Sizes;
 import java.util.Arrays;
 
 /**
- * The receiver half of link-level flow control for every data VL of one port (spec {@code flow-control.md},
- * "Receiver state"; seed 001 "Receiver's Credit Limit"): {@code ABR}, the blocks received since link
+ * The receiver half of link-level flow control for every data VL of one port (docs/flow-control.md,
+ * "Receiver state"; IBA flow control "Receiver's Credit Limit"): {@code ABR}, the blocks received since link
  * initialization (12 bits), the receive buffer's free space, and the {@code FCCL} they give.
  * <p>
  * <b>Allocation granularity.</b> A buffer that allocates in chunks larger than a 64-byte block (128-byte chunks
  * and up, a power of two) charges each packet whole chunks: a 1-block packet takes a 2-block chunk of a
  * 128-byte-chunk buffer. Free space is kept in blocks at that granularity, and the capacity advertised is what
  * the buffer can take from the worst packet mix, all 1-block packets, one chunk each: the number of free chunks
- * (seed 001: "the receiver must use the smaller capacity in calculating the FCCL"). With 64-byte chunks this is
- * the free block count, as in the seed's examples.
+ * (IBA flow control: "the receiver must use the smaller capacity in calculating the FCCL"). With 64-byte chunks this is
+ * the free block count, as in the IBA flow-control examples.
  * <p>
  * {@code FCCL = ABR + min(capacity, 2048)} modulo 4096. Accepting a packet of NP blocks: {@code ABR += NP},
  * free space less its chunks. Releasing it to the upper layer gives its chunks back. A packet that would not fit

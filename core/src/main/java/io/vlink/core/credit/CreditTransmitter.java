@@ -3,8 +3,8 @@ package io.vlink.core.credit;
 import java.util.Arrays;
 
 /**
- * The transmitter half of link-level flow control for every data VL of one port (spec {@code flow-control.md},
- * "Transmitter state"; seed 001 "Terminology"): {@code FCTBS}, the blocks sent since link initialization, and
+ * The transmitter half of link-level flow control for every data VL of one port (docs/flow-control.md,
+ * "Transmitter state"; IBA flow control "Terminology"): {@code FCTBS}, the blocks sent since link initialization, and
  * {@code CL}, the latest FCCL the peer advertised. Both are 12-bit counters in {@code int[]} indexed by VL.
  * <p>
  * Single-threaded and allocation-free. In the engine the arbiter owns {@code FCTBS} (it sends) and the credit

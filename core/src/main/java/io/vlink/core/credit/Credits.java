@@ -1,7 +1,7 @@
 package io.vlink.core.credit;
 
 /**
- * The 12-bit arithmetic of link-level credit flow control (spec {@code flow-control.md}, seed 001 "Receive
+ * The 12-bit arithmetic of link-level credit flow control (docs/flow-control.md, IBA flow control "Receive
  * Buffer Full Example": "the ABR, FCCL, FCTBS and Free Space Count registers are all 12 bits wide").
  * <p>
  * Every counter here counts 64-byte flow-control blocks modulo 4096. These pure functions are the rule in
@@ -45,7 +45,7 @@ public final class Credits
     }
 
     /**
-     * The transmitter's credit check (seed 001 "An Example", step 6; spec: send iff
+     * The transmitter's credit check (IBA flow control "An Example", step 6; spec: send iff
      * {@code (CL - CR) mod 4096 <= 2048} with {@code CR = FCTBS + NP}).
      *
      * @param creditLimit the transmitter's CL for the VL (the peer's latest FCCL).
@@ -71,7 +71,7 @@ public final class Credits
     }
 
     /**
-     * The receiver's credit limit (seed 001 "Credit Limit Calculation"): {@code FCCL = ABR + min(free, 2048)}
+     * The receiver's credit limit (IBA flow control "Credit Limit Calculation"): {@code FCCL = ABR + min(free, 2048)}
      * modulo 4096, where {@code free} is what the buffer can take from any mix of valid packets.
      *
      * @param adjustedBlocksReceived the receiver's ABR for the VL.

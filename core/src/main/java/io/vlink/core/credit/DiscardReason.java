@@ -10,7 +10,7 @@ package io.vlink.core.credit;
  */
 public enum DiscardReason
 {
-    /** Op other than 0 or 1 (spec wire.md: "any other value is reserved: discard the packet"). */
+    /** Op other than 0 or 1 (docs/wire.md: "any other value is reserved: discard the packet"). */
     FCP_RESERVED_OP(0, "FCP with a reserved Op"),
     /** The LPCRC over the first four bytes did not match. */
     FCP_BAD_LPCRC(1, "FCP with a bad LPCRC"),
@@ -28,7 +28,7 @@ public enum DiscardReason
     DATA_STATE(7, "Data packet not allowed in the link state"),
     /** Bad VCRC, ICRC or LRH: dropped before the credit layer, ABR and free space do not move. */
     DATA_BAD_CRC(8, "Data packet with a bad VCRC, ICRC or LRH"),
-    /** VL15 has no credits: an SMP arriving to a full VL15 buffer is dropped (spec flow-control.md, VL15). */
+    /** VL15 has no credits: an SMP arriving to a full VL15 buffer is dropped (docs/flow-control.md, VL15). */
     VL15_FULL(9, "SMP arriving to a full VL15 buffer"),
     /** SMPs are received in every state but Down. */
     VL15_STATE(10, "SMP not allowed in the link state"),

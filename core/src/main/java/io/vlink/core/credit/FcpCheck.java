@@ -19,7 +19,7 @@ public final class FcpCheck
     }
 
     /**
-     * Checks an FCP whose LPCRC was good (spec {@code wire.md}): its Op is defined and it names a data VL this port
+     * Checks an FCP whose LPCRC was good (docs/wire.md): its Op is defined and it names a data VL this port
      * has.
      *
      * @param word    the FCP's first four bytes.

@@ -3,7 +3,7 @@ package io.vlink.core.credit;
 import java.util.Arrays;
 
 /**
- * When each data VL needs a flow-control packet (spec {@code flow-control.md}, "FCPs"; seed 001 "Frequency of FCP
+ * When each data VL needs a flow-control packet (docs/flow-control.md, "FCPs"; IBA flow control "Frequency of FCP
  * Transmission"), on a clock the caller reads once per duty cycle and passes in.
  * <ul>
  *   <li><b>Periodic:</b> an FCP for every data VL at least once per period, by default 65,536 symbol times at the

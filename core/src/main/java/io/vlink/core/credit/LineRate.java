@@ -2,7 +2,7 @@ package io.vlink.core.credit;
 
 /**
  * InfiniBand 4x link rates by the data rate they carry after line encoding: what "one symbol time", one byte at
- * the link's data rate, is worth (seed 001 "Frequency of FCP Transmission": "the time required to transmit 8 bits
+ * the link's data rate, is worth (IBA flow control "Frequency of FCP Transmission": "the time required to transmit 8 bits
  * of information onto the link").
  * <table>
  *   <caption>Rates, their encoding, and the 65,536-symbol FCP interval</caption>
@@ -31,7 +31,7 @@ public enum LineRate
     NDR_4X("4x NDR", 400_000_000_000L),
     XDR_4X("4x XDR", 800_000_000_000L);
 
-    /** The longest an FCP may wait per data VL, in symbol (byte) times: seed 001. */
+    /** The longest an FCP may wait per data VL, in symbol (byte) times: IBA flow control. */
     public static final int FCP_INTERVAL_SYMBOLS = 65_536;
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;

@@ -3,7 +3,7 @@ package io.vlink.core.credit;
 import io.vlink.core.wire.Fcp;
 
 /**
- * The link layer's states (spec {@code flow-control.md}, "Link states"): {@code Down -> Initialize -> Armed ->
+ * The link layer's states (docs/flow-control.md, "Link states"): {@code Down -> Initialize -> Armed ->
  * Active}, and what each lets through.
  * <table>
  *   <caption>What passes in each state</caption>

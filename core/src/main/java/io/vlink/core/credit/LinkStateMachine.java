@@ -3,7 +3,7 @@ package io.vlink.core.credit;
 import io.vlink.core.wire.Fcp;
 
 /**
- * The link state machine of one port: {@code Down -> Initialize -> Armed -> Active} (spec {@code flow-control.md},
+ * The link state machine of one port: {@code Down -> Initialize -> Armed -> Active} (docs/flow-control.md,
  * "Link states"; IBA's LinkDown, LinkInitialize, LinkArm, LinkActive).
  * <p>
  * <b>Transitions.</b> Commands, as the physical layer and a subnet manager give them:

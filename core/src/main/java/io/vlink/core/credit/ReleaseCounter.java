@@ -7,7 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The hand-off of receive-buffer space from the application back to the credit side: per VL, a monotonic count of
  * the blocks the application released (took out of the receive buffer), which the credit agent turns into
- * {@link CreditReceiver#release(int, int)} ({@code free += NP}, seed 001 "Receiver's Credit Limit") on its own
+ * {@link CreditReceiver#release(int, int)} ({@code free += NP}, IBA flow control "Receiver's Credit Limit") on its own
  * thread.
  * <p>
  * <b>Ordering.</b> The releasing thread calls {@link #release(int, int)}: the VL's count grows by a plain read and

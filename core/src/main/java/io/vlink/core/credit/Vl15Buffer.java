@@ -1,7 +1,7 @@
 package io.vlink.core.credit;
 
 /**
- * The VL15 receive buffer: no credits, counted in packets (spec {@code flow-control.md}, "VL15"; seed 001 "Only
+ * The VL15 receive buffer: no credits, counted in packets (docs/flow-control.md, "VL15"; IBA flow control "Only
  * Applies to Data VLs": "a minimum of a single packet buffer per port for VL15"). The VL15 transmitter sends
  * without knowing whether there is room, so an SMP arriving to a full buffer is dropped and counted
  * ({@link DiscardReason#VL15_FULL}): the only loss allowed without a fault.

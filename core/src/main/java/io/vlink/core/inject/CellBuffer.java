@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The shared output buffer of seed 004: an off-heap region of C fixed-size cells where injected packets wait
+ * The shared output buffer of the HPE patent: an off-heap region of C fixed-size cells where injected packets wait
  * until they are sent. A packet of S bytes takes {@code ceil(S / cell)} cells from {@link #claim} until its
  * cells are {@link #free freed} and {@link #reclaim reclaimed}.
  * <p>

@@ -3,7 +3,7 @@ package io.vlink.core.inject;
 import java.util.Arrays;
 
 /**
- * The settings of the shared cell buffer and the injector arbiter (spec {@code injection.md}, seed 004), with
+ * The settings of the shared cell buffer and the injector arbiter (docs/injection.md, the HPE patent), with
  * the reference values of the real NIC as defaults: 96 injectors, 10 buffer classes, a shared pool of 624
  * cells of 256 bytes, immediate data up to 224 bytes, per-injector water marks of 4 and 8 cells.
  * <p>

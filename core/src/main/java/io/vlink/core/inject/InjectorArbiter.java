@@ -1,10 +1,10 @@
 package io.vlink.core.inject;
 
 /**
- * Injector arbitration of seed 004 (spec {@code injection.md}): which injector puts the next packet into the
+ * Injector arbitration of the HPE patent (docs/injection.md): which injector puts the next packet into the
  * shared {@link CellBuffer}.
  * <p>
- * <b>Priority</b> (seed 004, Fig. 4A). Each injector works on one command at a time, immediate data (IDC) or
+ * <b>Priority</b> (the HPE patent, Fig. 4A). Each injector works on one command at a time, immediate data (IDC) or
  * DMA ({@link #command}). Its water marks follow the command: a DMA command uses the injector's own
  * {@code (low, high)} pair, an IDC the one global IDC pair. The priority is re-evaluated whenever the injector's
  * occupied cell count (OCC, all its cells) or its command changes, in the order of the flow chart: a priority
@@ -192,7 +192,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     }
 
     /**
-     * Reset (seed 004: a reset makes every injector high priority); timers restart at {@code nowNs}.
+     * Reset (the HPE patent: a reset makes every injector high priority); timers restart at {@code nowNs}.
      *
      * @param nowNs the injected clock.
      */
@@ -648,7 +648,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     private void evaluate(final int i)
     {
-        // seed 004 Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep. A high injector
+        // HPE patent, Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep. A high injector
         // can only be demoted (timer, high mark), a low one only raised (low mark, below the high mark)
         final int at = injectorInt[i * INJECTOR_INTS + SLOT];
         final int wk = (at >>> 6) * WORD_STRIDE;

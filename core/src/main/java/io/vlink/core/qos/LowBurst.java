@@ -1,13 +1,13 @@
 package io.vlink.core.qos;
 
 /**
- * How much the low-priority table may send once it gets a turn (spec {@code vl-arbitration.md},
- * "Low-table burst policy"): the IBA text is ambiguous here and seed 000's author reads it one way.
+ * How much the low-priority table may send once it gets a turn (docs/arbitration.md,
+ * "Low-table burst policy"): the IBA text is ambiguous here and the book chapter on IBA VL arbitration reads it one way.
  */
 public enum LowBurst
 {
     /**
-     * The default (seed 000's author's reading): the current low entry keeps sending until its weight is
+     * The default (the reading of the book chapter on IBA VL arbitration): the current low entry keeps sending until its weight is
      * used up or its VL cannot send, then the arbiter returns to the high table.
      */
     WEIGHT("weight"),

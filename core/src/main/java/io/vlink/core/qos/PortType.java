@@ -2,7 +2,7 @@ package io.vlink.core.qos;
 
 /**
  * The kinds of port OpenSM configures separately: each has its own {@code qos_<type>_} option set
- * (seed 003, spec {@code qos-config.md}). {@code sw2sw} is NVIDIA OpenSM's switch-to-switch set.
+ * (OpenSM's manual, docs/qos.md). {@code sw2sw} is NVIDIA OpenSM's switch-to-switch set.
  */
 public enum PortType
 {

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A port's effective QoS settings (spec {@code qos-config.md}, seed 003): its data VLs, the high and low
+ * A port's effective QoS settings (docs/qos.md, OpenSM's manual): its data VLs, the high and low
  * VLArbitration tables, VLHighLimit, the SL2VL table and the low-table burst policy. Immutable.
  * <p>
  * Built from code with {@link #builder()} (e.g. {@code QosConfig.builder().dataVls(8).highLimit(6)
@@ -17,12 +17,12 @@ public final class QosConfig
 {
     /** SL2VL maps 16 service levels. */
     public static final int SL_COUNT = 16;
-    /** VLHighLimit 255: the high table's bandwidth is unbounded (seed 000). */
+    /** VLHighLimit 255: the high table's bandwidth is unbounded (IBA VL arbitration). */
     public static final int HIGH_LIMIT_UNBOUNDED = 255;
     /** The data-VL counts a port can have (OperVLs). */
     private static final int[] DATA_VL_COUNTS = {1, 2, 4, 8, 15};
 
-    /** OpenSM's hard-coded defaults (qos-config.md). */
+    /** OpenSM's hard-coded defaults (docs/qos.md). */
     static final int DEFAULT_MAX_VLS = 15;
     static final int DEFAULT_HIGH_LIMIT = 0;
     static final String DEFAULT_VLARB_HIGH = "0:4,1:0,2:0,3:0,4:0,5:0,6:0,7:0,8:0,9:0,10:0,11:0,12:0,13:0,14:0";
@@ -56,9 +56,9 @@ public final class QosConfig
     }
 
     /**
-     * The seed's OpenSM example (seed 003) on a channel adapter with 8 data VLs: {@code qos_ca_high_limit 6},
+     * The QoS example of OpenSM's manual on a channel adapter with 8 data VLs: {@code qos_ca_high_limit 6},
      * {@code qos_ca_vlarb_high 0:4}, {@code qos_ca_vlarb_low 0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64},
-     * OpenSM's default SL2VL. This is the embedded default of {@code vlink soak} (spec {@code cli.md}).
+     * OpenSM's default SL2VL. This is the embedded default of {@code vlink soak} (docs/cli.md).
      *
      * @return the configuration.
      */

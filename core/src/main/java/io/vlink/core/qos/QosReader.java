@@ -13,7 +13,7 @@ import java.util.Objects;
 
 /**
  * Reads the QoS options of an OpenSM {@code opensm.conf} the way OpenSM does, but strictly (spec
- * {@code qos-config.md}, seed 003): {@code key value} lines, {@code #} comments anywhere, one pair of
+ * docs/qos.md, OpenSM's manual): {@code key value} lines, {@code #} comments anywhere, one pair of
  * quotes removed, a later line for a key wins, unset forms ({@code (null)}, {@code 0} for
  * {@code *_max_vls}, a negative {@code *_high_limit}), and per-field fallback {@code qos_<type>_X}, else
  * {@code qos_X}, else OpenSM's default. Keys that are not QoS keys are ignored, so a whole
@@ -293,7 +293,7 @@ public final class QosReader
                 found.add(warning(highLimit, highLimit == null ? 0 : highLimit.column,
                     describe(highLimit, portType, HIGH_LIMIT) + " 255 makes the high table unbounded while " +
                     describe(low, portType, VLARB_LOW) + " has entries that can send: the low table may starve " +
-                    "(seed 003); use 0..254 to bound the high table"));
+                    "(OpenSM's manual); use 0..254 to bound the high table"));
             }
         }
 

@@ -3,7 +3,7 @@ package io.vlink.core.qos;
 import io.vlink.core.config.Diagnostic;
 
 /**
- * The value syntax of OpenSM's {@code qos_*} options (spec {@code qos-config.md}), shared by the file
+ * The value syntax of OpenSM's {@code qos_*} options (docs/qos.md), shared by the file
  * reader and the builder so a value means the same thing whichever way it comes in. Every problem is
  * reported with its offset in the value text; nothing is folded into range the way OpenSM does.
  */

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Prints effective QoS tables exactly as {@code smpquery vlarb} and {@code smpquery sl2vl} print a port's
- * (spec {@code qos-config.md}), so operators can compare them with what real hardware reports.
+ * (docs/qos.md), so operators can compare them with what real hardware reports.
  */
 public final class SmpqueryFormat
 {

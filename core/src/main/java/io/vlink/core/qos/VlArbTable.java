@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * One VLArbitration table (high or low): 1..64 entries of {@code VL:weight}, VL 0..14, weight 0..255 in
- * 64-byte blocks (seed 000, "The Arbitration Elements"; seed 003). Immutable. Entries are kept as
+ * 64-byte blocks (IBA VL arbitration, "The Arbitration Elements"; OpenSM's manual). Immutable. Entries are kept as
  * written: an entry with weight 0 or for a VL the port lacks stays in the table (the arbiter skips it,
- * spec {@code vl-arbitration.md}); nothing is remapped.
+ * docs/arbitration.md); nothing is remapped.
  */
 public final class VlArbTable
 {
@@ -124,7 +124,7 @@ public final class VlArbTable
 
     /**
      * An entry is valid when its weight is non-zero, its VL is below {@code data_vls} and it is not 15
-     * (spec {@code vl-arbitration.md}); invalid entries are skipped.
+     * (docs/arbitration.md); invalid entries are skipped.
      *
      * @param index   entry index.
      * @param dataVls the port's data VLs.

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * SL arbitration table with queue-pair tenure (spec {@code injection.md}, seed 002): decides which queue
+ * SL arbitration table with queue-pair tenure (docs/injection.md, the IBM disclosure): decides which queue
  * pair's work becomes the next packet.
  * <p>
  * The table is a circular list of {@code SL:weight} entries, weights in bytes. Queue pairs are created with
@@ -441,7 +441,7 @@ public final class SlScheduler
 
     /**
      * Configuration check: an SL that has queue pairs but no table entry with a non-zero weight is never
-     * served (seed 002: every SL in use must appear in the table at least once).
+     * served (the IBM disclosure: every SL in use must appear in the table at least once).
      *
      * @param file     the configuration's name, for the diagnostics.
      * @param lineOfSl the line to report for each SL (e.g. where its first QP was declared), or null for 0.

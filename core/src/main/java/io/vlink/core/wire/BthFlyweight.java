@@ -19,7 +19,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  |A|   resv7     |                      PSN                      |
  *  +-+-------------+-----------------------------------------------+
  * </pre>
- * {@code resv8a} (byte 4) is a variant field: the ICRC covers it as all 1s (spec {@code wire.md}, "ICRC").
+ * {@code resv8a} (byte 4) is a variant field: the ICRC covers it as all 1s (docs/wire.md, "ICRC").
  */
 public final class BthFlyweight extends HeaderFlyweight<BthFlyweight>
 {

@@ -8,7 +8,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
- * Codec of the 8-byte link-level flow-control packet (spec {@code wire.md}, "Flow-control packet"; seed 001,
+ * Codec of the 8-byte link-level flow-control packet (docs/wire.md, "Flow-control packet"; IBA flow control,
  * Table 25-3).
  * <pre>
  *   0                   1                   2                   3
@@ -43,7 +43,7 @@ public final class Fcp
     public static final int TOO_SHORT = 1;
     /** The LPCRC does not match bytes 0-3: discard. */
     public static final int BAD_LPCRC = 2;
-    /** The Op is neither 0 nor 1: discard (seed 001: "Any packet received with a reserved operand ... discarded"). */
+    /** The Op is neither 0 nor 1: discard (IBA flow control: "Any packet received with a reserved operand ... discarded"). */
     public static final int RESERVED_OP = 3;
 
     /** 12-bit FCTBS and FCCL fields (and their counters) roll over at 4096. */

@@ -22,7 +22,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  |                                                               |
  *  +---------------------------------------------------------------+
  * </pre>
- * TClass, FlowLabel and HopLmt are variant: the ICRC covers them as all 1s (spec {@code wire.md}, "ICRC").
+ * TClass, FlowLabel and HopLmt are variant: the ICRC covers them as all 1s (docs/wire.md, "ICRC").
  * A GID is read as two longs: the subnet prefix (first 8 bytes) and the interface id (last 8).
  */
 public final class GrhFlyweight extends HeaderFlyweight<GrhFlyweight>

@@ -5,7 +5,7 @@ import org.agrona.DirectBuffer;
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
- * Flyweight over the 8-byte Local Route Header that starts every data packet (spec {@code wire.md}, "LRH").
+ * Flyweight over the 8-byte Local Route Header that starts every data packet (docs/wire.md, "LRH").
  * Big-endian, as every InfiniBand header.
  * <pre>
  *   0                   1                   2                   3

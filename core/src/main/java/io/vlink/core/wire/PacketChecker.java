@@ -7,7 +7,7 @@ import org.agrona.DirectBuffer;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
- * Checks a received data packet (spec {@code wire.md}): its length against LRH.PktLen and the port's MTU, then
+ * Checks a received data packet (docs/wire.md): its length against LRH.PktLen and the port's MTU, then
  * its VCRC and ICRC. It reads any bytes without throwing and returns a verdict packed with the status of each CRC
  * in one {@code int}, so a receive path discards and counts without allocating, and a decoder can show both CRCs.
  * <p>

@@ -8,7 +8,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
- * Completes a data packet for the wire (spec {@code wire.md}): given the LRH, the transport headers and the
+ * Completes a data packet for the wire (docs/wire.md): given the LRH, the transport headers and the
  * payload (pad included) written in a buffer, it fills LRH.PktLen, the ICRC (LNH 2 and 3) and the VCRC.
  * <pre>
  *  offset                                                 offset + size

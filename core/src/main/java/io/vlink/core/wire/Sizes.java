@@ -1,7 +1,7 @@
 package io.vlink.core.wire;
 
 /**
- * Packet size units used across the link layer (spec {@code wire.md}, {@code vl-arbitration.md}).
+ * Packet size units used across the link layer (docs/wire.md, docs/arbitration.md).
  * <p>
  * A packet's <em>size</em> {@code S} is its length from the first LRH byte through the last ICRC byte,
  * which is {@code 4 * LRH.PktLen}; the VCRC is not counted. On the wire the packet takes {@code S + 2} bytes.

@@ -18,7 +18,7 @@ import java.nio.file.Path;
 
 /**
  * The capture tap: records both directions of the wire as pcap with link type 197 (ERF), as {@code ibdump} writes
- * and Wireshark reads (wire.md, Captures): interface 0 is what the first port sends, 1 what its peer sends, each
+ * and Wireshark reads (docs/wire.md, Captures): interface 0 is what the first port sends, 1 what its peer sends, each
  * packet recorded where it enters the wire, in wire order.
  * <p>
  * Costs nothing when off: an engine without a capture holds no tap (agents test one null field) and never loads

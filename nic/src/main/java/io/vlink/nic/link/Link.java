@@ -24,9 +24,9 @@ public interface Link extends AutoCloseable
     /** {@link #tryClaim} result: the link cannot take the frame now; try again later. */
     int BACK_PRESSURED = -1;
 
-    /** The longest data packet: PktLen 2047 words plus the VCRC (wire.md). */
+    /** The longest data packet: PktLen 2047 words plus the VCRC (docs/wire.md). */
     int MAX_DATA_FRAME_LENGTH = 4 * 0x7FF + 2;
-    /** The length of a flow-control packet (wire.md). */
+    /** The length of a flow-control packet (docs/wire.md). */
     int LINK_FRAME_LENGTH = 8;
 
     /**

@@ -9,7 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * One VL's receive buffer: packets wait here between the receive agent (the single producer) and the application
  * thread that drains them (the single consumer). Space is accounted exactly in 64-byte blocks, the unit of
- * link-level credit: a packet of size S takes {@code ceil(S / 64)} blocks, no more (flow-control.md: free space
+ * link-level credit: a packet of size S takes {@code ceil(S / 64)} blocks, no more (docs/flow-control.md: free space
  * at the buffer's real allocation granularity).
  * <p>
  * Packets are stored contiguously so the handler reads each in place: a packet that starts near the end of the

@@ -11,7 +11,7 @@ public enum CounterType
     /** Exceptions thrown by agents (each is also in the distinct error log). */
     ERRORS(1, "errors", CounterScope.ENGINE),
 
-    /** Gauge: the port's link state (0 down, 1 initialize, 2 armed, 3 active; flow-control.md). */
+    /** Gauge: the port's link state (0 down, 1 initialize, 2 armed, 3 active; docs/flow-control.md). */
     LINK_STATE(2, "link_state", CounterScope.PORT),
     /** Frames the capture tap could not record (it fell behind). */
     CAPTURE_DROPS(4, "capture_drops", CounterScope.ENGINE),
@@ -23,7 +23,7 @@ public enum CounterType
 
     /** Packets put on the wire on a VL (data VLs and VL15). */
     TX_PACKETS(10, "tx_packets", CounterScope.VL),
-    /** Bytes put on the wire on a VL, counted as packet sizes (4 * PktLen, wire.md). */
+    /** Bytes put on the wire on a VL, counted as packet sizes (4 * PktLen, docs/wire.md). */
     TX_BYTES(11, "tx_bytes", CounterScope.VL),
     /** Packets received, checked and accepted on a VL. */
     RX_PACKETS(12, "rx_packets", CounterScope.VL),
@@ -35,11 +35,11 @@ public enum CounterType
     DELIVERED_PACKETS(15, "delivered_packets", CounterScope.VL),
     /** Gauge: free blocks in a VL's receive buffer. */
     RX_FREE_BLOCKS(16, "rx_free_blocks", CounterScope.VL),
-    /** Gauge: the transmitter's FCTBS on a data VL, blocks sent since link initialization mod 4096 (flow-control.md). */
+    /** Gauge: the transmitter's FCTBS on a data VL, blocks sent since link initialization mod 4096 (docs/flow-control.md). */
     TX_FCTBS(17, "tx_fctbs", CounterScope.VL),
-    /** Gauge: the transmitter's credit limit CL on a data VL, the latest FCCL received (flow-control.md). */
+    /** Gauge: the transmitter's credit limit CL on a data VL, the latest FCCL received (docs/flow-control.md). */
     TX_CREDIT_LIMIT(18, "tx_credit_limit", CounterScope.VL),
-    /** Gauge: the receiver's ABR on a data VL, blocks received since link initialization mod 4096 (flow-control.md). */
+    /** Gauge: the receiver's ABR on a data VL, blocks received since link initialization mod 4096 (docs/flow-control.md). */
     RX_ABR(19, "rx_abr", CounterScope.VL),
 
     /** Received packets discarded, by reason (length, CRCs, protocol violations: never thrown). */
@@ -51,12 +51,12 @@ public enum CounterType
     FCP_RECEIVED(31, "fcp_received", CounterScope.PORT),
     /** Flow-control packets discarded (bad LPCRC, reserved op, VL the port lacks). */
     FCP_DISCARDED(32, "fcp_discarded", CounterScope.PORT),
-    /** VL15 packets dropped because the VL15 receive buffer was full (flow-control.md, VL15). */
+    /** VL15 packets dropped because the VL15 receive buffer was full (docs/flow-control.md, VL15). */
     VL15_DROPS(33, "vl15_drops", CounterScope.PORT),
 
     /** Gauge: cells of the transmit cell buffer in use. */
     CELL_OCCUPANCY(40, "cell_occupancy", CounterScope.PORT),
-    /** Injector priority changes (injection.md, water marks and priority timer). */
+    /** Injector priority changes (docs/injection.md, water marks and priority timer). */
     INJECTOR_PRIORITY_CHANGES(41, "injector_priority_changes", CounterScope.PORT),
     /** Posts refused because the transmit path was full (back-pressure returned to the caller). */
     POST_BACK_PRESSURE(42, "post_back_pressure", CounterScope.PORT),

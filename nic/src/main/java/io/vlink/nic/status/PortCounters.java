@@ -87,7 +87,7 @@ public final class PortCounters
             }
             if (vl < dataVls)
             {
-                // VL15 is never credited (flow-control.md): no stalls, no credited buffer.
+                // VL15 is never credited (docs/flow-control.md): no stalls, no credited buffer.
                 creditStalls[vl] = vlCounter(file, CounterType.CREDIT_STALLS, vl);
                 rxFreeBlocks[vl] = vlCounter(file, CounterType.RX_FREE_BLOCKS, vl);
                 txFctbs[vl] = vlCounter(file, CounterType.TX_FCTBS, vl);

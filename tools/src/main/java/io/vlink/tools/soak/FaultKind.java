@@ -1,7 +1,7 @@
 package io.vlink.tools.soak;
 
 /**
- * The faults {@code vlink soak --faults} can inject (spec {@code cli.md}), with the form of each value.
+ * The faults {@code vlink soak --faults} can inject (docs/cli.md), with the form of each value.
  * The names are the spec's and are stable: they are the keys of {@code faults.injected} and
  * {@code faults.detected} in the JSON summary.
  */

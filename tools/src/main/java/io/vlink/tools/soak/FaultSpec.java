@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * The parsed value of {@code --faults KIND=VALUE[,KIND=VALUE...]} (spec {@code cli.md}). Immutable.
+ * The parsed value of {@code --faults KIND=VALUE[,KIND=VALUE...]} (docs/cli.md). Immutable.
  * A kind not named is off. A kind named twice, an unknown kind, or a value of the wrong form is refused
  * with a message that says what is wrong and what is allowed; nothing is folded into range silently.
  */

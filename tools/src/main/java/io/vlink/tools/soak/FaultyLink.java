@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * A {@link Link} that damages the wire on its receive side, for {@code vlink soak --faults} (spec {@code cli.md}):
+ * A {@link Link} that damages the wire on its receive side, for {@code vlink soak --faults} (docs/cli.md):
  * installed on each port with {@code Engine.Builder.linkWrapper}, it loses or flips a bit of data packets and
  * flow-control packets with the configured probabilities, each fault kind from its own seeded
  * {@link SplittableRandom} (in the style of Aeron's {@code RandomLossGenerator}), so a run is reproducible with
@@ -172,7 +172,7 @@ public final class FaultyLink extends ForwardingLink
             if (armed && corruptFcp > 0 && corruptFcpRandom.nextDouble() < corruptFcp)
             {
                 increment(fcpFaults, 1);
-                // bytes 6-7 of an FCP are reserved and ignored (wire.md): flip a bit the LPCRC covers
+                // bytes 6-7 of an FCP are reserved and ignored (docs/wire.md): flip a bit the LPCRC covers
                 handler.onFrame(frameType, flipped(buffer, offset, length, Math.min(length, FCP_CHECKED_BYTES)), 0,
                     length);
                 return;
@@ -197,7 +197,7 @@ public final class FaultyLink extends ForwardingLink
             if (armed && corruptData > 0 && corruptDataRandom.nextDouble() < corruptData)
             {
                 increment(corruptedData, vl);
-                // the VCRC covers every byte of a data packet (wire.md)
+                // the VCRC covers every byte of a data packet (docs/wire.md)
                 handler.onFrame(frameType, flipped(buffer, offset, length, length), 0, length);
                 return;
             }

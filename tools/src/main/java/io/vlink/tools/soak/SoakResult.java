@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything a soak run found, as the JSON summary of {@code cli.md} presents it (every key there, and a
+ * Everything a soak run found, as the JSON summary of docs/cli.md presents it (every key there, and a
  * few more). A plain data holder: the soak fills it once the run has drained, then renders it.
  */
 public final class SoakResult
@@ -70,7 +70,7 @@ public final class SoakResult
     public long latencyMaxNs;
     /** The largest difference between a VL's share and its predicted share (NaN if not computed). */
     public double maxShareError = Double.NaN;
-    /** Invariant name (as in cli.md: no_loss, fifo, no_overflow, credits_recovered, ...) to whether it held. */
+    /** Invariant name (as in docs/cli.md: no_loss, fifo, no_overflow, credits_recovered, ...) to whether it held. */
     public final Map<String, Boolean> invariants = new LinkedHashMap<>();
     /** Why an invariant failed, for the people reading the summary. */
     public final List<String> violations = new ArrayList<>();

@@ -35,10 +35,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * Runs one soak (spec {@code cli.md}, {@code vlink soak}): two ports back to back (loopback peer, or UDP on
+ * Runs one soak (docs/cli.md, {@code vlink soak}): two ports back to back (loopback peer, or UDP on
  * 127.0.0.1 with both engines in this process), data from port A to port B on every data VL the tables can serve
  * plus SMPs on VL15, faults injected on a schedule, a live line each second, then a drain and the checks of
- * flow-control.md's invariants.
+ * the invariants of docs/soak.md.
  * <p>
  * One application thread (the caller's) sends, receives, injects the faults and reports; the engine runs on its
  * own thread(s). Every wait is bounded by a deadline.
@@ -281,7 +281,7 @@ public final class SoakRunner
         }
         if (capture && null != options.capture)
         {
-            // both directions of the wire, as pcap (wire.md); over UDP, engine A records what it sends and receives
+            // both directions of the wire, as pcap (docs/wire.md); over UDP, engine A records what it sends and receives
             builder.capture(options.capture, 64L * 1024 * 1024);
         }
         return builder;
@@ -596,7 +596,7 @@ public final class SoakRunner
     private void endStall()
     {
         stallUntilNs = 0;
-        // the stall is seen when the sender stalled on credits meanwhile (cli.md: no loss, no overflow): a new stall
+        // the stall is seen when the sender stalled on credits meanwhile (docs/cli.md: no loss, no overflow): a new stall
         // episode, or a VL whose window is closed now (it may have been blocked since before the stall began)
         if (totalStalls() > stallsAtStallStart || windowClosed())
         {
@@ -611,7 +611,7 @@ public final class SoakRunner
         {
             final long fctbs = tx.counters().txFctbs(vl).get();
             final long limit = tx.counters().txCreditLimit(vl).get();
-            // flow-control.md: a packet of NP blocks may go iff (CL - (FCTBS + NP)) mod 4096 <= 2048
+            // docs/flow-control.md: a packet of NP blocks may go iff (CL - (FCTBS + NP)) mod 4096 <= 2048
             if (driven[vl] && ((limit - fctbs - blocks) & 0xFFF) > 2048)
             {
                 return true;
@@ -785,7 +785,7 @@ public final class SoakRunner
             final long limit = sender.txCreditLimit(vl).get();
             final long abr = receiver.rxAbr(vl).get();
             final long free = receiver.rxFreeBlocks(vl).get();
-            // flow-control.md: FCTBS == ABR once synchronized, and the window CL - FCTBS is the receiver's
+            // docs/flow-control.md: FCTBS == ABR once synchronized, and the window CL - FCTBS is the receiver's
             // min(free, 2048) with its whole buffer free again
             if (fctbs != abr || free != VL_BUFFER_BLOCKS || ((limit - fctbs) & 0xFFF) != Math.min(free, 2048))
             {
@@ -907,7 +907,7 @@ public final class SoakRunner
                 result.faultsInjected.put(kind, injected[kind.ordinal()]);
                 if (FaultKind.DROP_FCP != kind)
                 {
-                    // a lost FCP leaves nothing to detect (cli.md); credits recover from later FCPs
+                    // a lost FCP leaves nothing to detect (docs/cli.md); credits recover from later FCPs
                     result.faultsDetected.put(kind, detected[kind.ordinal()]);
                 }
             }
@@ -927,7 +927,7 @@ public final class SoakRunner
         }
     }
 
-    /** The invariants of flow-control.md ("What must hold in every run"), each with the reason when it fails. */
+    /** The invariants of docs/soak.md ("Drain, then check"), each with the reason when it fails. */
     private void invariants(
         final SoakResult result, final Totals totals, final boolean drained, final boolean creditsRecovered)
     {

@@ -230,7 +230,7 @@ public final class SoakTraffic implements ReceiveHandler
     }
 
     /**
-     * VLs the tables can serve: a valid entry with a non-zero weight in either table (cli.md: others are reported,
+     * VLs the tables can serve: a valid entry with a non-zero weight in either table (docs/cli.md: others are reported,
      * not driven).
      *
      * @param qos the configuration.

@@ -1,0 +1,693 @@
+package io.vlink.core.fabric;
+
+import io.vlink.core.config.ConfigException;
+import io.vlink.core.config.Diagnostic;
+import io.vlink.core.credit.LineRate;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a fabric topology in the format {@code ibnetdiscover} prints and {@code ibsim} reads: node records of a
+ * header line ({@code Switch N "ID"}, {@code Ca N "ID"}, {@code Hca N "ID"}, {@code Rt N "ID"}) followed by one line
+ * per connected port, ended by a blank line or the next header.
+ * <pre>
+ * switchguid=0x2c902004a5ad8(2c902004a5ad8)
+ * Switch  36 "S-0002c902004a5ad8"   # "MF0;switch-1:IS5030/U1" base port 0 lid 3 lmc 0
+ * [1]     "H-0002c903000e8f4c"[1](2c903000e8f4d)   # "node1 HCA-1" lid 5 4xQDR
+ *
+ * Ca      2 "H-0002c903000e8f4c"    # "node1 HCA-1"
+ * [1](2c903000e8f4d)  "S-0002c902004a5ad8"[1]   # lid 5 lmc 0 "MF0;switch-1:IS5030/U1" lid 3 4xQDR
+ * </pre>
+ * Every error is reported in one pass as {@code FILE:LINE:COL: error: what; how to fix}, and a topology with an
+ * error is refused whole. Links must be named from both ends. Ports without a LID in the file get the lowest free
+ * LIDs from 1 upward, in file order (a switch one for its port 0, a CA one per connected port).
+ */
+public final class TopologyReader
+{
+    /** The largest topology file read (a fabric of thousands of nodes is a few megabytes). */
+    public static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
+    /** The longest line read. */
+    public static final int MAX_LINE_LENGTH = 4096;
+
+    private static final Pattern HEADER = Pattern.compile(
+        "^(Switch|Ca|Hca|Rt)([ \\t]+)(\\d+)[ \\t]+\"([^\"]*)\"[ \\t]*(#.*)?$");
+    private static final Pattern PORT = Pattern.compile(
+        "^\\[(\\d+)\\](\\(([0-9A-Fa-fx]+)\\))?[ \\t]+\"([^\"]*)\"\\[(\\d+)\\](\\(([0-9A-Fa-fx]+)\\))?" +
+        "([ \\t]+w=(\\d+))?[ \\t]*(#.*)?$");
+    private static final Pattern SWITCH_LID = Pattern.compile("(?:base|enhanced)\\s+port\\s+0\\s+lid\\s+(\\d+)\\s+lmc\\s+(\\d+)");
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
+    private static final Pattern LID = Pattern.compile("\\blid\\s+(\\d+)(?:\\s+lmc\\s+(\\d+))?");
+    private static final Pattern SPEED = Pattern.compile("\\b(1|2|4|8|12)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\\b");
+    private static final Pattern GUID_LINE = Pattern.compile("^(switchguid|caguid|sysimgguid)=0x([0-9A-Fa-f]{1,16})(\\(.*\\))?\\s*$");
+
+    private TopologyReader()
+    {
+    }
+
+    /**
+     * @param file        the topology file.
+     * @param defaultRate the rate of links whose line does not give one.
+     * @return the topology, or every finding.
+     */
+    public static Result read(final Path file, final LineRate defaultRate)
+    {
+        final String name = file.toString();
+        try
+        {
+            if (Files.isDirectory(file))
+            {
+                return refused(new Diagnostic(name, 0, 0, Diagnostic.Severity.ERROR, "cannot read: is a directory"));
+            }
+            if (Files.size(file) > MAX_FILE_BYTES)
+            {
+                return refused(new Diagnostic(name, 0, 0, Diagnostic.Severity.ERROR,
+                    "cannot read: larger than " + MAX_FILE_BYTES + " bytes; a topology file is text of a few megabytes"));
+            }
+            return parse(name, new String(Files.readAllBytes(file), StandardCharsets.UTF_8), defaultRate);
+        }
+        catch (final IOException ex)
+        {
+            return refused(new Diagnostic(name, 0, 0, Diagnostic.Severity.ERROR, "cannot read: " + reason(ex)));
+        }
+    }
+
+    /**
+     * @param file        the name to report findings against.
+     * @param text        the file's text.
+     * @param defaultRate the rate of links whose line does not give one.
+     * @return the topology, or every finding.
+     */
+    public static Result parse(final String file, final String text, final LineRate defaultRate)
+    {
+        return new Parse(file, defaultRate).run(text);
+    }
+
+    private static Result refused(final Diagnostic diagnostic)
+    {
+        return new Result(null, List.of(diagnostic));
+    }
+
+    private static String reason(final IOException ex)
+    {
+        if (ex instanceof java.nio.file.NoSuchFileException)
+        {
+            return "no such file";
+        }
+        if (ex instanceof java.nio.file.AccessDeniedException)
+        {
+            return "permission denied";
+        }
+        return null == ex.getMessage() ? ex.getClass().getSimpleName() : ex.getMessage();
+    }
+
+    /** A node record as written, before links are resolved. */
+    private static final class NodeRecord
+    {
+        Topology.NodeType type;
+        String id;
+        String description;
+        long guid;
+        int ports;
+        int line;
+        int idColumn;
+        int lid;
+        int lmc;
+        int lidColumn;
+        final List<PortRecord> portLines = new ArrayList<>();
+        Topology.Node node;
+    }
+
+    /** A port line as written. */
+    private static final class PortRecord
+    {
+        NodeRecord owner;
+        int line;
+        int port;
+        int portColumn;
+        String remote;
+        int remoteColumn;
+        int remotePort;
+        int remotePortColumn;
+        int width;
+        int ownLid;
+        int ownLmc;
+        int ownLidColumn;
+        int remoteLid;
+        int remoteLidColumn;
+        LineRate rate;
+        int rateWidth;
+        boolean linked;
+    }
+
+    private static final class Parse
+    {
+        private final String file;
+        private final LineRate defaultRate;
+        private final List<Diagnostic> diagnostics = new ArrayList<>();
+        private final List<NodeRecord> records = new ArrayList<>();
+        private final Map<String, NodeRecord> byId = new HashMap<>();
+        private NodeRecord current;
+        private long pendingGuid;
+        /** Port lines under a refused header: already reported with the header, so passed over. */
+        private final NodeRecord refused = new NodeRecord();
+
+        Parse(final String file, final LineRate defaultRate)
+        {
+            this.file = file;
+            this.defaultRate = defaultRate;
+        }
+
+        Result run(final String text)
+        {
+            final String[] lines = text.split("\n", -1);
+            for (int i = 0; i < lines.length; i++)
+            {
+                String line = lines[i];
+                if (line.endsWith("\r"))
+                {
+                    line = line.substring(0, line.length() - 1);
+                }
+                if (line.length() > MAX_LINE_LENGTH)
+                {
+                    error(i + 1, MAX_LINE_LENGTH + 1, "line longer than " + MAX_LINE_LENGTH +
+                        " characters; a topology line is a header, a port or a GUID line");
+                    current = null;
+                    continue;
+                }
+                line(i + 1, line);
+            }
+            final Topology.Builder builder = new Topology.Builder();
+            for (final NodeRecord record : records)
+            {
+                record.node = builder.node(record.type, record.id, record.description, record.guid, record.ports);
+            }
+            links(builder);
+            lids(builder);
+            diagnostics.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) :
+                Integer.compare(a.column(), b.column()));
+            final boolean failed = diagnostics.stream().anyMatch(Diagnostic::isError);
+            if (!failed && records.isEmpty())
+            {
+                error(0, 0, "no node records; a topology has at least one 'Switch N \"ID\"' or 'Ca N \"ID\"' record");
+                return new Result(null, diagnostics);
+            }
+            return new Result(failed ? null : builder.build(), diagnostics);
+        }
+
+        private void line(final int number, final String line)
+        {
+            final String trimmed = line.strip();
+            if (trimmed.isEmpty())
+            {
+                current = null;
+                return;
+            }
+            if (trimmed.startsWith("#") || trimmed.equals("Non-Chassis Nodes") ||
+                trimmed.startsWith("vendid=") || trimmed.startsWith("devid="))
+            {
+                return;
+            }
+            final int indent = line.indexOf(trimmed.charAt(0));
+            if (trimmed.startsWith("switchguid=") || trimmed.startsWith("caguid=") || trimmed.startsWith("sysimgguid="))
+            {
+                final Matcher m = GUID_LINE.matcher(trimmed);
+                if (!m.matches())
+                {
+                    error(number, indent + trimmed.indexOf('=') + 2,
+                        "malformed GUID; write it as ibnetdiscover does, e.g. switchguid=0x2c902004a5ad8");
+                }
+                else if (!m.group(1).equals("sysimgguid"))
+                {
+                    pendingGuid = Long.parseUnsignedLong(m.group(2), 16);
+                }
+                return;
+            }
+            final Matcher header = HEADER.matcher(trimmed);
+            if (header.matches())
+            {
+                header(number, indent, header);
+                return;
+            }
+            if (trimmed.startsWith("["))
+            {
+                final Matcher port = PORT.matcher(trimmed);
+                if (!port.matches())
+                {
+                    error(number, indent + 1, "malformed port line; write '[P] \"REMOTE\"[Q]', optionally " +
+                        "followed by '(GUID)', 'w=4' and a '# ...' comment");
+                    return;
+                }
+                if (null == current)
+                {
+                    error(number, indent + 1, "port line outside a node record; put it under its node's header " +
+                        "line, with no blank line between");
+                    return;
+                }
+                if (current != refused)
+                {
+                    port(number, indent, port);
+                }
+                return;
+            }
+            for (final String keyword : new String[]{"Switch", "Ca", "Hca", "Rt"})
+            {
+                if (trimmed.startsWith(keyword) && trimmed.length() > keyword.length() &&
+                    Character.isWhitespace(trimmed.charAt(keyword.length())))
+                {
+                    error(number, indent + 1, "malformed " + keyword + " header; write '" + keyword +
+                        " N \"ID\"' with N the port count (1.." + Topology.MAX_PORTS + ") and a quoted, unique ID");
+                    current = refused;
+                    return;
+                }
+            }
+            error(number, indent + 1, "unknown line '" + quote(trimmed) + "'; a topology has node headers " +
+                "(Switch, Ca, Hca, Rt), port lines '[P] \"REMOTE\"[Q]', GUID lines and '#' comments");
+        }
+
+        private void header(final int number, final int indent, final Matcher m)
+        {
+            final NodeRecord record = new NodeRecord();
+            record.line = number;
+            record.type = switch (m.group(1))
+            {
+                case "Switch" -> Topology.NodeType.SWITCH;
+                case "Rt" -> Topology.NodeType.ROUTER;
+                default -> Topology.NodeType.CA;
+            };
+            final int portsColumn = indent + m.start(3) + 1;
+            record.ports = parseInt(m.group(3));
+            record.id = m.group(4);
+            record.idColumn = indent + m.start(4);
+            record.guid = pendingGuid;
+            pendingGuid = 0;
+            final String comment = m.group(5);
+            record.description = record.id;
+            current = refused;
+            if (record.ports < 1 || record.ports > Topology.MAX_PORTS)
+            {
+                error(number, portsColumn, "port count " + m.group(3) + " is out of range 1.." + Topology.MAX_PORTS +
+                    "; write the node's number of external ports");
+                return;
+            }
+            if (record.id.isEmpty())
+            {
+                error(number, record.idColumn, "empty node ID; give every node a unique quoted ID");
+                return;
+            }
+            final NodeRecord twin = byId.get(record.id);
+            if (null != twin)
+            {
+                error(number, record.idColumn, "node ID \"" + quote(record.id) + "\" is already used at line " +
+                    twin.line + "; node IDs must be unique");
+                return;
+            }
+            if (null != comment)
+            {
+                final int commentColumn = indent + m.start(5) + 1;
+                final Matcher quoted = QUOTED.matcher(comment);
+                if (quoted.find())
+                {
+                    record.description = quoted.group(1);
+                }
+                final Matcher lid = SWITCH_LID.matcher(comment);
+                if (lid.find())
+                {
+                    if (record.type != Topology.NodeType.SWITCH)
+                    {
+                        warning(number, commentColumn + lid.start(), "'port 0 lid' is a switch's; ignored on " +
+                            record.type.label() + " \"" + quote(record.id) + "\"");
+                    }
+                    else
+                    {
+                        record.lid = parseInt(lid.group(1));
+                        record.lmc = parseInt(lid.group(2));
+                        record.lidColumn = commentColumn + lid.start(1);
+                    }
+                }
+            }
+            records.add(record);
+            byId.put(record.id, record);
+            current = record;
+        }
+
+        private void port(final int number, final int indent, final Matcher m)
+        {
+            final PortRecord port = new PortRecord();
+            port.owner = current;
+            port.line = number;
+            port.port = parseInt(m.group(1));
+            port.portColumn = indent + m.start(1) + 1;
+            port.remote = m.group(4);
+            port.remoteColumn = indent + m.start(4);
+            port.remotePort = parseInt(m.group(5));
+            port.remotePortColumn = indent + m.start(5) + 1;
+            if (null != m.group(9))
+            {
+                port.width = parseInt(m.group(9));
+                if (port.width != 1 && port.width != 4 && port.width != 12)
+                {
+                    error(number, indent + m.start(9) + 1, "link width w=" + m.group(9) + " is not 1, 4 or 12");
+                }
+            }
+            final String comment = m.group(10);
+            if (null != comment)
+            {
+                comment(port, indent + m.start(10) + 1, comment);
+            }
+            if (port.port < 1 || port.port > current.ports)
+            {
+                error(number, port.portColumn, "port " + m.group(1) + " is out of range 1.." + current.ports +
+                    " of " + current.type.label() + " \"" + quote(current.id) + "\"; use a port number its header allows");
+                return;
+            }
+            for (final PortRecord other : current.portLines)
+            {
+                if (other.port == port.port)
+                {
+                    error(number, port.portColumn, "port " + port.port + " of \"" + quote(current.id) +
+                        "\" is already cabled at line " + other.line + "; a port has one cable");
+                    return;
+                }
+            }
+            current.portLines.add(port);
+        }
+
+        private void comment(final PortRecord port, final int column, final String comment)
+        {
+            // A CA's (or router's) line: "# lid L lmc M "REMOTE DESC" lid R SPEED": the first lid is its own.
+            // A switch's line: "# "REMOTE DESC" lid R SPEED": the lid is the remote's.
+            final Matcher lid = LID.matcher(comment);
+            final boolean ownFirst = current.type != Topology.NodeType.SWITCH;
+            final int open = comment.indexOf('"');
+            final int close = open < 0 ? -1 : comment.indexOf('"', open + 1);
+            while (lid.find())
+            {
+                if (open >= 0 && lid.start() > open && (close < 0 || lid.start() < close))
+                {
+                    continue;   // inside the quoted node description
+                }
+                if (ownFirst && port.ownLid == 0 && port.remoteLid == 0 && (open < 0 || lid.start() < open))
+                {
+                    port.ownLid = parseInt(lid.group(1));
+                    port.ownLmc = null == lid.group(2) ? 0 : parseInt(lid.group(2));
+                    port.ownLidColumn = column + lid.start(1);
+                }
+                else if (port.remoteLid == 0)
+                {
+                    port.remoteLid = parseInt(lid.group(1));
+                    port.remoteLidColumn = column + lid.start(1);
+                }
+            }
+            final Matcher speed = SPEED.matcher(comment);
+            if (speed.find())
+            {
+                port.rate = LineRate.byLabel("4x " + speed.group(2));
+                port.rateWidth = parseInt(speed.group(1));
+            }
+        }
+
+        private void links(final Topology.Builder builder)
+        {
+            for (final NodeRecord record : records)
+            {
+                for (final PortRecord port : record.portLines)
+                {
+                    final NodeRecord remote = byId.get(port.remote);
+                    if (null == remote)
+                    {
+                        error(port.line, port.remoteColumn, "unknown node \"" + quote(port.remote) +
+                            "\"; every remote must have a record of its own in the file");
+                        continue;
+                    }
+                    if (port.remotePort < 1 || port.remotePort > remote.ports)
+                    {
+                        error(port.line, port.remotePortColumn, "port " + port.remotePort + " is out of range 1.." +
+                            remote.ports + " of \"" + quote(remote.id) + "\"");
+                        continue;
+                    }
+                    final PortRecord back = find(remote, port.remotePort);
+                    if (null == back || !back.remote.equals(record.id) || back.port != port.remotePort ||
+                        back.remotePort != port.port)
+                    {
+                        error(port.line, port.remoteColumn, "\"" + quote(record.id) + "\"[" + port.port + "] names \"" +
+                            quote(remote.id) + "\"[" + port.remotePort + "], but " + (null == back ?
+                            "\"" + quote(remote.id) + "\" has no line for port " + port.remotePort :
+                            "that port's line (line " + back.line + ") names \"" + quote(back.remote) + "\"[" +
+                            back.remotePort + "]") + "; a link must be written from both ends");
+                        continue;
+                    }
+                    if (back.linked)
+                    {
+                        continue;
+                    }
+                    port.linked = true;
+                    back.linked = true;
+                    LineRate rate = null != port.rate ? port.rate : back.rate;
+                    if (null != port.rate && null != back.rate && (port.rate != back.rate || port.rateWidth != back.rateWidth))
+                    {
+                        warning(back.line, 0, "speed differs from line " + port.line + "'s; line " + port.line +
+                            "'s is used");
+                    }
+                    rate = null == rate ? defaultRate : rate;
+                    int width = port.width != 0 ? port.width : back.width;
+                    if (width == 0)
+                    {
+                        width = port.rateWidth != 0 ? port.rateWidth : back.rateWidth;
+                    }
+                    builder.link(record.node, port.port, remote.node, back.port, rate, width);
+                }
+            }
+        }
+
+        private static PortRecord find(final NodeRecord record, final int port)
+        {
+            for (final PortRecord line : record.portLines)
+            {
+                if (line.port == port)
+                {
+                    return line;
+                }
+            }
+            return null;
+        }
+
+        private void lids(final Topology.Builder builder)
+        {
+            // explicit LIDs first: check range and overlap, in file order
+            final Map<Integer, String> owner = new HashMap<>();
+            for (final NodeRecord record : records)
+            {
+                if (record.type == Topology.NodeType.SWITCH && record.lid != 0)
+                {
+                    if (claim(owner, record.line, record.lidColumn, record.lid, record.lmc,
+                        "\"" + quote(record.id) + "\" port 0"))
+                    {
+                        builder.lid(record.node, 0, record.lid, record.lmc);
+                    }
+                }
+                else if (record.type != Topology.NodeType.SWITCH)
+                {
+                    for (final PortRecord port : record.portLines)
+                    {
+                        if (port.ownLid != 0 && claim(owner, port.line, port.ownLidColumn, port.ownLid, port.ownLmc,
+                            "\"" + quote(record.id) + "\" port " + port.port))
+                        {
+                            builder.lid(record.node, port.port, port.ownLid, port.ownLmc);
+                        }
+                    }
+                }
+            }
+            // then the lowest free LID, in file order, for every port that needs one
+            int next = 1;
+            for (final NodeRecord record : records)
+            {
+                if (record.type == Topology.NodeType.SWITCH)
+                {
+                    if (record.node.baseLid(0) == 0)
+                    {
+                        next = free(owner, next);
+                        owner.put(next, record.id);
+                        builder.lid(record.node, 0, next, 0);
+                    }
+                }
+                else
+                {
+                    for (final PortRecord port : record.portLines)
+                    {
+                        if (record.node.baseLid(port.port) == 0 && port.ownLid == 0)
+                        {
+                            next = free(owner, next);
+                            owner.put(next, record.id);
+                            builder.lid(record.node, port.port, next, 0);
+                        }
+                    }
+                }
+            }
+            // remote LIDs the comments give must agree with the remote's own
+            for (final NodeRecord record : records)
+            {
+                for (final PortRecord port : record.portLines)
+                {
+                    final NodeRecord remote = byId.get(port.remote);
+                    if (port.remoteLid == 0 || null == remote || port.remotePort < 1 || port.remotePort > remote.ports)
+                    {
+                        continue;
+                    }
+                    final int actual = remote.type == Topology.NodeType.SWITCH ?
+                        remote.node.baseLid(0) : remote.node.baseLid(port.remotePort);
+                    if (actual != 0 && actual != port.remoteLid)
+                    {
+                        warning(port.line, port.remoteLidColumn, "remote lid " + port.remoteLid + " contradicts \"" +
+                            quote(remote.id) + "\"'s own record (lid " + actual + "); its own is used");
+                    }
+                }
+            }
+        }
+
+        private boolean claim(
+            final Map<Integer, String> owner, final int line, final int column, final int lid, final int lmc, final String who)
+        {
+            if (lmc < 0 || lmc > 7)
+            {
+                error(line, column, "lmc " + lmc + " is out of range 0..7");
+                return false;
+            }
+            final int count = 1 << lmc;
+            if (lid < 1 || lid + count - 1 > Topology.MAX_UNICAST_LID)
+            {
+                error(line, column, "lid " + lid + (lmc > 0 ? " with lmc " + lmc : "") + " is out of the unicast range 1.." +
+                    Topology.MAX_UNICAST_LID);
+                return false;
+            }
+            if (lmc > 0 && (lid & (count - 1)) != 0)
+            {
+                error(line, column, "lid " + lid + " is not a multiple of 2^lmc = " + count +
+                    "; a port's base LID has its low lmc bits clear");
+                return false;
+            }
+            for (int l = lid; l < lid + count; l++)
+            {
+                final String other = owner.get(l);
+                if (null != other)
+                {
+                    error(line, column, "lid " + l + " of " + who + " is already \"" + quote(other) + "\"'s; LIDs must be unique");
+                    return false;
+                }
+            }
+            for (int l = lid; l < lid + count; l++)
+            {
+                owner.put(l, who.substring(1, who.indexOf('"', 1)));
+            }
+            return true;
+        }
+
+        private static int free(final Map<Integer, String> owner, final int from)
+        {
+            int lid = from;
+            while (owner.containsKey(lid))
+            {
+                lid++;
+            }
+            return lid;
+        }
+
+        private void error(final int line, final int column, final String message)
+        {
+            diagnostics.add(new Diagnostic(file, line, column, Diagnostic.Severity.ERROR, message));
+        }
+
+        private void warning(final int line, final int column, final String message)
+        {
+            diagnostics.add(new Diagnostic(file, line, column, Diagnostic.Severity.WARNING, message));
+        }
+
+        private static int parseInt(final String digits)
+        {
+            return digits.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+        }
+    }
+
+    /**
+     * @param text input text.
+     * @return at most 80 characters of it, control characters escaped, for a message.
+     */
+    static String quote(final String text)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < text.length() && sb.length() < 80; i++)
+        {
+            final char c = text.charAt(i);
+            if (c < 0x20 || (c >= 0x7F && c < 0xA0))
+            {
+                sb.append(String.format(Locale.ROOT, "\\x%02x", (int)c));
+            }
+            else
+            {
+                sb.append(c);
+            }
+        }
+        if (sb.length() >= 80 && text.length() > 80)
+        {
+            sb.setLength(77);
+            sb.append("...");
+        }
+        return sb.toString();
+    }
+
+    /** The topology, or why not. */
+    public static final class Result
+    {
+        private final Topology topology;
+        private final List<Diagnostic> diagnostics;
+
+        Result(final Topology topology, final List<Diagnostic> diagnostics)
+        {
+            this.topology = topology;
+            this.diagnostics = List.copyOf(diagnostics);
+        }
+
+        /**
+         * @return the topology, or null when it was refused.
+         */
+        public Topology topology()
+        {
+            return topology;
+        }
+
+        /**
+         * @return every error and warning, in line order.
+         */
+        public List<Diagnostic> diagnostics()
+        {
+            return diagnostics;
+        }
+
+        public boolean ok()
+        {
+            return null != topology;
+        }
+
+        /**
+         * @return the topology.
+         * @throws ConfigException with every finding when it was refused.
+         */
+        public Topology orThrow()
+        {
+            if (null == topology)
+            {
+                throw new ConfigException(diagnostics);
+            }
+            return topology;
+        }
+    }
+}

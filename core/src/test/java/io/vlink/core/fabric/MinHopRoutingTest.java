@@ -1,0 +1,214 @@
+package io.vlink.core.fabric;
+
+import io.vlink.core.credit.LineRate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MinHopRoutingTest
+{
+    @Test
+    void twoSwitchesTwoPathsFourHcasAsPrinted()
+    {
+        final Routes routes = MinHopRouting.route(TopologyFixtures.sample("net.2sw2path4hca"));
+        final StringBuilder out = new StringBuilder();
+        routes.print(out);
+        assertEquals(String.join("\n",
+            "Switch1 lid 1: dlid 1 -> port 0 (0 hops)",
+            "Switch1 lid 1: dlid 2 -> port 3 (1 hop)",
+            "Switch1 lid 1: dlid 3 -> port 1 (1 hop)",
+            "Switch1 lid 1: dlid 4 -> port 3 (2 hops)",
+            "Switch1 lid 1: dlid 5 -> port 2 (1 hop)",
+            "Switch1 lid 1: dlid 6 -> port 5 (2 hops)",
+            "Switch2 lid 2: dlid 1 -> port 3 (1 hop)",
+            "Switch2 lid 2: dlid 2 -> port 0 (0 hops)",
+            "Switch2 lid 2: dlid 3 -> port 3 (2 hops)",
+            "Switch2 lid 2: dlid 4 -> port 1 (1 hop)",
+            "Switch2 lid 2: dlid 5 -> port 5 (2 hops)",
+            "Switch2 lid 2: dlid 6 -> port 2 (1 hop)",
+            "routes: 6 destinations, max hops 2, ports balanced within 0",
+            ""), out.toString());
+    }
+
+    @Test
+    void twoPortHcaOnOneSwitchGetsARoutePerPort()
+    {
+        final Topology t = TopologyFixtures.sample("net.2sw2path4hca2port");
+        final Routes routes = MinHopRouting.route(t);
+        final Topology.Node s1 = t.node("Switch1");
+        // Hca1's two ports (LIDs 3 and 4) hang on Switch1 ports 1 and 2: each LID leaves by its own cable
+        assertEquals(1, routes.outPort(s1, t.node("Hca1").baseLid(1)));
+        assertEquals(2, routes.outPort(s1, t.node("Hca1").baseLid(2)));
+        // Hca2's two LIDs are two destinations over the two parallel paths: one each
+        final int a = routes.outPort(s1, t.node("Hca2").baseLid(1));
+        final int b = routes.outPort(s1, t.node("Hca2").baseLid(2));
+        assertEquals(Set2.of(3, 5), Set2.of(a, b));
+        assertEquals(0, routes.balance());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"net", "net.1", "net.2sw2path", "net.2sw2path4hca", "net.2sw2path4hca2port"})
+    void everySampleIsRoutedMinHopAndLoopFree(final String name)
+    {
+        assertRoutedProperly(TopologyFixtures.sample(name));
+    }
+
+    @Test
+    void randomTopologiesAreRoutedMinHopLoopFreeReachingAndBalanced()
+    {
+        final Random random = new Random(20261123L);
+        for (int round = 0; round < 300; round++)
+        {
+            assertRoutedProperly(randomTopology(random));
+        }
+    }
+
+    @Test
+    void aLidWithNoPathHasNoRoute()
+    {
+        final Topology t = TopologyFixtures.parse(
+            "Switch 2 \"A\"\n[1] \"H\"[1]\n\nSwitch 2 \"B\"\n[1] \"G\"[1]\n\nHca 1 \"H\"\n[1] \"A\"[1]\n\nHca 1 \"G\"\n[1] \"B\"[1]\n")
+            .orThrow();
+        final Routes routes = MinHopRouting.route(t);
+        assertEquals(Routes.NO_ROUTE, routes.outPort(t.node("A"), t.node("G").baseLid(1)));
+        assertEquals(1, routes.outPort(t.node("A"), t.node("H").baseLid(1)));
+        final StringBuilder out = new StringBuilder();
+        routes.print(out);
+        assertTrue(out.toString().contains("A lid 1: dlid 4 -> no route"), out.toString());
+    }
+
+    static void assertRoutedProperly(final Topology t)
+    {
+        final Routes routes = MinHopRouting.route(t);
+        for (final Topology.Node sw : t.switches())
+        {
+            final int[] distance = bfs(t, sw);
+            for (final int lid : routes.destinations())
+            {
+                final Topology.Node dest = t.nodeOfLid(lid);
+                final int expected = dest.isSwitch() ? distance[dest.index()] :
+                    caDistance(t, distance, dest, t.portOfLid(lid));
+                if (expected == Integer.MAX_VALUE)
+                {
+                    assertEquals(Routes.NO_ROUTE, routes.outPort(sw, lid));
+                    continue;
+                }
+                assertEquals(expected, routes.hops(sw, lid), "min-hop " + sw + " -> " + lid);
+                assertEquals(expected, routes.walk(sw, lid), "reaches, loop-free " + sw + " -> " + lid);
+            }
+        }
+        assertTrue(routes.balance() <= 1, "balanced: " + routes.balance());
+    }
+
+    private static int caDistance(final Topology t, final int[] distance, final Topology.Node ca, final int port)
+    {
+        final Topology.Link link = ca.link(port);
+        if (null == link || !link.remote().isSwitch() || distance[link.remote().index()] == Integer.MAX_VALUE)
+        {
+            return Integer.MAX_VALUE;
+        }
+        return distance[link.remote().index()] + 1;
+    }
+
+    /** Links between switches, breadth-first: the independent reference the routes are checked against. */
+    private static int[] bfs(final Topology t, final Topology.Node from)
+    {
+        final int[] d = new int[t.nodes().size()];
+        Arrays.fill(d, Integer.MAX_VALUE);
+        d[from.index()] = 0;
+        final ArrayDeque<Topology.Node> queue = new ArrayDeque<>();
+        queue.add(from);
+        while (!queue.isEmpty())
+        {
+            final Topology.Node at = queue.poll();
+            for (final Topology.Link link : t.links())
+            {
+                for (final Topology.Link end : new Topology.Link[]{link, link.remote().link(link.remotePort())})
+                {
+                    if (end.node() == at && end.remote().isSwitch() && d[end.remote().index()] == Integer.MAX_VALUE)
+                    {
+                        d[end.remote().index()] = d[at.index()] + 1;
+                        queue.add(end.remote());
+                    }
+                }
+            }
+        }
+        return d;
+    }
+
+    /** Random switch graphs with parallel cables and CAs on random ports, written as a topology file. */
+    static Topology randomTopology(final Random random)
+    {
+        final int switches = 1 + random.nextInt(6);
+        final int ports = 8;
+        final int cas = 1 + random.nextInt(8);
+        final String[][] remote = new String[switches + cas][ports + 1];
+        final int[][] remotePort = new int[switches + cas][ports + 1];
+        final String[] name = new String[switches + cas];
+        for (int i = 0; i < switches + cas; i++)
+        {
+            name[i] = (i < switches ? "S" : "H") + i;
+        }
+        final int cables = random.nextInt(switches * 3 + 1);
+        for (int c = 0; c < cables; c++)
+        {
+            final int a = random.nextInt(switches);
+            final int b = random.nextInt(switches);
+            final int pa = 1 + random.nextInt(ports);
+            final int pb = 1 + random.nextInt(ports);
+            if (null == remote[a][pa] && null == remote[b][pb] && !(a == b))
+            {
+                remote[a][pa] = name[b];
+                remotePort[a][pa] = pb;
+                remote[b][pb] = name[a];
+                remotePort[b][pb] = pa;
+            }
+        }
+        for (int h = switches; h < switches + cas; h++)
+        {
+            for (int hp = 1; hp <= 2; hp++)
+            {
+                final int s = random.nextInt(switches);
+                final int sp = 1 + random.nextInt(ports);
+                if (null == remote[s][sp] && random.nextInt(3) > 0)
+                {
+                    remote[s][sp] = name[h];
+                    remotePort[s][sp] = hp;
+                    remote[h][hp] = name[s];
+                    remotePort[h][hp] = sp;
+                }
+            }
+        }
+        final StringBuilder text = new StringBuilder();
+        for (int i = 0; i < switches + cas; i++)
+        {
+            text.append(i < switches ? "Switch " + ports : "Hca 2").append(" \"").append(name[i]).append("\"\n");
+            for (int p = 1; p <= (i < switches ? ports : 2); p++)
+            {
+                if (null != remote[i][p])
+                {
+                    text.append('[').append(p).append("] \"").append(remote[i][p]).append("\"[")
+                        .append(remotePort[i][p]).append("]\n");
+                }
+            }
+            text.append('\n');
+        }
+        return TopologyReader.parse("random", text.toString(), LineRate.EDR_4X).orThrow();
+    }
+
+    /** A tiny unordered pair, for readable assertions. */
+    record Set2(int low, int high)
+    {
+        static Set2 of(final int a, final int b)
+        {
+            return new Set2(Math.min(a, b), Math.max(a, b));
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package io.vlink.core.fabric;
+
+import io.vlink.core.config.Diagnostic;
+import io.vlink.core.credit.LineRate;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static io.vlink.core.fabric.TopologyFixtures.parse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The limits of the topology reader and model, each at its boundary.
+ */
+class TopologyEdgeTest
+{
+    private static String swWithLid(final String lidAndLmc)
+    {
+        return "Switch 4 \"S\" # base port 0 lid " + lidAndLmc + "\n";
+    }
+
+    private static List<String> findings(final String text)
+    {
+        return parse(text).diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList());
+    }
+
+    @Test
+    void lidAndLmcRanges()
+    {
+        assertTrue(parse(swWithLid("49151 lmc 0")).ok(), "0xBFFF is the last unicast LID");
+        assertTrue(parse(swWithLid("49150 lmc 1")).ok(), "0xBFFE with lmc 1 ends at 0xBFFF");
+        assertEquals(List.of("topo:1:32: error: lid 49152 with lmc 1 is out of the unicast range 1..49151"),
+            findings(swWithLid("49152 lmc 1")));
+        assertEquals(List.of("topo:1:32: error: lid 49151 with lmc 1 is out of the unicast range 1..49151"),
+            findings(swWithLid("49151 lmc 1")));
+        assertTrue(parse(swWithLid("128 lmc 7")).ok(), "lmc 7 is the largest");
+        assertEquals(List.of("topo:1:32: error: lmc 8 is out of range 0..7"), findings(swWithLid("256 lmc 8")));
+        assertEquals(List.of("topo:1:32: error: lid 6 is not a multiple of 2^lmc = 4; a port's base LID has its low lmc bits clear"),
+            findings(swWithLid("6 lmc 2")));
+        final Topology t = parse(swWithLid("8 lmc 2")).orThrow();
+        assertEquals(11, t.maxLid());
+        assertSame(t.node("S"), t.nodeOfLid(8));
+        assertSame(t.node("S"), t.nodeOfLid(11));
+        assertNull(t.nodeOfLid(7), "a LID no port answers to");
+        assertNull(t.nodeOfLid(12));
+        assertNull(t.nodeOfLid(0));
+        assertEquals(2, t.node("S").lmc(0));
+    }
+
+    @Test
+    void anLmcRangeOverlapsAtItsLastLid()
+    {
+        final String text = swWithLid("8 lmc 2") + "[1] \"H\"[1]\n\nHca 1 \"H\"\n[1] \"S\"[1] # lid 11 lmc 0\n";
+        assertEquals(List.of("topo:5:18: error: lid 11 of \"H\" port 1 is already \"S\"'s; LIDs must be unique"), findings(text));
+        final String after = swWithLid("8 lmc 2") + "[1] \"H\"[1]\n\nHca 1 \"H\"\n[1] \"S\"[1] # lid 12 lmc 0\n";
+        assertTrue(parse(after).ok());
+    }
+
+    @Test
+    void freeLidsSkipTheOnesTheFileGives()
+    {
+        final Topology t = parse("Switch 4 \"S\"\n[1] \"H\"[1]\n[2] \"G\"[1]\n\nHca 1 \"H\"\n[1] \"S\"[1] # lid 1\n\n" +
+            "Hca 1 \"G\"\n[1] \"S\"[2]\n").orThrow();
+        assertEquals(2, t.node("S").baseLid(0), "1 is H's: the switch gets the lowest free, 2");
+        assertEquals(1, t.node("H").baseLid(1));
+        assertEquals(3, t.node("G").baseLid(1));
+    }
+
+    @Test
+    void lidsOnCaLinesAndInsideDescriptions()
+    {
+        // no quotes: the first lid is the CA port's own, the second its remote's
+        final Topology a = parse("Switch 4 \"S\" # base port 0 lid 3 lmc 0\n[1] \"H\"[1]\n\n" +
+            "Hca 1 \"H\"\n[1] \"S\"[1] # lid 5 lmc 0 lid 3\n").orThrow();
+        assertEquals(5, a.node("H").baseLid(1));
+        // a lid inside the quoted description is neither
+        final TopologyReader.Result b = parse("Switch 4 \"S\" # base port 0 lid 3 lmc 0\n[1] \"H\"[1]\n\n" +
+            "Hca 1 \"H\"\n[1] \"S\"[1] # lid 5 lmc 0 \"rack lid 9\" lid 3 4xHDR\n");
+        assertEquals(List.of(), b.diagnostics());
+        assertEquals(5, b.topology().node("H").baseLid(1));
+        assertEquals(LineRate.HDR_4X, b.topology().node("H").link(1).rate());
+        // a CA line whose only lid comes after the description gives the remote's, and the CA gets a free LID
+        final TopologyReader.Result c = parse("Switch 4 \"S\" # base port 0 lid 3 lmc 0\n[1] \"H\"[1]\n\n" +
+            "Hca 1 \"H\"\n[1] \"S\"[1] # \"s\" lid 7\n");
+        assertEquals(List.of("topo:5:22: warning: remote lid 7 contradicts \"S\"'s own record (lid 3); its own is used"),
+            c.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList()));
+        assertEquals(1, c.topology().node("H").baseLid(1));
+        // a switch's own LID in a CA header is ignored with a warning
+        final TopologyReader.Result d = parse("Hca 1 \"H\" # \"h\" base port 0 lid 9 lmc 0\n");
+        assertEquals(List.of("topo:1:17: warning: 'port 0 lid' is a switch's; ignored on Ca \"H\""),
+            d.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList()));
+        assertEquals(0, d.topology().node("H").baseLid(0));
+    }
+
+    @Test
+    void speedsAndWidthsFromEitherEnd()
+    {
+        final Topology t = parse("Switch 4 \"S\"\n[1] \"H\"[1]\n[2] \"G\"[1] # \"g\" lid 1 12xQDR\n\n" +
+            "Hca 1 \"H\"\n[1] \"S\"[1] # lid 2 lmc 0 \"s\" lid 3 1xNDR\n\nHca 1 \"G\"\n[1] \"S\"[2]\n").orThrow();
+        assertEquals(LineRate.NDR_4X, t.node("S").link(1).rate(), "only the far end gives a speed");
+        assertEquals(1, t.node("S").link(1).width());
+        assertEquals(LineRate.QDR_4X, t.node("G").link(1).rate(), "only the near end gives a speed");
+        assertEquals(12, t.node("G").link(1).width());
+        assertEquals(0, parse("Switch 4 \"S\"\n[1] \"H\"[1]\n\nHca 1 \"H\"\n[1] \"S\"[1]\n").orThrow().node("S").link(1).width());
+        final TopologyReader.Result differ = parse("Switch 4 \"S\"\n[1] \"H\"[1] # lid 2 4xEDR\n\n" +
+            "Hca 1 \"H\"\n[1] \"S\"[1] # lid 2 lmc 0 \"s\" lid 1 4xHDR\n");
+        assertEquals(List.of("topo:5:0: warning: speed differs from line 2's; line 2's is used").get(0).replace(":0:", ":"),
+            differ.diagnostics().get(0).toString());
+        assertEquals(LineRate.EDR_4X, differ.topology().node("H").link(1).rate());
+        final TopologyReader.Result width = parse("Switch 4 \"S\"\n[1] \"H\"[1] # lid 2 4xEDR\n\n" +
+            "Hca 1 \"H\"\n[1] \"S\"[1] # lid 2 lmc 0 \"s\" lid 1 12xEDR\n");
+        assertEquals(1, width.diagnostics().size(), "same rate, other width: still a difference");
+    }
+
+    @Test
+    void portCountsAndHugeNumbers()
+    {
+        assertTrue(parse("Switch 254 \"S\"\n").ok(), "254 ports is the most");
+        assertTrue(parse("Switch 1 \"S\"\n").ok());
+        assertEquals(List.of("topo:1:8: error: port count 99999999999 is out of range 1..254; write the node's number of " +
+            "external ports"), findings("Switch 99999999999 \"S\"\n"));
+        assertEquals(List.of("topo:2:2: error: port 99999999999 is out of range 1..4 of Switch \"S\"; use a port number " +
+            "its header allows"), findings("Switch 4 \"S\"\n[99999999999] \"S\"[1]\n"));
+    }
+
+    @Test
+    void aRemotePortAboveTheRemotesCount()
+    {
+        assertEquals(List.of("topo:2:9: error: port 5 is out of range 1..1 of \"H\""),
+            findings("Switch 4 \"S\"\n[1] \"H\"[5]\n\nHca 1 \"H\"\n"));
+    }
+
+    @Test
+    void aKeywordAloneIsAnUnknownLineAndALineAtTheLimitIsRead()
+    {
+        assertEquals(List.of("topo:1:1: error: unknown line 'Switch'; a topology has node headers (Switch, Ca, Hca, Rt), " +
+            "port lines '[P] \"REMOTE\"[Q]', GUID lines and '#' comments"), findings("Switch\n"));
+        final String comment = "#" + "c".repeat(TopologyReader.MAX_LINE_LENGTH - 1);
+        assertTrue(parse("Switch 4 \"S\"\n" + comment + "\n").ok());
+        assertEquals(List.of("topo: error: no node records; a topology has at least one 'Switch N \"ID\"' or 'Ca N \"ID\"' record"),
+            findings("\n"));
+    }
+
+    @Test
+    void emptyIdsMalformedGuidsAndRouters()
+    {
+        assertEquals(List.of("topo:1:10: error: empty node ID; give every node a unique quoted ID"), findings("Switch 4 \"\"\n"));
+        assertEquals(List.of("topo:1:12: error: malformed GUID; write it as ibnetdiscover does, e.g. switchguid=0x2c902004a5ad8"),
+            findings("switchguid=zz\nSwitch 4 \"S\"\n"));
+        final Topology t = parse("sysimgguid=0x1\ncaguid=0x42\nRt 2 \"R\"\n[1] \"S\"[1]\n\nSwitch 4 \"S\"\n[1] \"R\"[1]\n").orThrow();
+        assertEquals(Topology.NodeType.ROUTER, t.node("R").type());
+        assertEquals(0x42, t.node("R").guid());
+        assertEquals(0, t.node("S").guid(), "a GUID line belongs to the next header only");
+        assertEquals("Rt", t.node("R").type().label());
+    }
+
+    @Test
+    void aSelfCableIsOneLinkAndConnectedPortsCountsIt()
+    {
+        final Topology t = parse("Switch 4 \"S\"\n[1] \"S\"[2]\n[2] \"S\"[1]\n[4] \"H\"[1]\n\nHca 1 \"H\"\n[1] \"S\"[4]\n").orThrow();
+        assertEquals(2, t.links().size());
+        assertEquals(3, t.node("S").connectedPorts());
+        final Topology.Link link = t.node("S").link(4);
+        assertEquals(4, link.port());
+        assertSame(t.node("S"), link.node());
+        assertEquals("S[4] - H[1]", link.toString());
+        assertEquals("Switch \"S\"", t.node("S").toString());
+        assertNull(t.node("S").link(0));
+        assertNull(t.node("S").link(5));
+        assertNull(t.node("S").link(3));
+    }
+
+    @Test
+    void quoteKeepsShortTextAndCutsLongText()
+    {
+        assertEquals("abc", TopologyReader.quote("abc"));
+        assertEquals("a\\x07b\\x7fc\\x9fd", TopologyReader.quote("a\u0007b\u007fc\u009fd"));
+        assertEquals("\u00a0", TopologyReader.quote("\u00a0"), "no-break space is printable");
+        final String eighty = "x".repeat(80);
+        assertEquals(eighty, TopologyReader.quote(eighty));
+        assertEquals("x".repeat(77) + "...", TopologyReader.quote("x".repeat(81)));
+    }
+
+    @Test
+    void routesOutsideTheTableAreNoRoute()
+    {
+        final Topology t = TopologyFixtures.sample("net.1");
+        final Routes routes = MinHopRouting.route(t);
+        final Topology.Node s = t.node("Switch1");
+        assertEquals(Routes.NO_ROUTE, routes.outPort(s, -1));
+        assertEquals(Routes.NO_ROUTE, routes.outPort(s, t.maxLid() + 1));
+        assertEquals(Routes.NO_ROUTE, routes.hops(s, -1));
+        assertEquals(Routes.NO_ROUTE, routes.hops(s, t.maxLid() + 1));
+        assertEquals(t.maxLid(), routes.outPort(s, 0) == Routes.NO_ROUTE ? t.maxLid() : -1, "LID 0 is no one's");
+        assertEquals(Routes.NO_ROUTE, routes.hops(s, 0));
+        assertEquals(Routes.NO_ROUTE, routes.walk(s, t.maxLid() + 1));
+        assertEquals(0, routes.walk(s, s.baseLid(0)));
+        assertSame(t, routes.topology());
+        // from a CA, a walk goes nowhere: only switches forward
+        assertEquals(Routes.NO_ROUTE, routes.walk(t.node("Hca1"), s.baseLid(0)));
+    }
+}
