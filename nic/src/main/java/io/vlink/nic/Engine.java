@@ -92,9 +92,12 @@ public final class Engine implements AutoCloseable
                 CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE);
             // the capture's ring before the ports' links: a link that cannot be made (a UDP port in use) is the
             // last thing that can fail, and everything made before it is given back (tested)
+            final ErrorLogHandler errorHandler = new ErrorLogHandler(countersFile.errorLog(), System.err);
             capture = null == config.capturePath() ? null :
                 CaptureTap.open(config.capturePath(), config.captureLength(), SystemEpochNanoClock.INSTANCE,
-                countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE));
+                countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
+                countersFile.newCounter(CounterType.CAPTURE_ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
+                errorHandler);
             final int dataVls = config.qos().dataVls();
             final PortCounters[] counters = new PortCounters[ports.length];
             for (int i = 0; i < ports.length; i++)
@@ -146,7 +149,7 @@ public final class Engine implements AutoCloseable
                 "vlink-" + config.name() + "-",
                 config.threading(),
                 config.idleStrategy(),
-                new ErrorLogHandler(countersFile.errorLog(), System.err),
+                errorHandler,
                 errors,
                 List.of(receiveSide, transmitSide));
         }

@@ -2,16 +2,14 @@ package io.vlink.tools;
 
 import io.vlink.core.arb.Scenario;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.TextLines;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -46,7 +44,13 @@ public final class ArbCommand implements Runnable
                 "each data VL's share.",
             "Scenario lines: qos_* options and max_op_vls as in opensm.conf, port_type ca|swe|sw0|rtr|sw2sw, " +
                 "data_vls N, low_burst weight|packet, packets VL SIZE COUNT, sl_packets SL SIZE COUNT, " +
-                "smp SIZE COUNT [before G], fcp COUNT [before G], credits VL BLOCKS, grants N. # starts a comment."})
+                "smp SIZE COUNT [before G], fcp COUNT [before G], credits VL BLOCKS, grants N. # starts a comment.",
+            "Packets that can never be sent (their VL's credits are spent, or no table entry gives it a weight) are " +
+                "reported on stderr per VL: a warning when other traffic was sent, an error when nothing could be."},
+        footer = {
+            "",
+            "Exit status: 0 the run completed; 1 the scenario is malformed or cannot be read, or nothing in it can " +
+                "ever be sent; 2 usage error."})
     static final class Simulate implements Callable<Integer>
     {
         @Spec
@@ -60,33 +64,43 @@ public final class ArbCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final List<String> lines;
-            try
+            final TextLines text = TextLines.read(scenario);
+            if (text.error() != null)
             {
-                lines = Files.readAllLines(scenario, StandardCharsets.ISO_8859_1);
-            }
-            catch (final IOException ex)
-            {
-                err.println(scenario + ": cannot read the scenario (" + ex.getClass().getSimpleName() + ": " +
-                    ex.getMessage() + ")");
+                err.println(text.error());
+                err.flush();
                 return Vlink.EXIT_FAILURE;
             }
-            final Scenario.Parsed parsed = Scenario.parse(scenario.toString(), lines);
-            for (final Diagnostic d : parsed.diagnostics())
-            {
-                // Spec form of a malformed scenario: file:line: message (warnings keep their label); a finding
-                // about OpenSM's defaults has no line (0) and reads file: warning: message, as Diagnostic prints it
-                err.println(d.file() + (d.line() > 0 ? ":" + d.line() : "") + ": " + (d.isError() ? "" : "warning: ") +
-                    d.message());
-            }
+            final Scenario.Parsed parsed = Scenario.parse(scenario.toString(), text.lines());
+            print(err, parsed.diagnostics());
             if (parsed.scenario() == null)
             {
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
-            parsed.scenario().run(out::println);
+            final List<Diagnostic> stranded = parsed.scenario().run(out::println);
             out.flush();
-            return 0;
+            final boolean failed = print(err, stranded);
+            err.flush();
+            return failed ? Vlink.EXIT_FAILURE : 0;
+        }
+
+        /**
+         * Spec form of a malformed scenario: file:line: message (warnings keep their label); a finding about OpenSM's
+         * defaults has no line (0) and reads file: warning: message, as Diagnostic prints it.
+         *
+         * @return whether any was an error.
+         */
+        private static boolean print(final PrintWriter err, final List<Diagnostic> diagnostics)
+        {
+            boolean errors = false;
+            for (final Diagnostic d : diagnostics)
+            {
+                err.println(d.file() + (d.line() > 0 ? ":" + d.line() : "") + ": " + (d.isError() ? "" : "warning: ") +
+                    d.message());
+                errors |= d.isError();
+            }
+            return errors;
         }
     }
 }

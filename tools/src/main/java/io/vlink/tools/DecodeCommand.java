@@ -2,6 +2,8 @@ package io.vlink.tools;
 
 import io.vlink.core.capture.CaptureException;
 import io.vlink.core.capture.PcapReader;
+import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Diagnostic.Severity;
 import io.vlink.core.crc.Crc16;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.Fcp;
@@ -18,8 +20,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -36,19 +40,28 @@ import java.util.concurrent.Callable;
             "VCRC of data packets, the LPCRC of flow-control packets.",
         "One line per packet; with --json one JSON object per line. A damaged record is reported on its line " +
             "(\"error\") and decoding goes on with the next record where the file still says where it starts.",
+        "A capture whose writer was stopped without closing it (a half-written last record, the zero-filled " +
+            "unwritten part of the file) ends there, with one warning on stderr: truncated after N records at byte B.",
     },
     footer = {
         "",
-        "Exit status: 0 every packet is sound; 1 some packet has a bad CRC or is malformed (every packet is still " +
-            "printed, and a count goes to stderr), or FILE is not a capture; 2 usage error.",
+        "Exit status: 0 every complete packet is sound; 1 some packet has a bad CRC or is malformed (every packet is " +
+            "still printed, and a count goes to stderr), or FILE cannot be read or is not a capture; 2 usage error.",
     })
 public final class DecodeCommand implements Callable<Integer>
 {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The capture to decode.")
+    /** The most bytes taken from a pipe or standard input, which are read into memory. */
+    static final int MAX_STREAM_BYTES = 256 * 1024 * 1024;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The capture to decode: a file, a pipe " +
+        "(<(command)), or - for standard input (up to 256 MiB).")
     Path file;
+
+    /** Standard input, for {@code -}. */
+    InputStream stdin = System.in;
 
     @Option(names = "--json", description = "One JSON object per packet and line.")
     boolean json;
@@ -56,6 +69,8 @@ public final class DecodeCommand implements Callable<Integer>
     @Option(names = "--mtu", paramLabel = "BYTES", defaultValue = "4096",
         description = "The link's MTU (256, 512, 1024, 2048, 4096): longer packets are malformed. Default: ${DEFAULT-VALUE}.")
     int mtu;
+
+    private static final String STDIN = "-";
 
     private final LrhFlyweight lrh = new LrhFlyweight();
     private final StringBuilder line = new StringBuilder(256);
@@ -79,7 +94,8 @@ public final class DecodeCommand implements Callable<Integer>
         int data = 0;
         int fcps = 0;
         int bad = 0;
-        try (PcapReader reader = PcapReader.open(file))
+        final String name = file.toString();
+        try (PcapReader reader = open())
         {
             while (reader.next())
             {
@@ -109,28 +125,52 @@ public final class DecodeCommand implements Callable<Integer>
                 out.println(end());
             }
             out.flush();
+            if (reader.truncatedAt() >= 0)
+            {
+                err.println(new Diagnostic(name, 0, 0, Severity.WARNING, "truncated after " + reader.index() +
+                    " records at byte " + reader.truncatedAt() + ": " + reader.truncation() + " (a capture whose " +
+                    "writer stopped without closing it); the records before it are decoded"));
+            }
             if (bad > 0)
             {
                 err.println("vlink decode: " + bad + " of " + reader.index() + " records have a bad CRC or are " +
                     "malformed (" + data + " data, " + fcps + " fcp)");
             }
         }
-        catch (final NoSuchFileException ex)
-        {
-            err.println("vlink decode: " + file + ": no such file");
-            return Vlink.EXIT_FAILURE;
-        }
         catch (final CaptureException ex)
         {
-            err.println("vlink decode: " + file + ": " + ex.getMessage());
+            err.println(new Diagnostic(name, 0, 0, Severity.ERROR, ex.getMessage()));
             return Vlink.EXIT_FAILURE;
         }
         catch (final IOException ex)
         {
-            err.println("vlink decode: " + file + ": cannot read: " + ex);
+            err.println(Diagnostic.cannotRead(name, ex));
             return Vlink.EXIT_FAILURE;
         }
         return bad == 0 ? 0 : Vlink.EXIT_FAILURE;
+    }
+
+    /**
+     * A regular file is mapped; a pipe, a device or standard input ({@code -}) is read into memory, bounded.
+     */
+    private PcapReader open() throws IOException
+    {
+        if (STDIN.equals(file.toString()))
+        {
+            return PcapReader.read(stdin, MAX_STREAM_BYTES);
+        }
+        if (Files.isDirectory(file))
+        {
+            throw new FileSystemException(file.toString(), null, Diagnostic.IS_A_DIRECTORY);
+        }
+        if (Files.isRegularFile(file))
+        {
+            return PcapReader.open(file);
+        }
+        try (InputStream in = Files.newInputStream(file))
+        {
+            return PcapReader.read(in, MAX_STREAM_BYTES);
+        }
     }
 
     private boolean decodeData(final PcapReader reader, final PacketChecker checker)

@@ -2,16 +2,14 @@ package io.vlink.tools;
 
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.TextLines;
 import io.vlink.core.sched.SlScheduler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,18 +54,13 @@ public final class SchedCommand implements Runnable
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final String file = scenario.toString();
-        final List<String> lines;
-        try
+        final TextLines text = TextLines.read(scenario);
+        if (text.error() != null)
         {
-            // byte for byte, as the arb simulator and the opensm.conf reader do: a byte that is not UTF-8 (a Latin-1
-            // comment) is no reason to refuse the file, and a bad byte in a directive is reported at its line
-            lines = Files.readAllLines(scenario, StandardCharsets.ISO_8859_1);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            err.println(new Diagnostic(file, 0, 0, Diagnostic.Severity.ERROR, "cannot read the scenario: " + ex));
+            err.println(text.error());
             return Vlink.EXIT_FAILURE;
         }
+        final List<String> lines = text.lines();
 
         final SchedScenario parsed;
         try
@@ -230,7 +223,7 @@ public final class SchedCommand implements Runnable
                                 final String[] pair = entries[e].split(":", -1);
                                 if (pair.length != 2)
                                 {
-                                    throw new Bad("slat entry " + (e + 1) + " '" + entries[e] +
+                                    throw new Bad("slat entry " + (e + 1) + " '" + Diagnostic.excerpt(entries[e]) +
                                         "' is not SL:WEIGHT (e.g. 3:4096)");
                                 }
                                 slatSl[e] = number(pair[0], "slat SL", 0, SlScheduler.SL_COUNT - 1);
@@ -305,7 +298,7 @@ public final class SchedCommand implements Runnable
                             packetsLine = lineNo;
                             break;
                         default:
-                            throw new Bad("unknown directive '" + t[0] +
+                            throw new Bad("unknown directive '" + Diagnostic.excerpt(t[0]) +
                                 "' (expected slat, tenure, mtu, qp, message or packets)");
                     }
                 }
@@ -455,7 +448,7 @@ public final class SchedCommand implements Runnable
             }
             catch (final NumberFormatException ex)
             {
-                throw new Bad(what + " '" + text + "' is not a number");
+                throw new Bad(what + " '" + Diagnostic.excerpt(text) + "' is not a number");
             }
             if (value < min || value > max)
             {

@@ -124,16 +124,110 @@ class DecodeCommandTest
     }
 
     @Test
-    void truncatedCaptureReportsTheCutRecord() throws IOException
+    void aHalfWrittenLastRecordEndsTheCaptureWithOneWarning() throws IOException
     {
         final byte[] whole = realCapture();
-        final Cli cli = Cli.run("decode", write("cut.pcap", Arrays.copyOf(whole, whole.length - 100)).toString());
-        assertEquals(1, cli.exitCode);
-        final String[] lines = lines(cli);
-        assertEquals(43, lines.length);
-        assertTrue(lines[42].startsWith("43 data if1 "), lines[42]);
-        assertTrue(lines[42].contains("error=\"truncated record: its header says 150 bytes, the file holds 50\""),
-            lines[42]);
+        final Path file = write("cut.pcap", Arrays.copyOf(whole, whole.length - 100));
+        final Cli cli = Cli.run("decode", file.toString());
+        assertEquals(0, cli.exitCode, cli::toString);
+        assertEquals(42, lines(cli).length);
+        assertEquals(file + ": warning: truncated after 42 records at byte " + (whole.length - 166) + ": a record cut " +
+            "short: its header says 150 bytes, the file holds 50 (a capture whose writer stopped without closing it); " +
+            "the records before it are decoded" + System.lineSeparator(), cli.err);
+    }
+
+    @Test
+    void aKilledWritersZeroFilledTailIsTheEndNotAMillionBadRecords() throws IOException
+    {
+        final byte[] whole = realCapture();
+        // what a memory-mapped capture holds when its writer is killed: the records, then the mapped chunk's zeros
+        final Path file = write("killed.pcap", Arrays.copyOf(whole, whole.length + 16 * 1024 * 1024));
+        final Cli cli = Cli.run("decode", "--json", file.toString());
+        assertEquals(0, cli.exitCode, cli::toString);
+        assertEquals(43, lines(cli).length);
+        assertEquals(file + ": warning: truncated after 43 records at byte " + whole.length + ": a record header of " +
+            "length 0, the unwritten part of a capture file (a capture whose writer stopped without closing it); the " +
+            "records before it are decoded" + System.lineSeparator(), cli.err);
+
+        // a record header cut short by the end of the file
+        final Path partial = write("partial.pcap", Arrays.copyOf(whole, whole.length + 9));
+        final Cli cut = Cli.run("decode", partial.toString());
+        assertEquals(0, cut.exitCode, cut::toString);
+        assertTrue(cut.err.startsWith(partial + ": warning: truncated after 43 records at byte " + whole.length +
+            ": a record header cut short: 9 of its 16 bytes"), cut::toString);
+    }
+
+    @Test
+    void aBadCompleteRecordBeforeTheTailStillFails() throws IOException
+    {
+        final byte[] file = Arrays.copyOf(realCapture(), realCapture().length + 4096);
+        file[packetOffset(file, 5) + 12] ^= 0x40;
+        final Cli cli = Cli.run("decode", write("bad.pcap", file).toString());
+        assertEquals(1, cli.exitCode, cli::toString);
+        assertTrue(cli.err.contains("truncated after 43 records"), cli::toString);
+        assertTrue(cli.err.contains("1 of 43 records have a bad CRC or are malformed"), cli::toString);
+    }
+
+    @Test
+    void standardInputAndPipes() throws Exception
+    {
+        final byte[] whole = realCapture();
+        final InputStream stdin = System.in;
+        try
+        {
+            System.setIn(new java.io.ByteArrayInputStream(whole));
+            final Cli cli = Cli.run("decode", "-");
+            assertEquals(0, cli.exitCode, cli::toString);
+            assertEquals(43, lines(cli).length);
+            System.setIn(new java.io.ByteArrayInputStream("no capture".getBytes()));
+            final Cli text = Cli.run("decode", "-");
+            assertEquals(1, text.exitCode, text::toString);
+            assertEquals("-: error: not a pcap capture: 10 bytes, fewer than the 24-byte pcap file header" +
+                System.lineSeparator(), text.err);
+        }
+        finally
+        {
+            System.setIn(stdin);
+        }
+
+        // a named pipe, as <(cat x.pcap) gives
+        final Path fifo = dir.resolve("fifo");
+        final boolean made;
+        try
+        {
+            made = new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0;
+        }
+        catch (final IOException ex)
+        {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "no mkfifo on this system: " + ex.getMessage());
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(made, "mkfifo failed");
+        final Thread writer = new Thread(() ->
+        {
+            try
+            {
+                Files.write(fifo, whole);
+            }
+            catch (final IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
+        });
+        writer.start();
+        final Cli cli = Cli.run("decode", fifo.toString());
+        writer.join();
+        assertEquals(0, cli.exitCode, cli::toString);
+        assertEquals(43, lines(cli).length);
+    }
+
+    @Test
+    void devZeroIsRefusedAtOnce()
+    {
+        final Cli cli = Cli.run("decode", "/dev/zero");
+        assertEquals(1, cli.exitCode, cli::toString);
+        assertEquals("/dev/zero: error: not a pcap capture: the file starts with 0x00000000, not the pcap magic " +
+            "a1b2c3d4" + System.lineSeparator(), cli.err);
     }
 
     @Test
@@ -175,7 +269,7 @@ class DecodeCommandTest
         final Cli cli = Cli.run("decode", write("notes.txt", "just some text\n".getBytes()).toString());
         assertEquals(1, cli.exitCode);
         assertEquals("", cli.out);
-        assertTrue(cli.err.contains("notes.txt: not a pcap capture"), cli.err);
+        assertTrue(cli.err.contains("notes.txt: error: not a pcap capture"), cli.err);
     }
 
     @Test
@@ -198,7 +292,7 @@ class DecodeCommandTest
     {
         final Cli cli = Cli.run("decode", "--help");
         assertEquals(0, cli.exitCode);
-        assertTrue(cli.out.contains("Exit status: 0 every packet is sound; 1 some packet has a bad CRC"), cli.out);
+        assertTrue(cli.out.contains("Exit status: 0 every complete packet is sound; 1 some packet has a bad CRC"), cli.out);
         assertTrue(Cli.run("--help").out.contains("decode"));
     }
 

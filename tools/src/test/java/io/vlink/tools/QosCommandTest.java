@@ -167,4 +167,22 @@ class QosCommandTest
         assertEquals(1, cli.exitCode, cli::toString);
         assertEquals("", cli.out);
     }
+
+    @Test
+    void aFileWithoutAnyQosOptionSaysSo() throws IOException
+    {
+        final Path file = resources.resolve("no-qos.conf");
+        Files.writeString(file, "# an opensm.conf without QoS\nqos TRUE\nsm_priority 1\nmax_op_vls 5\n");
+        final Cli cli = Cli.run("qos", "check", file.toString());
+        assertEquals(0, cli.exitCode, cli::toString);
+        assertEquals(lines(file + ": warning: no qos_* option in the file: the port gets OpenSM's defaults (vlink " +
+            "qos show prints them); set qos_max_vls, qos_high_limit, qos_vlarb_high, qos_vlarb_low and qos_sl2vl (or " +
+            "their qos_<type>_ forms), or check that this is the opensm.conf you meant"), cli.err);
+        assertTrue(cli.out.endsWith(", 1 warning" + System.lineSeparator()), cli::toString);
+        assertEquals(1, Cli.run("qos", "check", "--strict", file.toString()).exitCode);
+
+        Files.writeString(file, "qos_max_vls 15\n");
+        final Cli withOne = Cli.run("qos", "check", file.toString());
+        assertEquals("", withOne.err, withOne::toString);
+    }
 }

@@ -89,10 +89,17 @@ public final class Scenario
 
     /**
      * Runs the scenario and emits the spec's output lines: drops, one line per slot, shares.
+     * <p>
+     * A run that ends because nothing more can be sent (not because of {@code grants N}) while packets are still
+     * queued on a data VL strands them: their credits do not cover the head packet, or no table entry of the VL has a
+     * weight. Each such VL is reported, at its first traffic line: a warning when other traffic was sent, an error
+     * when the scenario could send nothing at all.
      *
      * @param out receives each line, without a line terminator.
+     * @return the stranded traffic, one finding per VL, ascending; empty when everything queued was sent or the
+     * run was stopped by {@code grants N}.
      */
-    public void run(final Consumer<String> out)
+    public List<Diagnostic> run(final Consumer<String> out)
     {
         final SimulatedPort port = new SimulatedPort();
         final int dataVls = config.dataVls();
@@ -119,6 +126,7 @@ public final class Scenario
 
         final VlArbiter arbiter = new VlArbiter(config, port);
         final boolean[] applied = new boolean[arrivals.size()];
+        boolean stuck = false;
         for (long slot = 1; slot <= maxGrants; slot++)
         {
             boolean pending = false;
@@ -144,6 +152,7 @@ public final class Scenario
             {
                 if (!pending)
                 {
+                    stuck = true;
                     break;
                 }
                 out.accept("grant " + slot + " idle");
@@ -162,9 +171,11 @@ public final class Scenario
         }
 
         long total = 0;
+        long sent = port.sentPackets(15) + port.sentFcps();
         for (int vl = 0; vl < dataVls; vl++)
         {
             total += port.sentBytes(vl);
+            sent += port.sentPackets(vl);
         }
         for (int vl = 0; vl < dataVls; vl++)
         {
@@ -174,6 +185,40 @@ public final class Scenario
                     " fraction=" + String.format(Locale.ROOT, "%.4f", (double)port.sentBytes(vl) / total));
             }
         }
+        return stuck ? stranded(port, sent == 0) : List.of();
+    }
+
+    private List<Diagnostic> stranded(final SimulatedPort port, final boolean nothingSent)
+    {
+        final List<Diagnostic> found = new ArrayList<>();
+        for (int vl = 0; vl < config.dataVls(); vl++)
+        {
+            final long queued = port.queued(vl);
+            if (queued == 0)
+            {
+                continue;
+            }
+            int line = 0;
+            for (final int[] t : traffic)
+            {
+                final int tvl = t[0] == Parser.SL_PACKETS ? config.sl2vl(t[1]) : t[1];
+                if (tvl == vl)
+                {
+                    line = t[4];
+                    break;
+                }
+            }
+            final int size = port.headSize(vl);
+            final String why = port.canSend(vl, size) ?
+                "no entry of VL" + vl + " has a non-zero weight in either table; give it one" :
+                "its next packet (" + size + " bytes) needs " + Sizes.blocks(size) + " blocks of credit and " +
+                (credits[vl] == 0 ? "the VL has none (credits " + vl + " 0)" : "the VL's " + credits[vl] +
+                " blocks for the run are spent") + "; give the VL more credits";
+            found.add(new Diagnostic(file, line, 0, nothingSent ? Severity.ERROR : Severity.WARNING,
+                (nothingSent ? "nothing can be sent: " : "") + "vl=" + vl + ": " + queued + " packet" +
+                (queued == 1 ? "" : "s") + " never sent: " + why));
+        }
+        return found;
     }
 
     /**
@@ -277,7 +322,7 @@ public final class Scenario
                         final PortType type = PortType.ofLabel(words[1]);
                         if (type == null)
                         {
-                            error(1, "port_type '" + words[1] + "' is not one of ca, swe, sw0, rtr, sw2sw");
+                            error(1, "port_type '" + Diagnostic.excerpt(words[1]) + "' is not one of ca, swe, sw0, rtr, sw2sw");
                         }
                         else
                         {
@@ -291,7 +336,7 @@ public final class Scenario
                         final long n = number(1, 1, 15, "data VLs");
                         if (n > 0 && !QosConfig.isDataVlCount((int)n))
                         {
-                            error(1, "data_vls " + words[1] + ": a port has 1, 2, 4, 8 or 15 data VLs");
+                            error(1, "data_vls " + Diagnostic.excerpt(words[1]) + ": a port has 1, 2, 4, 8 or 15 data VLs");
                         }
                         else if (n > 0)
                         {
@@ -305,7 +350,7 @@ public final class Scenario
                         final LowBurst burst = LowBurst.ofLabel(words[1]);
                         if (burst == null)
                         {
-                            error(1, "low_burst '" + words[1] + "' is not weight or packet");
+                            error(1, "low_burst '" + Diagnostic.excerpt(words[1]) + "' is not weight or packet");
                         }
                         else
                         {
@@ -375,7 +420,7 @@ public final class Scenario
                     }
                     break;
                 default:
-                    error(0, "unknown directive '" + name + "': expected " + DIRECTIVES);
+                    error(0, "unknown directive '" + Diagnostic.excerpt(name) + "': expected " + DIRECTIVES);
             }
         }
 
@@ -430,7 +475,7 @@ public final class Scenario
             }
             if (!words[index].equals("before") || index + 1 >= words.length)
             {
-                error(index, "expected 'before G' after the count, got '" + words[index] + "'");
+                error(index, "expected 'before G' after the count, got '" + Diagnostic.excerpt(words[index]) + "'");
                 return -1;
             }
             return number(index + 1, 1, Integer.MAX_VALUE, "slot G");
@@ -445,7 +490,7 @@ public final class Scenario
             }
             if (size < Sizes.LRH_LENGTH || size > Sizes.MAX_SIZE || (size & 3) != 0)
             {
-                error(index, "SIZE " + words[index] + " is not a packet size: " + SIZE_RULE);
+                error(index, "SIZE " + Diagnostic.excerpt(words[index]) + " is not a packet size: " + SIZE_RULE);
                 return -1;
             }
             return size;
@@ -466,7 +511,7 @@ public final class Scenario
             }
             if (value < 0)
             {
-                error(index, what + " '" + word + "' is not a number");
+                error(index, what + " '" + Diagnostic.excerpt(word) + "' is not a number");
                 return -1;
             }
             if (value < min || value > max)

@@ -5,11 +5,13 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 import static java.nio.ByteOrder.BIG_ENDIAN;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
@@ -21,8 +23,16 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  * It survives damaged files. A file that is not a capture is refused when opened, with a {@link CaptureException}
  * saying why. Damage inside a record (a record cut short by the end of the file, an ERF header missing or
  * inconsistent, an unknown ERF type) is reported by {@link #error()} on that record and reading goes on with the
- * next record whenever the pcap framing still tells where it starts; a record cut by the end of the file is the
- * last one. Both byte orders of classic pcap are read, with microsecond or nanosecond timestamps.
+ * next record whenever the pcap framing still tells where it starts. Both byte orders of classic pcap are read,
+ * with microsecond or nanosecond timestamps.
+ * <p>
+ * A capture whose writer was stopped without closing it ends in a half-written record or in the zero-filled,
+ * unwritten part of a file that was extended ahead of its writer. Neither is damage: the capture ends there and
+ * {@link #truncatedAt()} says where. The end of the capture is the first place where a record header is cut short
+ * by the end of the file, where a record header gives a length of 0 (no record has one: an ERF record holds at
+ * least its 16-byte ERF header), or where a record of a length a capture can hold (up to the snap length,
+ * 65,535 bytes) is cut short by the end of the file. A longer length than any record can have is damage, reported
+ * on that record, which is then the last one.
  */
 public final class PcapReader implements AutoCloseable
 {
@@ -42,6 +52,8 @@ public final class PcapReader implements AutoCloseable
     private int packetOffset;
     private int packetLength;
     private String error;
+    private int truncatedAt = -1;
+    private String truncation;
 
     /**
      * Reads a capture held in memory.
@@ -104,6 +116,46 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
+     * Reads a capture from a stream (a pipe, standard input) into memory. The pcap file header is checked as soon as
+     * it has arrived, so a stream that is not a capture is refused before the rest is read.
+     *
+     * @param in        the stream (not closed).
+     * @param maxLength the most bytes to take: a longer stream is refused.
+     * @return a reader positioned before the first record.
+     * @throws CaptureException if the bytes are not a pcap capture with link type ERF, or there are too many.
+     * @throws IOException      if the stream cannot be read.
+     */
+    public static PcapReader read(final InputStream in, final int maxLength) throws IOException
+    {
+        byte[] bytes = new byte[Math.min(maxLength, 64 * 1024)];
+        int length = in.readNBytes(bytes, 0, Math.min(maxLength, Pcap.FILE_HEADER_LENGTH));
+        new PcapReader(new UnsafeBuffer(bytes), length, null);
+        while (true)
+        {
+            if (length == bytes.length)
+            {
+                if (length == maxLength)
+                {
+                    if (in.read() < 0)
+                    {
+                        break;
+                    }
+                    throw new CaptureException("a capture longer than " + maxLength + " bytes on a stream: save it " +
+                        "to a file and decode the file");
+                }
+                bytes = Arrays.copyOf(bytes, (int)Math.min(maxLength, 2L * length));
+            }
+            final int n = in.read(bytes, length, bytes.length - length);
+            if (n < 0)
+            {
+                break;
+            }
+            length += n;
+        }
+        return new PcapReader(new UnsafeBuffer(bytes, 0, length), length, null);
+    }
+
+    /**
      * Opens a capture file (memory-mapped, read-only).
      *
      * @param file to read.
@@ -145,24 +197,28 @@ public final class PcapReader implements AutoCloseable
         {
             return false;
         }
-        index++;
-        clear();
-
+        final int recordStart = position;
         if (remaining < Pcap.RECORD_HEADER_LENGTH)
         {
-            error = "truncated record: " + remaining + " bytes left, fewer than the 16-byte pcap record header";
-            position = limit;
-            return true;
+            return truncate("a record header cut short: " + remaining + " of its 16 bytes");
         }
-
-        final int recordStart = position;
         final long inclLen = buffer.getInt(recordStart + Pcap.INCL_LEN_OFFSET, order) & 0xFFFF_FFFFL;
+        if (inclLen == 0)
+        {
+            return truncate("a record header of length 0, the unwritten part of a capture file");
+        }
+        final int available = remaining - Pcap.RECORD_HEADER_LENGTH;
+        if (inclLen > available && inclLen <= Pcap.SNAPLEN)
+        {
+            return truncate("a record cut short: its header says " + inclLen + " bytes, the file holds " + available);
+        }
+        index++;
+        clear();
         final long seconds = buffer.getInt(recordStart + Pcap.TS_SEC_OFFSET, order) & 0xFFFF_FFFFL;
         final long subSeconds = buffer.getInt(recordStart + Pcap.TS_SUBSEC_OFFSET, order) & 0xFFFF_FFFFL;
         timestampNanos = seconds * 1_000_000_000L + (nanosecondTimestamps ? subSeconds : subSeconds * 1000);
 
         final int dataStart = recordStart + Pcap.RECORD_HEADER_LENGTH;
-        final int available = limit - dataStart;
         final int captured;
         if (inclLen > available)
         {
@@ -230,6 +286,14 @@ public final class PcapReader implements AutoCloseable
         return true;
     }
 
+    private boolean truncate(final String reason)
+    {
+        truncatedAt = position;
+        truncation = reason;
+        position = limit;
+        return false;
+    }
+
     private void clear()
     {
         timestampNanos = 0;
@@ -240,6 +304,23 @@ public final class PcapReader implements AutoCloseable
         packetOffset = position;
         packetLength = 0;
         error = null;
+    }
+
+    /**
+     * @return where the capture ended before the end of the file (the byte offset of the half-written or unwritten
+     * record), or -1 if every byte was read as records. Set when {@link #next()} returns false.
+     */
+    public int truncatedAt()
+    {
+        return truncatedAt;
+    }
+
+    /**
+     * @return what was found at {@link #truncatedAt()}, or null.
+     */
+    public String truncation()
+    {
+        return truncation;
     }
 
     /** @return the record's number, from 1. */

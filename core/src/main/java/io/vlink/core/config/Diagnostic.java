@@ -1,14 +1,30 @@
 package io.vlink.core.config;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
  * One finding about a configuration or scenario file, printed the way compilers print them:
  * {@code FILE:LINE:COLUMN: error|warning: message}. Lines and columns count from 1; a column of 0
  * means the finding is about the whole line and is left out of the printed form.
+ * <p>
+ * A finding quotes what the user wrote, and the user may have given a binary file: this is the one place that
+ * makes such text safe to print. Every control character of the file name and the message (C0, DEL and C1: ESC,
+ * BEL, a carriage return, a tab) is printed escaped ({@code \x1b}, {@code \t}), so nothing reaches the terminal
+ * raw, and readers quote the input through {@link #excerpt(CharSequence)}, at most {@value #MAX_EXCERPT}
+ * characters of it.
  */
 public final class Diagnostic
 {
+    /** The most characters of the input a finding quotes. */
+    public static final int MAX_EXCERPT = 80;
+    /** The reason a directory cannot be read as a file. */
+    public static final String IS_A_DIRECTORY = "is a directory";
+
     public enum Severity
     {
         ERROR("error"), WARNING("warning");
@@ -34,11 +50,110 @@ public final class Diagnostic
 
     public Diagnostic(final String file, final int line, final int column, final Severity severity, final String message)
     {
-        this.file = Objects.requireNonNull(file, "file");
+        this.file = escape(Objects.requireNonNull(file, "file"));
         this.line = line;
         this.column = column;
         this.severity = Objects.requireNonNull(severity, "severity");
-        this.message = Objects.requireNonNull(message, "message");
+        this.message = escape(Objects.requireNonNull(message, "message"));
+    }
+
+    /**
+     * A file that cannot be read: {@code FILE: error: cannot read: reason}, the one form every command uses.
+     *
+     * @param file   the file as the user named it.
+     * @param reason why, in words (see {@link #reason(IOException)}).
+     * @return the finding.
+     */
+    public static Diagnostic cannotRead(final String file, final String reason)
+    {
+        return new Diagnostic(file, 0, 0, Severity.ERROR, "cannot read: " + reason);
+    }
+
+    /**
+     * @param file the file as the user named it.
+     * @param ex   what reading it threw.
+     * @return {@code FILE: error: cannot read: reason}.
+     */
+    public static Diagnostic cannotRead(final String file, final IOException ex)
+    {
+        return cannotRead(file, reason(ex));
+    }
+
+    /**
+     * Says why a file could not be read the way the system says it ({@code no such file}, {@code permission denied},
+     * {@code is a directory}), without Java's class names or a repeat of the file name.
+     *
+     * @param ex what reading threw.
+     * @return the reason, in lower case.
+     */
+    public static String reason(final IOException ex)
+    {
+        if (ex instanceof NoSuchFileException)
+        {
+            return "no such file";
+        }
+        if (ex instanceof AccessDeniedException)
+        {
+            return "permission denied";
+        }
+        String reason = ex instanceof FileSystemException ? ((FileSystemException)ex).getReason() : ex.getMessage();
+        if (reason == null || reason.isEmpty())
+        {
+            reason = "input/output error";
+        }
+        return reason.substring(0, 1).toLowerCase(Locale.ROOT) + reason.substring(1);
+    }
+
+    /**
+     * The part of the input a finding quotes: at most {@value #MAX_EXCERPT} characters, then {@code ...}; the
+     * constructor escapes what it holds.
+     *
+     * @param input what the user wrote.
+     * @return the text to quote.
+     */
+    public static String excerpt(final CharSequence input)
+    {
+        return input.length() <= MAX_EXCERPT ? input.toString() : input.subSequence(0, MAX_EXCERPT) + "...";
+    }
+
+    /**
+     * @param text any text.
+     * @return the text with every control character (C0, DEL, C1) as {@code \xHH}, a tab as {@code \t}.
+     */
+    public static String escape(final String text)
+    {
+        int i = 0;
+        while (i < text.length() && !isControl(text.charAt(i)))
+        {
+            i++;
+        }
+        if (i == text.length())
+        {
+            return text;
+        }
+        final StringBuilder sb = new StringBuilder(text.length() + 16).append(text, 0, i);
+        for (; i < text.length(); i++)
+        {
+            final char c = text.charAt(i);
+            if (c == '\t')
+            {
+                sb.append("\\t");
+            }
+            else if (isControl(c))
+            {
+                sb.append("\\x").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xF, 16));
+            }
+            else
+            {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static boolean isControl(final char c)
+    {
+        return c < 0x20 || (c >= 0x7F && c <= 0x9F);
     }
 
     public String file()

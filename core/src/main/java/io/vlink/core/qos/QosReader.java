@@ -3,10 +3,8 @@ package io.vlink.core.qos;
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Diagnostic.Severity;
+import io.vlink.core.config.TextLines;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,6 +55,7 @@ public final class QosReader
     private final Option[] options = new Option[PREFIX_COUNT * FIELD_COUNT];
     private Option maxOpVls;
     private boolean policyFile;
+    private boolean qosOption;
 
     /**
      * @param file the file name diagnostics carry.
@@ -76,21 +75,23 @@ public final class QosReader
      */
     public static Result read(final Path path, final PortType portType, final boolean strict)
     {
+        final TextLines text = TextLines.read(path);
+        if (text.error() != null)
+        {
+            return new Result(null, List.of(text.error()));
+        }
         final QosReader reader = new QosReader(path.toString());
-        final List<String> lines;
-        try
-        {
-            lines = Files.readAllLines(path, StandardCharsets.ISO_8859_1);
-        }
-        catch (final IOException ex)
-        {
-            final Diagnostic cannotRead = new Diagnostic(path.toString(), 0, 0, Severity.ERROR,
-                "cannot read the file (" + ex.getClass().getSimpleName() + ": " + ex.getMessage() + ")");
-            return new Result(null, List.of(cannotRead));
-        }
+        final List<String> lines = text.lines();
         for (int i = 0; i < lines.size(); i++)
         {
             reader.line(i + 1, lines.get(i));
+        }
+        if (!reader.qosOption && !reader.policyFile)
+        {
+            reader.diagnostics.add(new Diagnostic(reader.file, 0, 0, Severity.WARNING, "no qos_* option in the file: " +
+                "the port gets OpenSM's defaults (vlink qos show prints them); set qos_max_vls, qos_high_limit, " +
+                "qos_vlarb_high, qos_vlarb_low and qos_sl2vl (or their qos_<type>_ forms), or check that this is the " +
+                "opensm.conf you meant"));
         }
         return reader.finish(portType, 0, LowBurst.WEIGHT, strict);
     }
@@ -137,7 +138,7 @@ public final class QosReader
         if (isPolicyKeyword(key) || key.startsWith("qos-") || key.startsWith("end-qos-"))
         {
             policyFile = true;
-            error(lineNumber, keyStart + 1, "'" + key + "' starts a section of an OpenSM QoS policy file " +
+            error(lineNumber, keyStart + 1, "'" + Diagnostic.excerpt(key) + "' starts a section of an OpenSM QoS policy file " +
                 "(qos-policy.conf: port-groups, qos-setup, qos-levels, qos-ulps, qos-match-rules), not opensm.conf " +
                 "options: vlink reads the port QoS options of opensm.conf (qos_max_vls, qos_high_limit, " +
                 "qos_vlarb_high, qos_vlarb_low, qos_sl2vl and their qos_<type>_ forms); give vlink the opensm.conf " +
@@ -148,14 +149,16 @@ public final class QosReader
         {
             return;
         }
+        qosOption |= key.startsWith("qos_");
         int valueStart = QosSyntax.skipSpace(text, keyEnd, end);
         if (equals >= 0 || (valueStart < end && text.charAt(valueStart) == '='))
         {
             final int equalsColumn = equals >= 0 ? keyStart + equals + 1 : valueStart + 1;
             final String after = equals >= 0 ? text.substring(keyStart + equals + 1, end).trim() :
                 text.substring(valueStart + 1, end).trim();
-            error(lineNumber, equalsColumn, "'" + text.substring(keyStart, end) + "' uses '=': opensm.conf " +
-                "separates key and value with a space: write '" + key + " " + after + "'");
+            error(lineNumber, equalsColumn, "'" + Diagnostic.excerpt(text.substring(keyStart, end)) + "' uses '=': " +
+                "opensm.conf separates key and value with a space: write '" + Diagnostic.excerpt(key + " " + after) +
+                "'");
             return;
         }
         final int slot = slotOf(key);
@@ -164,7 +167,7 @@ public final class QosReader
         {
             if (!isAcceptedUnused(key) && key.startsWith("qos_"))
             {
-                error(lineNumber, keyStart + 1, "unknown QoS option '" + key + "': did you mean '" + nearestKey(key) +
+                error(lineNumber, keyStart + 1, "unknown QoS option '" + Diagnostic.excerpt(key) + "': did you mean '" + nearestKey(key) +
                     "'?");
             }
             return;
@@ -447,7 +450,7 @@ public final class QosReader
         }
         if (n == QosSyntax.NOT_A_NUMBER)
         {
-            error(lineNumber, column, key + ": '" + value + "' is not a number: write " + range);
+            error(lineNumber, column, key + ": '" + Diagnostic.excerpt(value) + "' is not a number: write " + range);
             return null;
         }
         if (unset)

@@ -1,5 +1,7 @@
 package io.vlink.core.qos;
 
+import io.vlink.core.config.Diagnostic;
+
 /**
  * The value syntax of OpenSM's {@code qos_*} options (docs/qos.md), shared by the file
  * reader and the builder so a value means the same thing whichever way it comes in. Every problem is
@@ -83,9 +85,10 @@ final class QosSyntax
             "comma-separated VL:weight entries, e.g. 0:4,1:64", entryOffsets, (index, item, offset) ->
             {
                 final int colon = item.indexOf(':');
+                final String quoted = Diagnostic.excerpt(item);
                 if (colon < 0)
                 {
-                    problems.error(offset, key + ": entry '" + item + "' has no ':': write each entry as VL:weight, " +
+                    problems.error(offset, key + ": entry '" + quoted + "' has no ':': write each entry as VL:weight, " +
                         "e.g. 1:64");
                     return false;
                 }
@@ -98,25 +101,25 @@ final class QosSyntax
                 boolean ok = true;
                 if (vl == NOT_A_NUMBER)
                 {
-                    problems.error(offset, key + ": VL '" + vlText + "' in entry '" + item +
-                        "' is not a number: write VL:weight with VL 0..14");
+                    problems.error(offset, key + ": VL '" + Diagnostic.excerpt(vlText) + "' in entry '" +
+                        quoted + "' is not a number: write VL:weight with VL 0..14");
                     ok = false;
                 }
                 else if (vl < 0 || vl > VlArbTable.MAX_VL)
                 {
-                    problems.error(offset, key + ": VL " + vlText + " in entry '" + item + "' is out of range: " +
+                    problems.error(offset, key + ": VL " + vlText + " in entry '" + quoted + "' is out of range: " +
                         "table VLs are 0..14 (VL15 carries subnet management and is never arbitrated by the tables)");
                     ok = false;
                 }
                 if (weight == NOT_A_NUMBER)
                 {
-                    problems.error(offset + weightStart, key + ": weight '" + weightText + "' in entry '" + item +
-                        "' is not a number: write VL:weight with weight 0..255 (64-byte blocks)");
+                    problems.error(offset + weightStart, key + ": weight '" + Diagnostic.excerpt(weightText) +
+                        "' in entry '" + quoted + "' is not a number: write VL:weight with weight 0..255 (64-byte blocks)");
                     ok = false;
                 }
                 else if (weight < 0 || weight > VlArbTable.MAX_WEIGHT)
                 {
-                    problems.error(offset + weightStart, key + ": weight " + weightText + " in entry '" + item +
+                    problems.error(offset + weightStart, key + ": weight " + weightText + " in entry '" + quoted +
                         "' is out of range: weights are 0..255 (64-byte blocks; 0 disables the entry)");
                     ok = false;
                 }
@@ -146,7 +149,7 @@ final class QosSyntax
                 final long vl = number(item);
                 if (vl == NOT_A_NUMBER)
                 {
-                    problems.error(offset, key + ": VL '" + item + "' for SL" + index +
+                    problems.error(offset, key + ": VL '" + Diagnostic.excerpt(item) + "' for SL" + index +
                         " is not a number: write VLs 0..15 (15 drops the SL's packets)");
                     return false;
                 }
@@ -225,7 +228,7 @@ final class QosSyntax
             else if (count == max)
             {
                 problems.error(itemStart, key + ": more than " + max + " " + nouns + " (" + noun + " " + (max + 1) +
-                    " is '" + text.substring(itemStart, itemEnd) + "'): " + (max == QosConfig.SL_COUNT ?
+                    " is '" + Diagnostic.excerpt(text.substring(itemStart, itemEnd)) + "'): " + (max == QosConfig.SL_COUNT ?
                     "SL2VL maps the 16 SLs SL0..SL15" : "a VLArbitration table holds at most " + max));
                 return -1;
             }

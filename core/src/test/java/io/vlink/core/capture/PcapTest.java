@@ -211,27 +211,105 @@ class PcapTest
     }
 
     @Test
-    void truncatedFileReportsTheLastRecordAndStops() throws IOException
+    void aCutFileEndsAtItsLastWholeRecord() throws IOException
     {
         final byte[] whole = Packets.captureBytes();
+        // cut inside the last record, a few records back, inside the first record's header, inside its packet
         for (final int cut : new int[] {whole.length - 1, whole.length - 300, whole.length - 306 - 10, 24 + 5, 24 + 20})
         {
             final byte[] file = Arrays.copyOf(whole, cut);
+            int recordStart = -1;
+            int records = 0;
             try (PcapReader reader = reader(file))
             {
-                String lastError = null;
-                int records = 0;
+                int position = Pcap.FILE_HEADER_LENGTH;
                 while (reader.next())
                 {
                     records++;
-                    lastError = reader.error();
-                    assertTrue(reader.packetLength() >= 0 && reader.packetOffset() + reader.packetLength() <= cut);
+                    assertNull(reader.error(), "cut at " + cut);
+                    position = reader.packetOffset() + reader.packetLength();
                 }
-                assertNotNull(lastError, "cut at " + cut);
-                assertTrue(lastError.startsWith("truncated"), lastError);
-                assertTrue(records >= 1);
+                recordStart = position;
+                assertEquals(recordStart, reader.truncatedAt(), "cut at " + cut);
+                assertNotNull(reader.truncation());
+                assertEquals(records, reader.index());
+                assertFalse(reader.next(), "the end stays the end");
+            }
+            try (PcapReader reader = reader(Arrays.copyOf(whole, recordStart)))
+            {
+                int again = 0;
+                while (reader.next())
+                {
+                    again++;
+                }
+                assertEquals(records, again, "the records before the cut are the whole file up to it");
+                assertEquals(-1, reader.truncatedAt());
+                assertNull(reader.truncation());
             }
         }
+    }
+
+    @Test
+    void aZeroFilledTailIsWhereTheWriterStopped() throws IOException
+    {
+        final byte[] whole = Packets.captureBytes();
+        final byte[] file = Arrays.copyOf(whole, whole.length + 1024 * 1024);
+        try (PcapReader reader = reader(file))
+        {
+            int records = 0;
+            while (reader.next())
+            {
+                assertNull(reader.error());
+                records++;
+            }
+            assertEquals(43, records);
+            assertEquals(whole.length, reader.truncatedAt());
+            assertEquals("a record header of length 0, the unwritten part of a capture file", reader.truncation());
+        }
+        // a header written but for its length (a writer stopped while writing it)
+        file[whole.length] = 1;
+        try (PcapReader reader = reader(file))
+        {
+            while (reader.next())
+            {
+                assertNull(reader.error());
+            }
+            assertEquals(whole.length, reader.truncatedAt());
+        }
+    }
+
+    @Test
+    void aStreamIsReadWithinItsLimit() throws IOException
+    {
+        final byte[] whole = Packets.captureBytes();
+        try (PcapReader reader = PcapReader.read(new java.io.ByteArrayInputStream(whole), whole.length))
+        {
+            int records = 0;
+            while (reader.next())
+            {
+                assertNull(reader.error());
+                records++;
+            }
+            assertEquals(43, records);
+            assertEquals(-1, reader.truncatedAt());
+        }
+        final CaptureException tooLong = assertThrows(CaptureException.class,
+            () -> PcapReader.read(new java.io.ByteArrayInputStream(whole), whole.length - 1));
+        assertEquals("a capture longer than " + (whole.length - 1) + " bytes on a stream: save it to a file and decode " +
+            "the file", tooLong.getMessage());
+        final CaptureException notPcap = assertThrows(CaptureException.class,
+            () -> PcapReader.read(new java.io.ByteArrayInputStream(new byte[100]), 1 << 20));
+        assertTrue(notPcap.getMessage().startsWith("not a pcap capture: the file starts with 0x00000000"));
+        // a stream that never ends is refused from its first 24 bytes
+        final java.io.InputStream zeros = new java.io.InputStream()
+        {
+            @Override
+            public int read()
+            {
+                return 0;
+            }
+        };
+        assertThrows(CaptureException.class, () -> PcapReader.read(zeros, Integer.MAX_VALUE));
     }
 
     @Test
@@ -300,15 +378,16 @@ class PcapTest
     }
 
     @Test
-    void absurdRecordLengthIsATruncation() throws IOException
+    void aLengthNoRecordCanHaveIsDamageNotATruncation() throws IOException
     {
         final byte[] file = Packets.captureBytes();
-        file[24 + Pcap.INCL_LEN_OFFSET + 3] = 0x7F;
+        file[24 + Pcap.INCL_LEN_OFFSET + 2] = 0x01; // 65,536 + 306 bytes: more than the snap length
         try (PcapReader reader = reader(file))
         {
             assertTrue(reader.next());
-            assertTrue(reader.error().startsWith("truncated record"), reader.error());
+            assertTrue(reader.error().startsWith("truncated record: its header says 65842 bytes"), reader.error());
             assertFalse(reader.next());
+            assertEquals(-1, reader.truncatedAt());
         }
     }
 

@@ -4,6 +4,7 @@ import io.vlink.core.capture.Pcap;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.memory.OffHeap;
 import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.MessageHandler;
@@ -12,6 +13,7 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
 /**
@@ -24,6 +26,12 @@ import java.nio.file.Path;
  * {@link ManyToOneRingBuffer} with its timestamp and interface ({@link #record}: lock-free, never blocks; a
  * record that does not fit is dropped and counted), and the tap's own agent drains the ring into a memory-mapped
  * file that grows past 2 GiB ({@link MappedCaptureFile}, Chronicle Bytes).
+ * <p>
+ * A capture never takes the data path down with it. If the file cannot be created, cannot grow (the file system is
+ * full) or cannot be cut to length, the capture stops: the failure is counted ({@code capture_errors}) and handed to
+ * the engine's error handler once, later frames are not recorded (and not counted as drops), and the engine goes on
+ * moving packets. The file keeps every whole record written before the failure and is cut to them when the engine
+ * closes, so it decodes.
  */
 public final class CaptureTap implements AutoCloseable
 {
@@ -38,20 +46,49 @@ public final class CaptureTap implements AutoCloseable
     private final long chunkLength;
     private final EpochNanoClock clock;
     private final AtomicCounter drops;
+    private final AtomicCounter errors;
+    private final ErrorHandler errorHandler;
+    private final FileOpener opener;
     private final UnsafeBuffer ringBuffer;
     private final ManyToOneRingBuffer ring;
-    private final UnsafeBuffer record = new UnsafeBuffer(new byte[Pcap.RECORD_OVERHEAD]);
+    private final UnsafeBuffer record = new UnsafeBuffer(new byte[Pcap.RECORD_OVERHEAD + Link.MAX_DATA_FRAME_LENGTH]);
     private final MessageHandler writer = this::onRecord;
     private CaptureFile file;
     private long records;
+    private volatile boolean stopped;
     private boolean closed;
 
-    private CaptureTap(final Path path, final long chunkLength, final EpochNanoClock clock, final AtomicCounter drops)
+    /**
+     * Creates the capture file: the seam where tests put a file that fails.
+     */
+    interface FileOpener
+    {
+        /**
+         * @param path            the file (replaced).
+         * @param chunkLength     bytes mapped at a time.
+         * @param maxRecordLength the longest record.
+         * @return the open file.
+         * @throws IOException if it cannot be created.
+         */
+        CaptureFile open(Path path, long chunkLength, int maxRecordLength) throws IOException;
+    }
+
+    CaptureTap(
+        final Path path,
+        final long chunkLength,
+        final EpochNanoClock clock,
+        final AtomicCounter drops,
+        final AtomicCounter errors,
+        final ErrorHandler errorHandler,
+        final FileOpener opener)
     {
         this.path = path;
         this.chunkLength = chunkLength;
         this.clock = clock;
         this.drops = drops;
+        this.errors = errors;
+        this.errorHandler = errorHandler;
+        this.opener = opener;
         ringBuffer = OffHeap.allocate(RING_LENGTH + RingBufferDescriptor.TRAILER_LENGTH);
         ring = new ManyToOneRingBuffer(ringBuffer);
     }
@@ -62,13 +99,21 @@ public final class CaptureTap implements AutoCloseable
      * @param path        the pcap file (replaced).
      * @param chunkLength bytes mapped at a time as the file grows.
      * @param clock       the timestamps' clock.
-     * @param drops       counts records that could not be captured (the tap fell behind).
+     * @param drops        counts records that could not be captured (the tap fell behind).
+     * @param errors       counts failures of the file that stopped the capture (at most one per capture, and one
+     *                     more if cutting the file on close fails).
+     * @param errorHandler told of each such failure.
      * @return the tap.
      */
     public static CaptureTap open(
-        final Path path, final long chunkLength, final EpochNanoClock clock, final AtomicCounter drops)
+        final Path path,
+        final long chunkLength,
+        final EpochNanoClock clock,
+        final AtomicCounter drops,
+        final AtomicCounter errors,
+        final ErrorHandler errorHandler)
     {
-        return new CaptureTap(path, chunkLength, clock, drops);
+        return new CaptureTap(path, chunkLength, clock, drops, errors, errorHandler, MappedCaptureFile::new);
     }
 
     /**
@@ -82,6 +127,10 @@ public final class CaptureTap implements AutoCloseable
      */
     public void record(final int iface, final int frameType, final DirectBuffer buffer, final int offset, final int length)
     {
+        if (stopped)
+        {
+            return;
+        }
         final int index = ring.tryClaim(frameType, PACKET_OFFSET + length);
         if (index < 0)
         {
@@ -101,6 +150,14 @@ public final class CaptureTap implements AutoCloseable
     public long records()
     {
         return records;
+    }
+
+    /**
+     * @return whether a failure of the file stopped the capture.
+     */
+    public boolean stopped()
+    {
+        return stopped;
     }
 
     /**
@@ -143,12 +200,19 @@ public final class CaptureTap implements AutoCloseable
 
     private void openFile()
     {
-        if (null == file)
+        if (null == file && !stopped)
         {
-            file = new MappedCaptureFile(path, chunkLength, Pcap.RECORD_OVERHEAD + Link.MAX_DATA_FRAME_LENGTH);
-            final UnsafeBuffer header = new UnsafeBuffer(new byte[Pcap.FILE_HEADER_LENGTH]);
-            Pcap.writeFileHeader(header, 0);
-            file.append(header, 0, Pcap.FILE_HEADER_LENGTH);
+            try
+            {
+                file = opener.open(path, chunkLength, record.capacity());
+                final UnsafeBuffer header = new UnsafeBuffer(new byte[Pcap.FILE_HEADER_LENGTH]);
+                Pcap.writeFileHeader(header, 0);
+                file.append(header, 0, Pcap.FILE_HEADER_LENGTH);
+            }
+            catch (final IOException | RuntimeException | InternalError ex)
+            {
+                fail("cannot create the capture file", ex);
+            }
         }
     }
 
@@ -158,11 +222,26 @@ public final class CaptureTap implements AutoCloseable
         {
             openFile();
         }
-        return ring.read(writer, 256);
+        return stopped ? 0 : ring.read(writer, 256);
+    }
+
+    /**
+     * Stops the capture for good: counted, reported once, the file kept as far as it was written.
+     */
+    private void fail(final String what, final Throwable cause)
+    {
+        stopped = true;
+        errors.incrementRelease();
+        errorHandler.onError(new IOException("capture " + path + " stopped after " + records + " records: " + what +
+            ": " + cause.getMessage() + "; the engine goes on without it", cause));
     }
 
     private void onRecord(final int frameType, final org.agrona.MutableDirectBuffer buffer, final int index, final int length)
     {
+        if (stopped)
+        {
+            return;
+        }
         final int packetLength = length - PACKET_OFFSET;
         Pcap.writeRecordHeader(
             record,
@@ -172,16 +251,30 @@ public final class CaptureTap implements AutoCloseable
             buffer.getInt(index + IFACE_OFFSET),
             false,
             packetLength);
-        file.append(record, 0, Pcap.RECORD_OVERHEAD);
-        file.append(buffer, index + PACKET_OFFSET, packetLength);
-        records++;
+        record.putBytes(Pcap.RECORD_OVERHEAD, buffer, index + PACKET_OFFSET, packetLength);
+        try
+        {
+            file.append(record, 0, Pcap.RECORD_OVERHEAD + packetLength);
+            records++;
+        }
+        catch (final IOException | RuntimeException | InternalError ex)
+        {
+            fail("cannot write record " + (records + 1), ex);
+        }
     }
 
     private void closeFile()
     {
         if (null != file)
         {
-            file.close();
+            try
+            {
+                file.close();
+            }
+            catch (final IOException | RuntimeException | InternalError ex)
+            {
+                fail("cannot cut the file to its " + records + " records", ex);
+            }
         }
     }
 

@@ -4,44 +4,114 @@ import net.openhft.chronicle.bytes.MappedBytes;
 import org.agrona.DirectBuffer;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * A capture file over Chronicle Bytes' {@link MappedBytes}: memory-mapped in chunks that are added as it grows, so
  * it passes 2 GiB (a single {@code MappedByteBuffer} cannot) without a system call per record. Used by one thread
  * (the capture agent); on close the file is cut to the bytes written.
+ * <p>
+ * A store into a mapped page that the file system cannot back (it is full) is not an error a program can handle:
+ * the JVM raises {@code InternalError} from the faulting copy, anywhere in it. So no byte is ever written to the
+ * mapping beyond what the file really holds: the file is extended ahead of the writer in steps of
+ * {@link #EXTEND_STEP} by writing zeros through a {@link FileChannel} (which reports a full file system as an
+ * {@link IOException}), after checking that the file system has the space. A record that would cross the extended
+ * length waits for the next step, and if that step fails nothing of the record is written.
  */
 final class MappedCaptureFile implements CaptureFile
 {
+    /** Bytes the file is extended by, ahead of the writer. */
+    static final int EXTEND_STEP = 1024 * 1024;
+
+    /**
+     * How much space a file system has for the capture. Tests inject a full one.
+     */
+    interface Space
+    {
+        /**
+         * @return bytes the capture may still take.
+         * @throws IOException if the file system cannot say.
+         */
+        long usable() throws IOException;
+    }
+
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024);
+
     private final Path path;
+    private final Space space;
+    private final FileChannel channel;
     private final MappedBytes bytes;
     private final byte[] scratch;
+    private long extended;
     private boolean closed;
 
-    MappedCaptureFile(final Path path, final long chunkLength, final int maxRecordLength)
+    MappedCaptureFile(final Path path, final long chunkLength, final int maxRecordLength) throws IOException
+    {
+        this(path, chunkLength, maxRecordLength, null);
+    }
+
+    MappedCaptureFile(final Path path, final long chunkLength, final int maxRecordLength, final Space space)
+        throws IOException
     {
         this.path = path;
+        Files.deleteIfExists(path);
+        channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try
         {
-            Files.deleteIfExists(path);
+            if (null == space)
+            {
+                final FileStore store = Files.getFileStore(path);
+                this.space = store::getUsableSpace;
+            }
+            else
+            {
+                this.space = space;
+            }
             bytes = MappedBytes.mappedBytes(path.toFile(), chunkLength, chunkLength / 4);
         }
-        catch (final IOException ex)
+        catch (final IOException | RuntimeException ex)
         {
-            throw new UncheckedIOException("cannot create capture file " + path + ": " + ex.getMessage(), ex);
+            channel.close();
+            throw ex;
         }
         bytes.singleThreadedCheckDisabled(true);
         scratch = new byte[maxRecordLength];
     }
 
     @Override
-    public void append(final DirectBuffer buffer, final int offset, final int length)
+    public void append(final DirectBuffer buffer, final int offset, final int length) throws IOException
     {
+        final long end = bytes.writePosition() + length;
+        while (end > extended)
+        {
+            extend();
+        }
         buffer.getBytes(offset, scratch, 0, length);
         bytes.write(scratch, 0, length);
+    }
+
+    private void extend() throws IOException
+    {
+        final long usable = space.usable();
+        if (usable < EXTEND_STEP)
+        {
+            throw new IOException("no space left on the file system: " + usable + " bytes free, the capture grows by " +
+                EXTEND_STEP);
+        }
+        long position = extended;
+        final long end = extended + EXTEND_STEP;
+        while (position < end)
+        {
+            final ByteBuffer zeros = ZEROS.duplicate();
+            zeros.limit((int)Math.min(zeros.capacity(), end - position));
+            position += channel.write(zeros, position);
+        }
+        extended = end;
     }
 
     @Override
@@ -51,20 +121,26 @@ final class MappedCaptureFile implements CaptureFile
     }
 
     @Override
-    public void close()
+    public void close() throws IOException
     {
         if (!closed)
         {
             closed = true;
             final long length = bytes.writePosition();
-            bytes.releaseLast();
-            try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw"))
+            try
             {
-                file.setLength(length);
+                bytes.releaseLast();
             }
-            catch (final IOException ex)
+            finally
             {
-                throw new UncheckedIOException("cannot finish capture file " + path + ": " + ex.getMessage(), ex);
+                try
+                {
+                    channel.truncate(length);
+                }
+                finally
+                {
+                    channel.close();
+                }
             }
         }
     }

@@ -15,6 +15,8 @@ public enum CounterType
     LINK_STATE(2, "link_state", CounterScope.PORT),
     /** Frames the capture tap could not record (it fell behind). */
     CAPTURE_DROPS(4, "capture_drops", CounterScope.ENGINE),
+    /** Failures of the capture file (cannot create, full file system, cannot cut): the capture stopped there. */
+    CAPTURE_ERRORS(5, "capture_errors", CounterScope.ENGINE),
 
     /** Link state changes. */
     LINK_TRANSITIONS(3, "link_transitions", CounterScope.PORT),

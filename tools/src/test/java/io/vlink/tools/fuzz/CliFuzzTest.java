@@ -89,7 +89,7 @@ class CliFuzzTest
         }
         if (cli.exitCode == 1)
         {
-            assertTrue(cli.err.startsWith("vlink decode: "), input + ": " + cli);
+            assertTrue(cli.err.contains("vlink decode: ") || cli.err.startsWith(file + ": error: "), input + ": " + cli);
         }
     }
 
