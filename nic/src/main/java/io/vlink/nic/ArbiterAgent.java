@@ -85,7 +85,7 @@ final class ArbiterAgent implements Agent
         private final boolean[] stalled = new boolean[VlArbiter.VL_COUNT];
         private final int dataVls;
         private int epoch;
-        private int state;
+        private LinkState linkState = LinkState.DOWN;
         private int fcpWord;
         private final VlTally tally;
         private final ControlledMessageHandler fcpReader = this::onFcpRequest;
@@ -123,7 +123,7 @@ final class ArbiterAgent implements Agent
                     counters.txFctbs(vl).setRelease(0);
                 }
             }
-            state = port.linkStateCode();
+            linkState = LinkState.get(port.linkStateCode());
             final QosConfig replacement = port.takeQosReplacement();
             if (null != replacement)
             {
@@ -143,25 +143,32 @@ final class ArbiterAgent implements Agent
                 {
                     break;
                 }
-                if (VlArbiter.GRANT_FCP == grant)
+                final int sent = VlArbiter.GRANT_FCP == grant ? sendFcp() : sendPacket(VlArbiter.vl(grant));
+                if (sent < 0)
                 {
-                    sendFcp();
+                    break;
                 }
-                else
-                {
-                    bytes += sendPacket(VlArbiter.vl(grant));
-                }
+                bytes += sent;
                 work++;
             }
             tally.publish();
             return work;
         }
 
+        /** @return the packet's bytes, or -1 if the link refused it (it stays at the head of its VL). */
         private int sendPacket(final int vl)
         {
-            final TxPacket packet = rings.poll(vl);
-            final int size = packet.size;
+            final TxPacket head = rings.peek(vl);
+            final int size = head.size;
             final int offset = link.tryClaim(Link.DATA_FRAME, size + Sizes.VCRC_LENGTH);
+            if (offset < 0)
+            {
+                // hasRoomFor said yes, so the link refused for another reason (a session not yet trained): the packet
+                // stays at the head of its VL and goes at the next grant
+                counters.linkBackPressure.incrementRelease();
+                return -1;
+            }
+            final TxPacket packet = rings.poll(vl);
             final AtomicBuffer buffer = link.buffer();
             // the one copy: cells -> the link's buffer; then LRH.PktLen, ICRC and VCRC in place
             if (size <= cellSize)
@@ -172,6 +179,8 @@ final class ArbiterAgent implements Agent
             {
                 cells.getBytes(packet.firstCell, 0, buffer, offset, size);
             }
+            // the cells are free once copied: whatever the link does with the frame, they never leak
+            cells.free(packet.firstCell);
             final int length = framer.frame(buffer, offset, size);
             if (Port.VL15 != vl)
             {
@@ -184,17 +193,23 @@ final class ArbiterAgent implements Agent
                 capture.record(iface, Link.DATA_FRAME, buffer, offset, length);
             }
             link.commit(offset);
-            cells.free(packet.firstCell);
             tally.add(vl, size);
             return size;
         }
 
-        private void sendFcp()
+        /** @return the bytes sent (FCPs count none toward the burst's bytes), or -1 if the link refused. */
+        private int sendFcp()
         {
-            fcpRequests.controlledRead(fcpReader, 1);
-            final int vl = Fcp.vl(fcpWord);
-            final int word = Fcp.word(Fcp.op(fcpWord), transmitter.blocksSent(vl), vl, Fcp.fccl(fcpWord));
             final int offset = link.tryClaim(Link.LINK_FRAME, Fcp.LENGTH);
+            if (offset < 0)
+            {
+                // the request stays in its ring and goes at the next grant
+                counters.linkBackPressure.incrementRelease();
+                return -1;
+            }
+            fcpRequests.controlledRead(fcpReader, 1);
+            // the FCTBS of now: it counts exactly the blocks sent before this FCP
+            final int word = transmitter.fcp(fcpWord);
             final AtomicBuffer buffer = link.buffer();
             Fcp.encode(buffer, offset, word);
             if (null != capture)
@@ -203,6 +218,7 @@ final class ArbiterAgent implements Agent
             }
             link.commit(offset);
             counters.fcpSent.incrementRelease();
+            return 0;
         }
 
         private ControlledMessageHandler.Action onFcpRequest(
@@ -216,7 +232,7 @@ final class ArbiterAgent implements Agent
         public boolean hasVl15()
         {
             // VL15 needs no credit, only a link that is up (docs/flow-control.md)
-            return state != LinkState.DOWN.code() && null != rings.peek(Port.VL15);
+            return linkState.isUp() && null != rings.peek(Port.VL15);
         }
 
         @Override
@@ -236,7 +252,7 @@ final class ArbiterAgent implements Agent
         @Override
         public boolean canSend(final int vl, final int size)
         {
-            if (state != LinkState.ACTIVE.code())
+            if (!linkState.maySendData())
             {
                 return false;
             }

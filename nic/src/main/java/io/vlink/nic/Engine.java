@@ -132,7 +132,7 @@ public final class Engine implements AutoCloseable
             final List<Agent> receiveSide = List.of(
                 new ReceiveAgent(ports, 2 * config.burst(), capture),
                 new CompositeAgent(
-                    new CreditAgent(ports, config.nanoClock(), config.fcpPeriodNs(), config.earlyFcpThresholdBlocks()),
+                    new CreditAgent(ports, config),
                     new HeartbeatAgent(countersFile, config.epochClock())));
             final List<Agent> transmitSide = new ArrayList<>(3);
             transmitSide.add(new InjectAgent(ports, config.nanoClock()));
@@ -387,6 +387,7 @@ public final class Engine implements AutoCloseable
         long tenureBytes = EngineConfiguration.DEFAULT_TENURE_BYTES;
         int tenurePackets;
         Long fcpPeriodNs;
+        Long linkTimeoutNs;
         int earlyFcpThresholdBlocks = EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
         LinkKind linkKind = LinkKind.LOOPBACK;
         int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
@@ -599,6 +600,18 @@ public final class Engine implements AutoCloseable
         public Builder fcpPeriodNs(final long nanos)
         {
             this.fcpPeriodNs = nanos;
+            return this;
+        }
+
+        /**
+         * @param nanos how long an Armed or Active port waits without hearing from its peer (no FCP, no packet)
+         *              before the link goes down and re-initializes (counted {@code link_downed}); default
+         *              200 ms, at least 4 FCP periods and 10 ms.
+         * @return this.
+         */
+        public Builder linkTimeoutNs(final long nanos)
+        {
+            this.linkTimeoutNs = nanos;
             return this;
         }
 

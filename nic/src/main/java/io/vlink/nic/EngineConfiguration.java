@@ -43,6 +43,8 @@ public final class EngineConfiguration
     public static final String CAPTURE_LENGTH_PROP_NAME = "vlink.capture.length";
     /** System property: the longest gap between two FCPs of a VL, in nanoseconds. */
     public static final String FCP_PERIOD_PROP_NAME = "vlink.fcp.period.ns";
+    /** System property: how long an Armed or Active port waits without hearing from its peer, in ns. */
+    public static final String LINK_TIMEOUT_PROP_NAME = "vlink.link.timeout.ns";
     /** System property: messages each queue pair holds. */
     public static final String QUEUE_DEPTH_PROP_NAME = "vlink.queue.depth";
     /** System property: queue pairs each port may create. */
@@ -68,6 +70,12 @@ public final class EngineConfiguration
     public static final long DEFAULT_FCP_PERIOD_NS = 1_000_000;
     public static final long MIN_FCP_PERIOD_NS = 1_000;
     public static final long MAX_FCP_PERIOD_NS = 1_000_000_000;
+    /** 200 default FCP periods: well under a second, far above any idle strategy's sleep or a young-GC pause. */
+    public static final long DEFAULT_LINK_TIMEOUT_NS = 200_000_000;
+    /** 100 times the longest sleep of any idle strategy: a peer that merely sleeps is never taken for dead. */
+    public static final long MIN_LINK_TIMEOUT_NS = 100 * Math.max(IdleStrategies.BACKOFF_MAX_PARK_NS, IdleStrategies.SLEEP_NS);
+    /** The least link timeout in FCP periods: a peer is declared silent only after several FCPs were due. */
+    public static final int MIN_LINK_TIMEOUT_PERIODS = 4;
     public static final int DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS = 64;
     public static final int DEFAULT_LOOPBACK_CAPACITY = 1024 * 1024;
     public static final int MIN_LOOPBACK_CAPACITY = 64 * 1024;
@@ -112,6 +120,7 @@ public final class EngineConfiguration
     private final long tenureBytes;
     private final int tenurePackets;
     private final long fcpPeriodNs;
+    private final long linkTimeoutNs;
     private final int earlyFcpThresholdBlocks;
     private final Engine.LinkKind linkKind;
     private final int loopbackCapacity;
@@ -202,6 +211,10 @@ public final class EngineConfiguration
             "a queue pair's turn in packets, 0 for bytes only");
         fcpPeriodNs = longSetting("fcpPeriodNs", b.fcpPeriodNs, FCP_PERIOD_PROP_NAME, DEFAULT_FCP_PERIOD_NS,
             MIN_FCP_PERIOD_NS, MAX_FCP_PERIOD_NS, "the longest gap between two FCPs of a VL");
+        linkTimeoutNs = longSetting("linkTimeoutNs", b.linkTimeoutNs, LINK_TIMEOUT_PROP_NAME, DEFAULT_LINK_TIMEOUT_NS,
+            Math.max(MIN_LINK_TIMEOUT_NS, MIN_LINK_TIMEOUT_PERIODS * fcpPeriodNs), Long.MAX_VALUE,
+            "how long an Armed or Active port waits without hearing from its peer (at least " +
+            MIN_LINK_TIMEOUT_PERIODS + " FCP periods)");
         earlyFcpThresholdBlocks = range("earlyFcpThresholdBlocks", b.earlyFcpThresholdBlocks, 1, vlBufferBlocks,
             "freed blocks that send an FCP at once, at most the VL buffer");
         linkKind = b.linkKind;
@@ -549,6 +562,15 @@ public final class EngineConfiguration
     public long fcpPeriodNs()
     {
         return fcpPeriodNs;
+    }
+
+    /**
+     * @return how long an Armed or Active port waits without hearing from its peer (no FCP, no packet) before the
+     * link goes down and re-initializes, in ns.
+     */
+    public long linkTimeoutNs()
+    {
+        return linkTimeoutNs;
     }
 
     /**

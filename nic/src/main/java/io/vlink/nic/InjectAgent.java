@@ -237,7 +237,7 @@ final class InjectAgent implements Agent
                 if (vl >= dataVls)
                 {
                     // SL2VL maps the SL to VL15 or a VL the port lacks: its packets are dropped (docs/qos.md)
-                    counters.discards(DiscardReason.DATA_MISSING_VL.id()).incrementRelease();
+                    counters.discards(DiscardReason.SL2VL_UNMAPPED.id()).incrementRelease();
                     if (end)
                     {
                         qp.complete(seq);

@@ -69,6 +69,7 @@ public final class Port
     private final LinkControl control = new LinkControl();
     // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
     private final UnsafeBuffer creditLimitsMemory;
+    private final UnsafeBuffer cellMemory;
     private final CreditLimits creditLimits;
     private final UnsafeBuffer fcpRequestsBuffer;
     private final UnsafeBuffer rxEventsBuffer;
@@ -119,8 +120,12 @@ public final class Port
         made.add(control::close);
         try
         {
-            final CellBuffer cells = new CellBuffer(injectionConfig);
-            made.add(cells::close);
+            // the cells' memory is the engine's, so that the exact leak check after close covers it too
+            cellMemory = allocate(made, CellBuffer.dataLength(injectionConfig) + BitUtil.CACHE_LINE_LENGTH);
+            final int cellSkew = (int)(BitUtil.align(cellMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
+                cellMemory.addressOffset());
+            final CellBuffer cells = new CellBuffer(
+                injectionConfig, new UnsafeBuffer(cellMemory, cellSkew, CellBuffer.dataLength(injectionConfig)));
             this.cells = cells;
             packets = new TxPacket[cells.totalCells()];
             for (int i = 0; i < packets.length; i++)
@@ -637,6 +642,7 @@ public final class Port
         control.close();
         OffHeap.free(creditLimitsMemory);
         cells.close();
+        OffHeap.free(cellMemory);
         link.close();
     }
 }

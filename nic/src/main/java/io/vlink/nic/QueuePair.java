@@ -191,7 +191,7 @@ public final class QueuePair extends QueuePairPad3
         final long tail = ring.getLong(TAIL_OFFSET);
         if (isFull(tail))
         {
-            port.counters().postBackPressure.incrementRelease();
+            port.counters().postBackPressure.increment();
             return BACK_PRESSURED;
         }
         final int index = (int)(tail & mask);
@@ -224,7 +224,7 @@ public final class QueuePair extends QueuePairPad3
         final long tail = ring.getLong(TAIL_OFFSET);
         if (isFull(tail))
         {
-            port.counters().postBackPressure.incrementRelease();
+            port.counters().postBackPressure.increment();
             return BACK_PRESSURED;
         }
         return publish(tail, (int)(tail & mask), region.key(), offset, length);

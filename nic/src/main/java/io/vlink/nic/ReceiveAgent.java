@@ -128,7 +128,7 @@ final class ReceiveAgent implements Agent
             {
                 // an FCP is exactly 8 bytes (docs/wire.md): anything longer is malformed, whatever its first 8 bytes
                 discard(DiscardReason.FCP_TOO_LONG);
-                counters.fcpDiscarded.incrementRelease();
+                counters.fcpMalformed.incrementRelease();
                 return;
             }
             final long result = Fcp.decode(buffer, offset, length);
@@ -136,7 +136,7 @@ final class ReceiveAgent implements Agent
             if (Fcp.OK != verdict)
             {
                 discard(FcpCheck.discardReason(verdict));
-                counters.fcpDiscarded.incrementRelease();
+                counters.fcpMalformed.incrementRelease();
                 return;
             }
             flushAccepted();
@@ -190,6 +190,13 @@ final class ReceiveAgent implements Agent
             }
         }
 
+        @Override
+        public void onPeerClosed()
+        {
+            flushAccepted();
+            event(RxEvents.PEER_CLOSED, 0);
+        }
+
         private void accepted(final int vl, final int blocks)
         {
             if (acceptedBlocks[vl] + blocks > RxEvents.MAX_BLOCKS)
@@ -231,6 +238,11 @@ final class ReceiveAgent implements Agent
         private void event(final int type, final int value)
         {
             final int index = events.tryClaim(type, RxEvents.LENGTH);
+            if (index < 0)
+            {
+                // doWork takes no more frames than the ring has room for events: losing one would corrupt the credits
+                throw new IllegalStateException("receive event ring full: " + events.size() + " bytes used");
+            }
             events.buffer().putInt(index, value);
             events.commit(index);
         }

@@ -14,6 +14,8 @@ final class RxEvents
      * bytes), the blocks of every packet of that VL accepted since the VL's previous ACCEPT event, summed.
      */
     static final int ACCEPT = 2;
+    /** The peer closed its end of the link (4 bytes, 0). */
+    static final int PEER_CLOSED = 3;
     /** The most blocks one ACCEPT event carries. */
     static final int MAX_BLOCKS = 0xFFFF;
     /** Every event's payload. */

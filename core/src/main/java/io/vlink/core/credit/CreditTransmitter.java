@@ -1,5 +1,7 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.Fcp;
+
 import java.util.Arrays;
 
 /**
@@ -111,6 +113,19 @@ public final class CreditTransmitter
     public int available(final int vl)
     {
         return Credits.available(creditLimit[vl], blocksSent[vl]);
+    }
+
+    /**
+     * Complete an FCP as it goes on the wire: it carries this transmitter's FCTBS of its VL, so that it counts exactly
+     * the blocks sent before it (the receiving side set Op, VL and FCCL: {@link CreditControl#fcpRequest}).
+     *
+     * @param request the FCP's first four bytes with any FCTBS.
+     * @return the same FCP with this transmitter's FCTBS.
+     */
+    public int fcp(final int request)
+    {
+        final int vl = Fcp.vl(request);
+        return Fcp.word(Fcp.op(request), blocksSent[vl], vl, Fcp.fccl(request));
     }
 
     /**

@@ -35,7 +35,12 @@ public enum DiscardReason
     /** Fewer than the 8 bytes of an FCP arrived. */
     FCP_TOO_SHORT(11, "FCP shorter than 8 bytes"),
     /** A link packet longer than the 8 bytes of an FCP (a framing error of the link it came over). */
-    FCP_TOO_LONG(12, "FCP longer than 8 bytes");
+    FCP_TOO_LONG(12, "FCP longer than 8 bytes"),
+    /** A normal FCP whose FCTBS fell behind ABR or whose FCCL fell behind the credit limit: duplicated, replayed or
+     * reordered on its way. */
+    FCP_STALE(13, "FCP whose FCTBS or FCCL moved backwards"),
+    /** The SL2VL table maps the packet's SL to VL15 or to a data VL the port lacks: dropped before the wire. */
+    SL2VL_UNMAPPED(14, "Packet of an SL that SL2VL maps to no data VL");
 
     private static final DiscardReason[] BY_ID;
 

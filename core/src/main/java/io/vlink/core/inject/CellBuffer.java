@@ -107,9 +107,22 @@ public final class CellBuffer
     private long refusals;
 
     /**
+     * A cell buffer over off-heap memory of its own, freed by {@link #close()}.
+     *
      * @param config cell size, classes (reserved cells, shared limits), shared pool, injectors and their classes.
      */
     public CellBuffer(final InjectionConfig config)
+    {
+        this(config, null);
+    }
+
+    /**
+     * A cell buffer over memory the caller allocated and frees (an engine that accounts for all its off-heap memory).
+     *
+     * @param config cell size, classes (reserved cells, shared limits), shared pool, injectors and their classes.
+     * @param cells  at least {@link #dataLength(InjectionConfig)} bytes starting on a cache line, or null to allocate.
+     */
+    public CellBuffer(final InjectionConfig config, final UnsafeBuffer cells)
     {
         cellSize = config.cellSize;
         cellShift = Integer.numberOfTrailingZeros(cellSize);
@@ -118,8 +131,20 @@ public final class CellBuffer
         {
             throw new IllegalArgumentException("the buffer needs at least one cell");
         }
-        data = new UnsafeBuffer(allocate(
-            BitUtil.align(totalCells * cellSize, BitUtil.CACHE_LINE_LENGTH), BitUtil.CACHE_LINE_LENGTH));
+        final int dataLength = dataLength(config);
+        if (null == cells)
+        {
+            data = new UnsafeBuffer(allocate(dataLength, BitUtil.CACHE_LINE_LENGTH));
+        }
+        else
+        {
+            if (cells.capacity() < dataLength || (cells.addressOffset() & (BitUtil.CACHE_LINE_LENGTH - 1)) != 0)
+            {
+                throw new IllegalArgumentException("cell memory must be " + dataLength +
+                    " bytes or more starting on a cache line: " + cells.capacity() + " bytes at " + cells.addressOffset());
+            }
+            data = new UnsafeBuffer(cells, 0, dataLength);
+        }
         length = new int[totalCells];
         next = new int[totalCells];
         final int returnCapacity = BitUtil.findNextPositivePowerOfTwo(totalCells);
@@ -145,6 +170,15 @@ public final class CellBuffer
         room = reserved.clone();
         occ = new long[config.injectors];
         injectorClass = config.injectorClass.clone();
+    }
+
+    /**
+     * @param config the buffer's configuration.
+     * @return the bytes of memory its cells take.
+     */
+    public static int dataLength(final InjectionConfig config)
+    {
+        return BitUtil.align(config.totalCells() * config.cellSize, BitUtil.CACHE_LINE_LENGTH);
     }
 
     // Aligned slices of direct buffers whose parents are kept, so that close() can free them (a slice cannot be).

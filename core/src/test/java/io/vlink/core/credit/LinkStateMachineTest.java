@@ -156,16 +156,19 @@ class LinkStateMachineTest
     }
 
     @Test
-    void aPeerThatRestartsAloneComesBackWithoutOverflowOrUncountedLoss()
+    void aPeerThatRestartsAloneIsRecognisedAndTheLinkRetrainsWithoutOverflowOrUncountedLoss()
     {
         final TestLink link = activeLinkWithTraffic();
 
-        // b bounces on its own while a stays Active and FCPs are in flight
+        // b bounces on its own while a is Active and FCPs are in flight
         link.b.port.down();
         link.b.port.up(link.now());
         link.steps(200);
-        // a stays Active; b's init FCPs re-synchronize a's ABR (FCTBS 0), a's normal FCPs arm b and restore its ABR
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states);
+        // b's init FCP after its normal ones tells a that b initialized again: a re-trains too (a link error
+        // recovered), so both restart their counters from zero and come back Active
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, INITIALIZE, ARMED, ACTIVE), link.a.states);
+        assertEquals(1, link.a.port.control().errorRecoveries());
+        assertEquals(0, link.b.port.control().errorRecoveries());
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, INITIALIZE, ARMED, ACTIVE), link.b.states);
         final long aReceived = link.a.dataReceived;
         final long bReceived = link.b.dataReceived;

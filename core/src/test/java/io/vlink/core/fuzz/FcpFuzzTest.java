@@ -3,7 +3,9 @@ package io.vlink.core.fuzz;
 import io.vlink.core.crc.Crc16;
 import io.vlink.core.credit.CreditConfig;
 import io.vlink.core.credit.CreditPort;
+import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.credit.LinkState;
 import io.vlink.core.wire.Fcp;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -71,8 +73,10 @@ class FcpFuzzTest
             // a valid FCP for a VL the port has, a mutated one, or garbage; at any offset, any length up to the end
             final int kind = random.nextInt(3);
             final int vl = random.nextInt(dataVls);
-            final int fccl = random.nextInt(Fcp.MASK_12 + 1);
-            final int valid = Fcp.word(Fcp.OP_NORMAL, random.nextInt(Fcp.MASK_12 + 1), vl, fccl);
+            // a valid FCP moves neither FCTBS behind ABR nor FCCL behind CL (by more than the 2048-block window)
+            final int fccl = Credits.add(port.transmitter().creditLimit(vl), random.nextInt(Credits.MAX_CREDIT + 1));
+            final int fctbs = Credits.add(port.receiver().blocksReceived(vl), random.nextInt(Credits.MAX_CREDIT + 1));
+            final int valid = Fcp.word(Fcp.OP_NORMAL, fctbs, vl, fccl);
             final byte[] frame = new byte[Fcp.LENGTH];
             Fcp.encode(new UnsafeBuffer(frame), 0, valid);
             final byte[] bytes = kind == 0 ? frame : kind == 1 ? mutator.mutate(frame, 1 + random.nextInt(3)) :
@@ -86,7 +90,8 @@ class FcpFuzzTest
             final long discardsBefore = port.discards().total();
             final long receivedBefore = port.fcpsReceived();
             final long decoded = Fcp.decode(buffer, offset, length);
-            final DiscardReason expected = expectedReason(decoded, dataVls);
+            final DiscardReason expected = expectedReason(decoded, port);
+            final boolean active = port.state() == LinkState.ACTIVE;
             final long reasonBefore = expected == null ? 0 : port.discards().get(expected);
 
             final boolean applied = port.onFcp(buffer, offset, length, i);
@@ -104,7 +109,7 @@ class FcpFuzzTest
                 assertEquals(discardsBefore + 1, port.discards().total(), input);
                 assertEquals(reasonBefore + 1, port.discards().get(expected), input + ": counted as " + expected);
             }
-            if (kind == 0)
+            if (kind == 0 && active)
             {
                 assertTrue(applied, input);
                 assertEquals(fccl, port.transmitter().creditLimit(vl), input);
@@ -113,8 +118,9 @@ class FcpFuzzTest
         assertEquals(port.discards().total(), port.discards().fcpTotal(), "only FCP reasons were counted");
     }
 
-    private static DiscardReason expectedReason(final long decoded, final int dataVls)
+    private static DiscardReason expectedReason(final long decoded, final CreditPort port)
     {
+        final int dataVls = port.dataVls();
         final int verdict = Fcp.verdict(decoded);
         final int word = Fcp.word(decoded);
         if (verdict == Fcp.TOO_SHORT)
@@ -133,7 +139,23 @@ class FcpFuzzTest
         {
             return DiscardReason.FCP_VL15;
         }
-        return Fcp.vl(word) >= dataVls ? DiscardReason.FCP_MISSING_VL : null;
+        final int vl = Fcp.vl(word);
+        if (vl >= dataVls)
+        {
+            return DiscardReason.FCP_MISSING_VL;
+        }
+        if (Fcp.op(word) == Fcp.OP_INIT)
+        {
+            // Active: the peer initialized again, the port re-trains and applies it as in Initialize
+            return null;
+        }
+        if (port.state() != LinkState.ACTIVE)
+        {
+            return DiscardReason.FCP_STATE;
+        }
+        final boolean stale = Credits.distance(Fcp.fctbs(word), port.receiver().blocksReceived(vl)) > Credits.MAX_CREDIT ||
+            Credits.distance(Fcp.fccl(word), port.transmitter().creditLimit(vl)) > Credits.MAX_CREDIT;
+        return stale ? DiscardReason.FCP_STALE : null;
     }
 
     private static byte[] randomBytes(final Random random)

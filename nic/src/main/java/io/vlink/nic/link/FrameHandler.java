@@ -15,4 +15,12 @@ public interface FrameHandler
      * @param length    the frame's length in bytes (at most {@link Link#maxFrameLength()}).
      */
     void onFrame(int frameType, DirectBuffer buffer, int offset, int length);
+
+    /**
+     * The peer said it is closing (a link-level notice, as a physical link dropping; not a frame): whatever it sent
+     * before came first. The link has already forgotten the peer's session.
+     */
+    default void onPeerClosed()
+    {
+    }
 }

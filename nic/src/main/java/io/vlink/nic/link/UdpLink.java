@@ -90,6 +90,8 @@ public final class UdpLink implements Link
     static final byte VERSION = 1;
     static final byte TYPE_FRAME = 0;
     static final byte TYPE_HELLO = 1;
+    /** The sender is closing its end: the session is over (sent once, by {@link #close()}). */
+    static final byte TYPE_BYE = 2;
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
     static final int TYPE_OFFSET = 3;
@@ -385,9 +387,11 @@ public final class UdpLink implements Link
         }
         catch (final IOException ex)
         {
-            // The datagram is lost, as on a broken wire; the error handler records why, once.
+            // The datagram is lost, as on a broken wire (the peer's port closed, the network down): counted, and the
+            // link layer above recovers as from any loss. The frame's cells were freed when it was copied here.
             pending = false;
-            throw new UncheckedIOException("UDP send to " + peer + " failed: " + ex.getMessage(), ex);
+            counters.linkSendErrors.incrementRelease();
+            return 1;
         }
     }
 
@@ -425,7 +429,9 @@ public final class UdpLink implements Link
             }
             catch (final IOException ex)
             {
-                throw new UncheckedIOException("UDP receive failed: " + ex.getMessage(), ex);
+                // e.g. an ICMP port unreachable reported on the socket: nothing was received; counted, polled again
+                counters.linkReceiveErrors.incrementRelease();
+                break;
             }
             if (null == from)
             {
@@ -470,6 +476,20 @@ public final class UdpLink implements Link
         final byte type = buffer.getByte(TYPE_OFFSET);
         final long sender = buffer.getLong(SENDER_OFFSET, ByteOrder.BIG_ENDIAN);
         final long receiver = buffer.getLong(RECEIVER_OFFSET, ByteOrder.BIG_ENDIAN);
+        if (TYPE_BYE == type && 0 == frameLength)
+        {
+            if (0 != peerNonce && sender == peerNonce && receiver == nonce)
+            {
+                // only the session's own peer can end it (with a key, only one who holds the key)
+                forgetPeer();
+                handler.onPeerClosed();
+            }
+            else
+            {
+                counters.linkSessionDrops.incrementRelease();
+            }
+            return 0;
+        }
         if (TYPE_HELLO == type && 0 == frameLength && 0 != sender)
         {
             onHello(sender, receiver, 0 != (buffer.getInt(FLAGS_OFFSET, ByteOrder.BIG_ENDIAN) & FLAG_ESTABLISHED));
@@ -520,12 +540,9 @@ public final class UdpLink implements Link
         boolean changed = false;
         if (sender != peerNonce)
         {
+            forgetPeer();
             peerNonce = sender;
-            peerConfirmed = false;
-            rxHighest = 0;
-            rxWindow = 0;
             sessions++;
-            SESSION_PEER.setRelease(this, 0L);
             changed = true;
         }
         if (senderHoldsUs && !peerConfirmed)
@@ -553,8 +570,8 @@ public final class UdpLink implements Link
         }
         catch (final IOException ex)
         {
-            // a lost HELLO is repeated at the next interval, as on a lossy wire
-            counters.linkBackPressure.incrementRelease();
+            // a lost HELLO is repeated at the next interval, as on a lossy wire (this thread's own counter)
+            counters.linkReceiveErrors.incrementRelease();
         }
     }
 
@@ -581,12 +598,54 @@ public final class UdpLink implements Link
         return true;
     }
 
+    /** Receiving thread: no session until the next training. */
+    private void forgetPeer()
+    {
+        peerNonce = 0;
+        peerConfirmed = false;
+        rxHighest = 0;
+        rxWindow = 0;
+        SESSION_PEER.setRelease(this, 0L);
+    }
+
+    /**
+     * Tell the peer, once, that this end is closing (a BYE of the session, authenticated when the link is), then
+     * release the socket and buffers. Called after the engine's threads stopped using the link.
+     */
     @Override
     public void close()
+    {
+        close(true);
+    }
+
+    /**
+     * Close as a process that was killed would: no BYE, the peer finds out from its link timeout. For tests that
+     * stand in for a crashed peer.
+     */
+    void closeWithoutNotice()
+    {
+        close(false);
+    }
+
+    private void close(final boolean notice)
     {
         if (!closed)
         {
             closed = true;
+            final long session = (long)SESSION_PEER.getAcquire(this);
+            if (notice && 0 != session && channel.isOpen())
+            {
+                final int length = seal(helloBuffer, TYPE_BYE, 0, session, 0, 0);
+                helloByteBuffer.limit(length).position(0);
+                try
+                {
+                    channel.send(helloByteBuffer, peer);
+                }
+                catch (final IOException ignore)
+                {
+                    // the peer finds out from its link timeout instead
+                }
+            }
             closeQuietly(channel);
             OffHeap.free(sendBuffer);
             OffHeap.free(receiveBuffer);

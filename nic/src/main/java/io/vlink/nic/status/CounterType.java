@@ -49,10 +49,17 @@ public enum CounterType
     FCP_SENT(30, "fcp_sent", CounterScope.PORT),
     /** Flow-control packets received and applied. */
     FCP_RECEIVED(31, "fcp_received", CounterScope.PORT),
-    /** Flow-control packets discarded (bad LPCRC, reserved op, VL the port lacks). */
+    /** Well-formed flow-control packets refused by the credit layer (VL15 or a VL the port lacks, not allowed in the
+     * link state, stale); counted by the credit agent. */
     FCP_DISCARDED(32, "fcp_discarded", CounterScope.PORT),
     /** VL15 packets dropped because the VL15 receive buffer was full (docs/flow-control.md, VL15). */
     VL15_DROPS(33, "vl15_drops", CounterScope.PORT),
+    /** Malformed flow-control packets (too short or long, bad LPCRC, reserved Op); counted by the receive agent. */
+    FCP_MALFORMED(34, "fcp_malformed", CounterScope.PORT),
+    /** Times the link went down because the peer fell silent (perfquery's LinkDownedCounter). */
+    LINK_DOWNED(35, "link_downed", CounterScope.PORT),
+    /** Link errors recovered by re-training: the peer initialized again (perfquery's LinkErrorRecoveryCounter). */
+    LINK_ERROR_RECOVERY(36, "link_error_recovery", CounterScope.PORT),
 
     /** Gauge: cells of the transmit cell buffer in use. */
     CELL_OCCUPANCY(40, "cell_occupancy", CounterScope.PORT),
@@ -71,6 +78,10 @@ public enum CounterType
     LINK_FRAMES_SENT(53, "link_frames_sent", CounterScope.PORT),
     /** Frames the link received (before any check). */
     LINK_FRAMES_RECEIVED(54, "link_frames_received", CounterScope.PORT),
+    /** Frames the link failed to send (an I/O error): each is lost as on a broken wire, never a leaked buffer. */
+    LINK_SEND_ERRORS(55, "link_send_errors", CounterScope.PORT),
+    /** I/O errors on the link's receiving thread (a failed receive, a failed training HELLO); nothing is lost. */
+    LINK_RECEIVE_ERRORS(56, "link_receive_errors", CounterScope.PORT),
     /** Datagrams of another link session (a replayed old capture, a guess, a peer's previous incarnation). */
     LINK_SESSION_DROPS(60, "link_session_drops", CounterScope.PORT),
     /** Datagrams whose keyed MAC did not match (the link is authenticated and they were forged or damaged). */

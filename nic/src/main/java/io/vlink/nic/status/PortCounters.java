@@ -24,6 +24,11 @@ public final class PortCounters
     public final AtomicCounter fcpReceived;
     public final AtomicCounter fcpDiscarded;
     public final AtomicCounter vl15Drops;
+    public final AtomicCounter fcpMalformed;
+    public final AtomicCounter linkDowned;
+    public final AtomicCounter linkErrorRecovery;
+    public final AtomicCounter linkSendErrors;
+    public final AtomicCounter linkReceiveErrors;
     public final AtomicCounter cellOccupancy;
     public final AtomicCounter injectorPriorityChanges;
     public final AtomicCounter postBackPressure;
@@ -69,6 +74,11 @@ public final class PortCounters
         fcpReceived = portCounter(file, CounterType.FCP_RECEIVED);
         fcpDiscarded = portCounter(file, CounterType.FCP_DISCARDED);
         vl15Drops = portCounter(file, CounterType.VL15_DROPS);
+        fcpMalformed = portCounter(file, CounterType.FCP_MALFORMED);
+        linkDowned = portCounter(file, CounterType.LINK_DOWNED);
+        linkErrorRecovery = portCounter(file, CounterType.LINK_ERROR_RECOVERY);
+        linkSendErrors = portCounter(file, CounterType.LINK_SEND_ERRORS);
+        linkReceiveErrors = portCounter(file, CounterType.LINK_RECEIVE_ERRORS);
         cellOccupancy = portCounter(file, CounterType.CELL_OCCUPANCY);
         injectorPriorityChanges = portCounter(file, CounterType.INJECTOR_PRIORITY_CHANGES);
         postBackPressure = portCounter(file, CounterType.POST_BACK_PRESSURE);

@@ -147,7 +147,7 @@ class UdpLinkTest
         try (DatagramChannel fromPeerAddress = DatagramChannel.open())
         {
             final InetSocketAddress aAddress = a.localAddress();
-            a.close();
+            a.closeWithoutNotice();
             fromPeerAddress.bind(aAddress);
             for (final int length : lengths)
             {
@@ -189,7 +189,7 @@ class UdpLinkTest
                 return datagrams.size() == 1;
             });
             final InetSocketAddress aAddress = a.localAddress();
-            a.close();
+            a.closeWithoutNotice();
             try (DatagramChannel spoof = DatagramChannel.open())
             {
                 spoof.bind(aAddress);
@@ -213,7 +213,7 @@ class UdpLinkTest
     {
         final InetSocketAddress aAddress = a.localAddress();
         final long aNonce = a.nonce();
-        a.close();
+        a.closeWithoutNotice();
         try (DatagramChannel spoof = DatagramChannel.open())
         {
             spoof.bind(aAddress);
@@ -256,11 +256,41 @@ class UdpLinkTest
     }
 
     @Test
+    void aPeerThatClosesSaysSoAndTheSessionEndsAfterWhatItSentBefore()
+    {
+        assertTrue(LoopbackLinkTest.send(a, Link.DATA_FRAME, 100, (byte)5));
+        a.close();
+        final List<String> got = new ArrayList<>();
+        final FrameHandler handler = new FrameHandler()
+        {
+            @Override
+            public void onFrame(final int frameType, final org.agrona.DirectBuffer buffer, final int offset, final int length)
+            {
+                got.add("frame " + length);
+            }
+
+            @Override
+            public void onPeerClosed()
+            {
+                got.add("closed");
+            }
+        };
+        Deadline.await(10, "the frame, then the notice", () ->
+        {
+            b.poll(handler, 4);
+            return got.size() == 2;
+        });
+        assertEquals(List.of("frame 100", "closed"), got);
+        assertFalse(b.established(), "no session after the peer closed");
+        assertFalse(b.hasRoomFor(100), "nothing can be sent until a peer trains a new session");
+    }
+
+    @Test
     void aRestartedPeerTrainsANewSessionAndItsOldIncarnationsFramesAreDropped()
     {
         final InetSocketAddress aAddress = a.localAddress();
         final long oldNonce = a.nonce();
-        a.close();
+        a.closeWithoutNotice();   // killed: the restart, not a BYE, ends its session
         final UdpLink restarted = new UdpLink(aAddress, b.localAddress(), 4098, countersA);
         try
         {

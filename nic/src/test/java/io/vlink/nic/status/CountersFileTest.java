@@ -77,7 +77,7 @@ class CountersFileTest
                 assertEquals(DiscardReasons.count(), values.keySet().stream().filter((k) -> k.startsWith("discards/")).count());
                 // 8 data VLs + VL15 have tx/rx packets/bytes and deliveries; 8 have stalls, free blocks and the
                 // credit gauges FCTBS, CL and ABR.
-                assertEquals(9 * 5 + 8 * 5 + DiscardReasons.count() + 17, values.size());
+                assertEquals(9 * 5 + 8 * 5 + DiscardReasons.count() + 22, values.size());
             }
         }
         assertFalse(file.exists());

@@ -50,12 +50,13 @@ public final class DiscardCounters
     }
 
     /**
-     * @return discards of the FCP reasons (too short, reserved Op, bad LPCRC, VL15, missing VL, link state).
+     * @return discards of the FCP reasons (too short or long, reserved Op, bad LPCRC, VL15, missing VL, link state, stale).
      */
     public long fcpTotal()
     {
         return get(DiscardReason.FCP_RESERVED_OP) + get(DiscardReason.FCP_BAD_LPCRC) + get(DiscardReason.FCP_VL15) +
-            get(DiscardReason.FCP_MISSING_VL) + get(DiscardReason.FCP_STATE) + get(DiscardReason.FCP_TOO_SHORT);
+            get(DiscardReason.FCP_MISSING_VL) + get(DiscardReason.FCP_STATE) + get(DiscardReason.FCP_TOO_SHORT) +
+            get(DiscardReason.FCP_TOO_LONG) + get(DiscardReason.FCP_STALE);
     }
 
     @Override

@@ -1,0 +1,414 @@
+package io.vlink.core.credit;
+
+import io.vlink.core.wire.Fcp;
+
+import java.util.Arrays;
+
+/**
+ * The receiving half of one port's link-level flow control and its link state: the {@link LinkStateMachine}, the
+ * receiver's credits of every data VL ({@link CreditReceiver}: ABR, free space, FCCL), the {@link FcpSchedule},
+ * and the rules that tie them together and to the peer (docs/flow-control.md). The engine's credit agent runs one
+ * per port; the transmitting half, {@link CreditTransmitter} (FCTBS and the credit check), belongs to the thread
+ * that puts packets on the wire and is told of every new credit limit this class accepts.
+ * <p>
+ * What it decides:
+ * <ul>
+ *   <li>Commands: {@link #up}, {@link #arm}, {@link #activate}, {@link #down}. Entering Initialize resets every
+ *   credit counter and makes every VL's init FCP due; entering Armed makes every VL's FCP due at once (the Op
+ *   changes to 0 and the peer may be waiting for it).</li>
+ *   <li>FCPs from the peer ({@link #onFcp}): checked (Op, VL, link state, and staleness: an FCP whose FCTBS is behind
+ *   this receiver's ABR, or whose FCCL is behind the credit limit already applied, was duplicated, replayed or
+ *   reordered, and is discarded), then applied: {@code ABR := FCTBS} and the VL's new credit limit
+ *   {@code CL := FCCL}. An init FCP arriving after the peer's normal FCPs means the peer went back to Initialize (it
+ *   restarted, or its link went down and up): a link error, recovered by re-training ({@code Down -> Initialize},
+ *   counted in {@link #errorRecoveries()}), after which the FCP is applied as in Initialize. Staleness is checked
+ *   on normal FCPs only: init FCPs come from a peer whose counters start from zero.</li>
+ *   <li>Data accepted into a receive buffer ({@link #onAccepted}): {@code ABR += NP, free -= NP}; the first packet in
+ *   Armed activates the port. Space released by the upper layer ({@link #onReleased}): {@code free += NP}, which may
+ *   make an FCP due early.</li>
+ *   <li>FCPs to send ({@link #pollFcp}, {@link #fcpRequest}): Op by link state, FCCL from the receiver; the
+ *   transmitter adds its FCTBS when the FCP goes on the wire ({@link CreditTransmitter#fcp}).</li>
+ *   <li>A silent peer ({@link #checkLiveness}): a port that is Armed or Active and has heard nothing from its peer
+ *   (no FCP, no packet) for the silence limit has lost it: a link error, the port goes down and re-initializes
+ *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}.</li>
+ * </ul>
+ * Every state entry is reported to the {@link StateListener} after its resets, so the owner can publish the new
+ * state and epoch. Single-threaded and allocation-free; wire input is never thrown, it is refused with a
+ * {@link DiscardReason} id.
+ */
+public final class CreditControl
+{
+    /** {@link #onFcp} result: the FCP was applied (the same value as {@link FcpCheck#VALID}). */
+    public static final int APPLIED = FcpCheck.VALID;
+
+    /** No silence limit: a silent peer is never declared lost. */
+    public static final long NO_SILENCE_LIMIT = Long.MAX_VALUE;
+
+    /**
+     * Told of every state the port enters, after the entry's resets.
+     */
+    @FunctionalInterface
+    public interface StateListener
+    {
+        /**
+         * @param state the state entered.
+         */
+        void onStateEntered(LinkState state);
+    }
+
+    private final int dataVls;
+    private final LinkStateMachine link;
+    private final CreditReceiver receiver;
+    private final FcpSchedule schedule;
+    private final StateListener listener;
+    private final long silenceLimitNs;
+    private final int[] creditLimit;
+    private final long[] accepted;
+    private final long[] released;
+    private long lastHeardNs;
+    private boolean peerArmed;
+    private long errorRecoveries;
+    private long downs;
+
+    /**
+     * @param dataVls              the port's data VLs: 1, 2, 4, 8 or 15.
+     * @param bufferBlocks         each data VL's receive buffer, in 64-byte blocks.
+     * @param chunkBytes           the receive buffer's allocation granularity (64 for exact accounting).
+     * @param fcpPeriodNs          the longest gap between two FCPs of a VL (65,536 symbol times: {@link FcpSchedule#periodNs}).
+     * @param earlyThresholdBlocks FCCL advance that sends an FCP early, 1..2048.
+     * @param automatic            whether received FCPs arm and activate the port ({@link LinkStateMachine}).
+     * @param silenceLimitNs       how long an Armed or Active port waits without hearing from its peer before the
+     *                             link is down, or {@link #NO_SILENCE_LIMIT}.
+     * @param listener             told of every state entered.
+     */
+    public CreditControl(
+        final int dataVls,
+        final int bufferBlocks,
+        final int chunkBytes,
+        final long fcpPeriodNs,
+        final int earlyThresholdBlocks,
+        final boolean automatic,
+        final long silenceLimitNs,
+        final StateListener listener)
+    {
+        if (silenceLimitNs <= 0)
+        {
+            throw new IllegalArgumentException("silence limit must be positive: " + silenceLimitNs + " ns");
+        }
+        this.dataVls = Credits.requireDataVls(dataVls);
+        this.link = new LinkStateMachine(dataVls, automatic);
+        this.receiver = new CreditReceiver(dataVls, bufferBlocks, chunkBytes);
+        this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
+        this.silenceLimitNs = silenceLimitNs;
+        this.listener = listener;
+        this.creditLimit = new int[dataVls];
+        this.accepted = new long[dataVls];
+        this.released = new long[dataVls];
+    }
+
+    public int dataVls()
+    {
+        return dataVls;
+    }
+
+    public LinkState state()
+    {
+        return link.state();
+    }
+
+    /**
+     * @return the link state machine (its counts: {@link LinkStateMachine#ups()}).
+     */
+    public LinkStateMachine link()
+    {
+        return link;
+    }
+
+    /**
+     * @return the receiver's credits (read-only use: this class applies every change).
+     */
+    public CreditReceiver receiver()
+    {
+        return receiver;
+    }
+
+    /**
+     * @return the FCP schedule (read-only use).
+     */
+    public FcpSchedule schedule()
+    {
+        return schedule;
+    }
+
+    // ---------------------------------------------------------------- commands
+
+    /**
+     * Down -> Initialize: every credit counter from zero, every VL's init FCP due now.
+     *
+     * @param nowNs the clock.
+     * @return true if the state changed.
+     */
+    public boolean up(final long nowNs)
+    {
+        return link.up() && entered(nowNs);
+    }
+
+    /**
+     * Initialize -> Armed (a subnet manager's command; automatic mode arms on received FCPs).
+     *
+     * @param nowNs the clock.
+     * @return true if the state changed.
+     */
+    public boolean arm(final long nowNs)
+    {
+        return link.arm() && entered(nowNs);
+    }
+
+    /**
+     * Armed -> Active.
+     *
+     * @param nowNs the clock.
+     * @return true if the state changed.
+     */
+    public boolean activate(final long nowNs)
+    {
+        return link.activate() && entered(nowNs);
+    }
+
+    /**
+     * Any state -> Down, on request or a fatal error. Packets held in the receive buffers stay held and are released
+     * as usual.
+     *
+     * @param nowNs the clock.
+     * @return true if the state changed.
+     */
+    public boolean down(final long nowNs)
+    {
+        return link.down() && entered(nowNs);
+    }
+
+    private boolean entered(final long nowNs)
+    {
+        final LinkState state = link.state();
+        if (LinkState.INITIALIZE == state || LinkState.DOWN == state)
+        {
+            receiver.reset();
+            Arrays.fill(creditLimit, 0);
+            peerArmed = false;
+            if (LinkState.INITIALIZE == state)
+            {
+                schedule.reset(nowNs);
+            }
+        }
+        else if (LinkState.ARMED == state)
+        {
+            schedule.makeAllDue(nowNs);
+        }
+        lastHeardNs = nowNs;
+        listener.onStateEntered(state);
+        return true;
+    }
+
+    // ---------------------------------------------------------------- from the peer
+
+    /**
+     * Apply an FCP from the peer whose length, LPCRC and Op were checked ({@link Fcp#decode}).
+     *
+     * @param word  the FCP's first four bytes.
+     * @param nowNs the clock.
+     * @return {@link #APPLIED}, after which {@link #creditLimit(int)} of the FCP's VL is the new CL to hand to the
+     * transmitter; or the {@link DiscardReason} id it was discarded for (reserved Op, VL15, a VL the port lacks, not
+     * allowed in the link state, stale).
+     */
+    public int onFcp(final int word, final long nowNs)
+    {
+        final int verdict = FcpCheck.validate(word, dataVls);
+        if (FcpCheck.VALID != verdict)
+        {
+            return verdict;
+        }
+        final int op = Fcp.op(word);
+        final int vl = Fcp.vl(word);
+        LinkState state = link.state();
+        if (Fcp.OP_INIT == op && peerArmed)
+        {
+            // An init FCP after the peer's normal ones (a link keeps their order): the peer initialized again, its
+            // counters restarted from zero while ours run on. Re-train.
+            errorRecoveries++;
+            down(nowNs);
+            up(nowNs);
+            state = link.state();
+        }
+        if (state.isUp())
+        {
+            lastHeardNs = nowNs;
+        }
+        // allowed or not by the state it arrived in (a normal FCP that arms an initializing port is still discarded)
+        final boolean allowed = state.mayReceiveFcp(op);
+        final int fctbs = Fcp.fctbs(word);
+        final int fccl = Fcp.fccl(word);
+        // Within one incarnation of the peer FCTBS never falls behind ABR (data sent before the FCP is received or
+        // lost before it) and FCCL never falls behind the previous one (ABR + free only grows): either moving back
+        // by more than the 2048-block window is a duplicate, a replay or a reordering.
+        final boolean stale = allowed && Fcp.OP_NORMAL == op &&
+            (Credits.distance(fctbs, receiver.blocksReceived(vl)) > Credits.MAX_CREDIT ||
+            Credits.distance(fccl, creditLimit[vl]) > Credits.MAX_CREDIT);
+        if (link.onFcpReceived(vl, op))
+        {
+            entered(nowNs);
+        }
+        if (!allowed)
+        {
+            return DiscardReason.FCP_STATE.id();
+        }
+        if (stale)
+        {
+            return DiscardReason.FCP_STALE.id();
+        }
+        receiver.onBlocksSent(vl, fctbs);
+        creditLimit[vl] = fccl;
+        peerArmed |= Fcp.OP_NORMAL == op;
+        return APPLIED;
+    }
+
+    /**
+     * A data packet of {@code blocks} was stored in the VL's receive buffer ({@code ABR += NP, free -= NP}). The
+     * caller checked, against this port's published state, that data may be received ({@link
+     * LinkState#mayReceiveData()}) and stored it only if its buffer had room, which this accounting mirrors exactly.
+     *
+     * @param vl     a data VL.
+     * @param blocks NP (or the sum over several packets of the VL, with 64-byte chunks).
+     * @param nowNs  the clock.
+     * @throws IllegalStateException if the accounting has no room: the buffer and this accounting disagree, a bug.
+     */
+    public void onAccepted(final int vl, final int blocks, final long nowNs)
+    {
+        accepted[vl] += receiver.chargedBlocks(blocks);
+        if (!receiver.accept(vl, blocks))
+        {
+            throw new IllegalStateException("VL" + vl + ": " + blocks + " blocks accepted with " +
+                receiver.freeBlocks(vl) + " free: the receive buffer and its credit accounting disagree");
+        }
+        lastHeardNs = nowNs;
+        if (link.onDataReceived())
+        {
+            entered(nowNs);
+        }
+    }
+
+    /**
+     * The upper layer has released {@code releasedTotal} blocks of the VL's receive buffer since the port was
+     * built (a monotonic count, read from the thread that releases). Only what was accepted can be released: the
+     * upper layer may take a packet before its acceptance reaches this thread, and that part waits.
+     *
+     * @param vl            a data VL.
+     * @param releasedTotal blocks released on the VL since construction.
+     * @return blocks newly released ({@code free += NP}), 0 if none.
+     */
+    public int onReleased(final int vl, final long releasedTotal)
+    {
+        final long releasable = Math.min(releasedTotal, accepted[vl]);
+        final long delta = releasable - released[vl];
+        if (delta <= 0)
+        {
+            return 0;
+        }
+        released[vl] = releasable;
+        receiver.release(vl, (int)delta);
+        return (int)delta;
+    }
+
+    /**
+     * Declare the peer lost if an Armed or Active port has heard nothing from it for the silence limit: the link goes
+     * down and re-initializes ({@code Down -> Initialize}). A port in Initialize keeps waiting: its peer may not
+     * be there yet.
+     *
+     * @param nowNs the clock.
+     * @return true if the link went down.
+     */
+    public boolean checkLiveness(final long nowNs)
+    {
+        final LinkState state = link.state();
+        if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs)
+        {
+            downs++;
+            down(nowNs);
+            up(nowNs);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The peer closed its end (a link-level notice, as a physical link dropping): the link goes down at once and
+     * re-initializes, to come back when a peer does, without waiting for the silence limit. Counted in
+     * {@link #downs()}. Nothing happens while Down.
+     *
+     * @param nowNs the clock.
+     * @return true if the link went down.
+     */
+    public boolean onPeerClosed(final long nowNs)
+    {
+        if (LinkState.DOWN == link.state())
+        {
+            return false;
+        }
+        downs++;
+        down(nowNs);
+        up(nowNs);
+        return true;
+    }
+
+    // ---------------------------------------------------------------- to the peer
+
+    /**
+     * @param nowNs the clock, read once per duty cycle.
+     * @return a data VL whose FCP is due, or {@link FcpSchedule#NONE} (always when Down).
+     */
+    public int pollFcp(final long nowNs)
+    {
+        return link.state().isUp() ? schedule.poll(nowNs) : FcpSchedule.NONE;
+    }
+
+    /**
+     * The FCP to send for a VL, without its FCTBS (the transmitter adds it when the FCP goes on the wire: {@link
+     * CreditTransmitter#fcp}), and restart the VL's schedule.
+     *
+     * @param vl    a data VL that {@link #pollFcp} returned.
+     * @param nowNs the clock.
+     * @return the FCP's first four bytes with FCTBS 0: Op by link state, the VL, this receiver's FCCL.
+     */
+    public int fcpRequest(final int vl, final long nowNs)
+    {
+        final int fccl = receiver.fccl(vl);
+        schedule.onFcpSent(vl, nowNs, fccl);
+        return Fcp.word(link.state().fcpOp(), 0, vl, fccl);
+    }
+
+    // ---------------------------------------------------------------- figures
+
+    /**
+     * @param vl a data VL.
+     * @return the credit limit CL of the latest FCP applied on the VL since the link initialized.
+     */
+    public int creditLimit(final int vl)
+    {
+        return creditLimit[vl];
+    }
+
+    /**
+     * @return link errors recovered by re-training (the peer initialized again while this port was Active).
+     */
+    public long errorRecoveries()
+    {
+        return errorRecoveries;
+    }
+
+    /**
+     * @return times the link went down because the peer fell silent or said it was closing.
+     */
+    public long downs()
+    {
+        return downs;
+    }
+}

@@ -1,0 +1,203 @@
+package io.vlink.core.credit;
+
+import io.vlink.core.wire.Fcp;
+import io.vlink.core.wire.Sizes;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.vlink.core.credit.LinkState.ACTIVE;
+import static io.vlink.core.credit.LinkState.ARMED;
+import static io.vlink.core.credit.LinkState.DOWN;
+import static io.vlink.core.credit.LinkState.INITIALIZE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The credit agent's state machine on its own: staleness, a peer that initializes again, a silent peer, releases
+ * bounded by what was accepted, and the FCP hand-off to the transmitter.
+ */
+class CreditControlTest
+{
+    private static final long PERIOD_NS = 1_000;
+    private static final long SILENCE_NS = 10_000;
+
+    private final List<LinkState> entered = new ArrayList<>();
+    private final CreditControl control = new CreditControl(
+        2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, entered::add);
+
+    private void bringUp(final long nowNs)
+    {
+        control.up(nowNs);
+        for (int vl = 0; vl < 2; vl++)
+        {
+            assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, vl, 1024), nowNs));
+        }
+        for (int vl = 0; vl < 2; vl++)
+        {
+            assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, vl, 1024), nowNs));
+        }
+        assertEquals(ACTIVE, control.state());
+    }
+
+    @Test
+    void everyStateEnteredIsReportedAfterItsResets()
+    {
+        bringUp(0);
+        assertEquals(List.of(INITIALIZE, ARMED, ACTIVE), entered);
+        assertEquals(1024, control.creditLimit(1));
+        control.down(5);
+        assertEquals(List.of(INITIALIZE, ARMED, ACTIVE, DOWN), entered);
+        assertEquals(0, control.creditLimit(1), "a new epoch holds no credit");
+        assertEquals(FcpSchedule.NONE, control.pollFcp(10), "no FCP while Down");
+    }
+
+    @Test
+    void anFcpWhoseFctbsFallsBehindAbrIsStaleAndDiscarded()
+    {
+        bringUp(0);
+        control.onAccepted(0, 100, 1);
+        assertEquals(100, control.receiver().blocksReceived(0));
+        // FCTBS 60: the peer claims to have sent fewer blocks than arrived, a duplicate of an older FCP
+        assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 60, 0, 1100), 2));
+        assertEquals(100, control.receiver().blocksReceived(0), "ABR unchanged");
+        assertEquals(1024, control.creditLimit(0), "CL unchanged");
+        // FCTBS 120: 20 blocks were lost on the way; ABR catches up and CL moves on
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 120, 0, 1100), 3));
+        assertEquals(120, control.receiver().blocksReceived(0));
+        assertEquals(1100, control.creditLimit(0));
+    }
+
+    @Test
+    void anFcpWhoseFcclFallsBehindTheCreditLimitIsStaleAndDiscarded()
+    {
+        bringUp(0);
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 1, 3000), 1));
+        assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 1, 2999), 2));
+        assertEquals(3000, control.creditLimit(1));
+        // the same FCCL again is a repeat, not a step back; across the 12-bit wrap forward is still forward
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 1, 3000), 3));
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 1, 5), 4));
+        assertEquals(5, control.creditLimit(1));
+        assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 1, 4090), 5));
+    }
+
+    @Test
+    void anInitFcpAfterThePeersNormalOnesRetrainsTheLink()
+    {
+        bringUp(0);
+        control.onAccepted(0, 40, 1);
+        entered.clear();
+        final int verdict = control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 2);
+        assertEquals(CreditControl.APPLIED, verdict, "applied as in Initialize");
+        assertEquals(List.of(DOWN, INITIALIZE), entered);
+        assertEquals(INITIALIZE, control.state());
+        assertEquals(1, control.errorRecoveries());
+        assertEquals(0, control.receiver().blocksReceived(0), "ABR from zero");
+        assertEquals(512, control.creditLimit(0));
+        assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(control.pollFcp(2), 2)), "init FCPs due at once");
+    }
+
+    @Test
+    void initFcpsOfAPeerStillInitializingAreAppliedWhileArmed()
+    {
+        control.up(0);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        assertEquals(ARMED, control.state());
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 200), 1));
+        assertEquals(ARMED, control.state());
+        assertEquals(0, control.errorRecoveries());
+    }
+
+    @Test
+    void aSilentPeerTakesAnArmedOrActivePortDownAndItReinitializes()
+    {
+        bringUp(0);
+        assertFalse(control.checkLiveness(SILENCE_NS), "exactly the limit is not yet silence");
+        control.onAccepted(1, 1, 5_000);
+        assertFalse(control.checkLiveness(5_000 + SILENCE_NS), "a packet counts as hearing the peer");
+        entered.clear();
+        assertTrue(control.checkLiveness(5_001 + SILENCE_NS));
+        assertEquals(List.of(DOWN, INITIALIZE), entered);
+        assertEquals(1, control.downs());
+        // waiting in Initialize for the peer to come back is not silence
+        assertFalse(control.checkLiveness(1_000_000_000));
+        assertEquals(1, control.downs());
+    }
+
+    @Test
+    void aPortWithoutASilenceLimitNeverTimesOut()
+    {
+        final CreditControl patient = new CreditControl(
+            1, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, false, CreditControl.NO_SILENCE_LIMIT, (state) -> {});
+        patient.up(0);
+        patient.arm(0);
+        patient.activate(0);
+        assertFalse(patient.checkLiveness(Long.MAX_VALUE));
+        assertEquals(ACTIVE, patient.state());
+    }
+
+    @Test
+    void onlyWhatWasAcceptedIsReleased()
+    {
+        bringUp(0);
+        final int free = control.receiver().freeBlocks(0);
+        control.onAccepted(0, 10, 1);
+        // the application already took 16 blocks, 6 of whose acceptance has not arrived yet
+        assertEquals(10, control.onReleased(0, 16));
+        assertEquals(free, control.receiver().freeBlocks(0));
+        assertEquals(0, control.onReleased(0, 16), "a count is handed over once");
+        control.onAccepted(0, 6, 2);
+        assertEquals(6, control.onReleased(0, 16), "the rest, once accepted");
+        assertEquals(free, control.receiver().freeBlocks(0));
+    }
+
+    @Test
+    void aMismatchBetweenBufferAndAccountingIsABugNotWireInput()
+    {
+        bringUp(0);
+        assertThrows(IllegalStateException.class, () -> control.onAccepted(0, 1025, 1));
+    }
+
+    @Test
+    void theTransmitterCompletesTheRequestWithItsFctbs()
+    {
+        bringUp(0);
+        final CreditTransmitter transmitter = new CreditTransmitter(2);
+        transmitter.onCreditLimit(1, 1024);
+        assertTrue(transmitter.tryTransmit(1, 7));
+        final int vl = control.pollFcp(0);
+        final int request = control.fcpRequest(vl, 0);
+        assertEquals(0, Fcp.fctbs(request));
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(request));
+        assertEquals(control.receiver().fccl(vl), Fcp.fccl(request));
+        final int word = transmitter.fcp(request);
+        assertEquals(vl, Fcp.vl(word));
+        assertEquals(vl == 1 ? 7 : 0, Fcp.fctbs(word));
+        assertEquals(Fcp.fccl(request), Fcp.fccl(word));
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(word));
+    }
+
+    @Test
+    void wellFormedButUnusableFcpsAreRefusedByReason()
+    {
+        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 1), 0), "Down");
+        control.up(0);
+        assertEquals(DiscardReason.FCP_VL15.id(), control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 15, 1), 0));
+        assertEquals(DiscardReason.FCP_MISSING_VL.id(), control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 2, 1), 0));
+        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1), 0),
+            "a normal FCP in Initialize arms the port but is not applied");
+        assertEquals(ARMED, control.state());
+    }
+
+    @Test
+    void aNonPositiveSilenceLimitIsRefused()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new CreditControl(
+            1, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, 0, (state) -> {}));
+    }
+}
