@@ -34,6 +34,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -330,6 +331,39 @@ public final class Engine implements AutoCloseable
         }
     }
 
+    private void drain(final long drainNs)
+    {
+        if (drainNs <= 0)
+        {
+            return;
+        }
+        final boolean invoker = ThreadingMode.INVOKER == config.threading();
+        final long deadlineNs = System.nanoTime() + drainNs;
+        while (!transmitDrained() && System.nanoTime() - deadlineNs < 0)
+        {
+            if (invoker)
+            {
+                agents.invoke();
+            }
+            else
+            {
+                Thread.yield();
+            }
+        }
+    }
+
+    private boolean transmitDrained()
+    {
+        for (final Port port : ports)
+        {
+            if (!port.transmitDrained())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Stop every agent thread (waiting for each), count what each port still holds ({@link Port#closeReport()}: every
      * accepted packet is either delivered or reported there), keep the final counter values
@@ -340,10 +374,24 @@ public final class Engine implements AutoCloseable
      * with close may see it late.
      */
     @Override
-    public synchronized void close()
+    public void close()
+    {
+        close(Duration.ofNanos(config.closeDrainNs()));
+    }
+
+    /**
+     * Close after draining: wait up to {@code drain} (real time) for every message the application offered on every
+     * port to be on the wire (its queue pairs completed, its cell buffer empty), driving the agents itself in
+     * {@link ThreadingMode#INVOKER} mode, then close as {@link #close()} describes. What could not drain (a link that
+     * is not Active, a peer that stopped taking packets) is reported in each port's {@link Port#closeReport()}.
+     *
+     * @param drain the longest wait; {@link Duration#ZERO} closes at once.
+     */
+    public synchronized void close(final Duration drain)
     {
         if (!closed)
         {
+            drain(drain.toNanos());
             agents.close();
             for (final Port port : ports)
             {
@@ -388,6 +436,7 @@ public final class Engine implements AutoCloseable
         int tenurePackets;
         Long fcpPeriodNs;
         Long linkTimeoutNs;
+        Long closeDrainNs;
         int earlyFcpThresholdBlocks = EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
         LinkKind linkKind = LinkKind.LOOPBACK;
         int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
@@ -613,6 +662,17 @@ public final class Engine implements AutoCloseable
         public Builder linkTimeoutNs(final long nanos)
         {
             this.linkTimeoutNs = nanos;
+            return this;
+        }
+
+        /**
+         * @param nanos how long {@link Engine#close()} waits for every message offered to be on the wire before it
+         *              stops the engine (default 1 s; 0 closes abruptly, as {@code close(Duration.ZERO)}).
+         * @return this.
+         */
+        public Builder closeDrainNs(final long nanos)
+        {
+            this.closeDrainNs = nanos;
             return this;
         }
 

@@ -581,6 +581,23 @@ public final class Port
         return closeReport;
     }
 
+    /** Engine, while it drains: every message offered is complete (in the cells) and every cell was sent and freed. */
+    boolean transmitDrained()
+    {
+        if (smpQueuePair.posted() != smpQueuePair.completed())
+        {
+            return false;
+        }
+        for (final QueuePair qp : queuePairs)
+        {
+            if (qp.posted() != qp.completed())
+            {
+                return false;
+            }
+        }
+        return 0 == counters.cellOccupancy.get();
+    }
+
     /** Engine, once every agent stopped: count what is left (the link is read to its end: nothing else will). */
     void report()
     {
