@@ -4,6 +4,7 @@ import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.TextLines;
 import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -244,9 +245,10 @@ public final class SchedCommand implements Runnable
                             once(mtuLine, "mtu");
                             arguments(t, 1, 1, "mtu BYTES");
                             mtu = number(t[1], "mtu", 1, Integer.MAX_VALUE);
-                            if (!SlScheduler.isValidMtu(mtu))
+                            final String problem = Sizes.mtuProblem("mtu", mtu);
+                            if (null != problem)
                             {
-                                throw new Bad("mtu must be 256, 512, 1024, 2048 or 4096, not " + mtu);
+                                throw new Bad(problem);
                             }
                             mtuLine = lineNo;
                             break;
