@@ -62,7 +62,7 @@ public final class EngineConfiguration
     public static final int DEFAULT_MAX_QUEUE_PAIRS = 64;
     public static final int MAX_MAX_QUEUE_PAIRS = 4096;
     public static final int DEFAULT_IDC_THRESHOLD = InjectionConfig.DEFAULT_IDC_THRESHOLD;
-    public static final int DEFAULT_SHARED_CELLS = 2048;
+    public static final int DEFAULT_SHARED_CELLS = InjectionConfig.PORT_SHARED_CELLS;
     public static final int MAX_SHARED_CELLS = 1 << 20;
     public static final long DEFAULT_TENURE_BYTES = 64 * 1024;
     public static final long DEFAULT_FCP_PERIOD_NS = 1_000_000;

@@ -46,6 +46,8 @@ public final class InjectionConfig
     public static final int PORT_SMP_INJECTOR = LrhFlyweight.SL_COUNT;
     /** A port's injectors: one per SL and one for SMPs ({@link #forPort}). */
     public static final int PORT_INJECTORS = PORT_SMP_INJECTOR + 1;
+    /** Ours: an engine's port shares 2,048 cells (512 KiB) among its classes unless told otherwise. */
+    public static final int PORT_SHARED_CELLS = 2048;
 
     int cellSize = DEFAULT_CELL_SIZE;
     int injectors = DEFAULT_INJECTORS;
@@ -343,6 +345,15 @@ public final class InjectionConfig
     {
         Arrays.fill(this.policy, policy);
         return this;
+    }
+
+    /**
+     * @param injector which.
+     * @return its buffer class.
+     */
+    public int classOf(final int injector)
+    {
+        return injectorClass[injector];
     }
 
     /** @return cell size in bytes. */
