@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.TextLines;
@@ -131,7 +132,7 @@ public final class SchedCommand implements Runnable
     static final class SchedScenario
     {
         static final int DEFAULT_MTU = 2048;
-        static final int MAX_QPN = 0xFF_FFFF;
+        static final int MAX_QPN = BthFlyweight.MAX_QPN;
 
         static final int RING_CAPACITY = 64;
         /**
