@@ -50,7 +50,7 @@ import java.util.function.UnaryOperator;
  * {
  *     QueuePair qp = engine.port(0).createQueuePair(1, 0, 2);
  *     qp.offer(bytes, 0, 64);                              // back-pressure: BACK_PRESSURED, never a blocked caller
- *     engine.port(1).poll((vl, buffer, offset, length) -> ..., 16);
+ *     engine.port(1).poll((buffer, offset, length, header) -> ..., 16);   // the payload; header.vl(), .destQp()
  * }
  * }</pre>
  * Agents: injection (SL arbitration, injectors, cell buffer), arbiter (VL arbitration, credits, framing onto the
@@ -80,8 +80,18 @@ public final class Engine implements AutoCloseable
     private Engine(final EngineConfiguration config)
     {
         this.config = config;
-        countersFile = CountersFile.create(
-            config.directory(), config.name(), config.maxCounters(), config.errorLogLength(), config.epochClock());
+        // the directories build() creates for the counters file, removed again if it fails (when still empty)
+        final File madeDirectory = outermostMissing(config.directory().getAbsoluteFile());
+        try
+        {
+            countersFile = CountersFile.create(
+                config.directory(), config.name(), config.maxCounters(), config.errorLogLength(), config.epochClock());
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            removeMadeDirectories(config.directory().getAbsoluteFile(), madeDirectory);
+            throw ex;
+        }
         final boolean loopback = LinkKind.LOOPBACK == config.linkKind();
         final Port[] ports = new Port[loopback ? 2 : 1];
         final Link[] links = new Link[ports.length];
@@ -172,11 +182,35 @@ public final class Engine implements AutoCloseable
             // the capture file itself is made by the capture agent once running: a failed build never made it
             CloseHelper.quietClose(capture);
             countersFile.close();
+            removeMadeDirectories(config.directory().getAbsoluteFile(), madeDirectory);
             throw ex;
         }
         this.ports = ports;
         this.capture = capture;
         this.agents = agents;
+    }
+
+    private static File outermostMissing(final File directory)
+    {
+        File missing = null;
+        for (File d = directory; null != d && !d.exists(); d = d.getParentFile())
+        {
+            missing = d;
+        }
+        return missing;
+    }
+
+    private static void removeMadeDirectories(final File directory, final File outermost)
+    {
+        if (null != outermost)
+        {
+            // deepest first; File.delete removes only empty directories, so nothing of anyone else's goes
+            File d = directory;
+            while (null != d && d.delete() && !d.equals(outermost))
+            {
+                d = d.getParentFile();
+            }
+        }
     }
 
     /**

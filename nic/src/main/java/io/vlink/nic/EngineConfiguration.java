@@ -2,7 +2,7 @@ package io.vlink.nic;
 
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
@@ -66,7 +66,7 @@ public final class EngineConfiguration
     public static final int DEFAULT_MAX_QUEUE_PAIRS = 64;
     public static final int MAX_MAX_QUEUE_PAIRS = 4096;
     public static final int DEFAULT_IDC_THRESHOLD = InjectionConfig.DEFAULT_IDC_THRESHOLD;
-    public static final int DEFAULT_SHARED_CELLS = 2048;
+    public static final int DEFAULT_SHARED_CELLS = InjectionConfig.PORT_SHARED_CELLS;
     public static final int MAX_SHARED_CELLS = 1 << 20;
     public static final long DEFAULT_TENURE_BYTES = 64 * 1024;
     public static final long DEFAULT_FCP_PERIOD_NS = 1_000_000;
@@ -164,11 +164,7 @@ public final class EngineConfiguration
         idle = null != b.idle ? b.idle : System.getProperty(IDLE_PROP_NAME, DEFAULT_IDLE);
         idleStrategy = idleSupplier(idle, null != b.idle);
         qos = b.qos;
-        if (!SlScheduler.isValidMtu(b.mtu))
-        {
-            throw new IllegalArgumentException("mtu " + b.mtu + " is not an InfiniBand MTU: use 256, 512, 1024, 2048 or 4096");
-        }
-        mtu = b.mtu;
+        mtu = Sizes.checkMtu("mtu", b.mtu);
         vlBufferBlocks = range("vlBufferBlocks", b.vlBufferBlocks, 1, MAX_VL_BUFFER_BLOCKS,
             "each data VL's receive buffer in 64-byte blocks");
         vl15Packets = range("vl15Packets", b.vl15Packets, 1, MAX_VL15_PACKETS, "largest packets VL15 buffers");

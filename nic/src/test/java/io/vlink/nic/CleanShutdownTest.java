@@ -40,8 +40,9 @@ class CleanShutdownTest
     @Test
     void dedicatedThreadsWithCapture() throws Exception
     {
-        // Chronicle Bytes keeps small direct scratch buffers of its own (not the engine's): the engine's off-heap
-        // memory is checked exactly through OffHeap, the JVM's direct pool only in the runs without a capture
+        // a capture's file grows through FileChannel writes of zeros from one 64 KiB direct buffer shared by every
+        // capture (and the JDK's per-thread temporary buffers): the engine's off-heap memory is checked exactly
+        // through OffHeap, the JVM's direct pool only in the runs without a capture
         runAndClose(ThreadingMode.DEDICATED, true, 5, false);
     }
 
@@ -100,7 +101,7 @@ class CleanShutdownTest
             {
                 posted++;
             }
-            b.poll((vl, buffer, offset, length) -> received[0]++, 16);
+            b.poll((buffer, offset, length, header) -> received[0]++, 16);
             assertTrue(System.nanoTime() < deadline, "traffic timed out");
             Thread.onSpinWait();
         }

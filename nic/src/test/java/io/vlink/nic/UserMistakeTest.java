@@ -30,9 +30,10 @@ class UserMistakeTest
 
     private final long[] next = new long[16];
     private long delivered;
-    private final ReceiveHandler handler = (vl, buffer, offset, length) ->
+    private final ReceiveHandler handler = (buffer, offset, length, header) ->
     {
-        assertEquals(next[vl]++, buffer.getLong(offset + 20), "FIFO on VL " + vl);
+        final int vl = header.vl();
+        assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
         delivered++;
     };
 
