@@ -40,9 +40,8 @@ class CleanShutdownTest
     @Test
     void dedicatedThreadsWithCapture() throws Exception
     {
-        // a capture's file grows through FileChannel writes of zeros from one 64 KiB direct buffer shared by every
-        // capture (and the JDK's per-thread temporary buffers): the engine's off-heap memory is checked exactly
-        // through OffHeap, the JVM's direct pool only in the runs without a capture
+        // Chronicle Bytes keeps small direct scratch buffers of its own (not the engine's): the engine's off-heap
+        // memory is checked exactly through OffHeap, the JVM's direct pool only in the runs without a capture
         runAndClose(ThreadingMode.DEDICATED, true, 5, false);
     }
 

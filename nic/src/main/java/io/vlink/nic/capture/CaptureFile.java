@@ -5,8 +5,8 @@ import org.agrona.DirectBuffer;
 import java.io.IOException;
 
 /**
- * Where a capture's pcap bytes go. Implemented by a file mapped a window at a time ({@link MappedCaptureFile}),
- * whose classes load only when a capture is opened.
+ * Where a capture's pcap bytes go. Implemented over Chronicle Bytes ({@link MappedCaptureFile}), whose classes
+ * load only when a capture is opened.
  */
 interface CaptureFile extends AutoCloseable
 {

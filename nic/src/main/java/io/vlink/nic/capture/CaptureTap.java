@@ -22,10 +22,10 @@ import java.nio.file.Path;
  * packet recorded where it enters the wire, in wire order.
  * <p>
  * Costs nothing when off: an engine without a capture holds no tap (agents test one null field) and never loads
- * the capture's classes. When on, the agents that see packets copy each into an Agrona
+ * Chronicle's classes. When on, the agents that see packets copy each into an Agrona
  * {@link ManyToOneRingBuffer} with its timestamp and interface ({@link #record}: lock-free, never blocks; a
  * record that does not fit is dropped and counted), and the tap's own agent drains the ring into a memory-mapped
- * file that grows past 2 GiB ({@link MappedCaptureFile}, mapped a window at a time).
+ * file that grows past 2 GiB ({@link MappedCaptureFile}, Chronicle Bytes).
  * <p>
  * A capture never takes the data path down with it. If the file cannot be created, cannot grow (the file system is
  * full) or cannot be cut to length, the capture stops: the failure is counted ({@code capture_errors}) and handed to

@@ -1,12 +1,10 @@
 package io.vlink.nic.capture;
 
+import net.openhft.chronicle.bytes.MappedBytes;
 import org.agrona.DirectBuffer;
-import org.agrona.IoUtil;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -14,11 +12,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A capture file mapped into memory a window at a time: a {@link MappedByteBuffer} of {@code chunkLength} bytes;
- * a record that would cross the window's end unmaps it and maps the next window from the record's start, so the
- * file passes 2 GiB (a single {@code MappedByteBuffer} cannot) without a system call per record. Records are copied
- * straight from the caller's buffer into the mapping. Used by one thread (the capture agent); on close the file is
- * unmapped and cut to the bytes written. Plain JDK and Agrona: no JVM flag beyond Agrona's.
+ * A capture file over Chronicle Bytes' {@link MappedBytes}: memory-mapped in chunks that are added as it grows, so
+ * it passes 2 GiB (a single {@code MappedByteBuffer} cannot) without a system call per record. Used by one thread
+ * (the capture agent); on close the file is cut to the bytes written.
  * <p>
  * A store into a mapped page that the file system cannot back (it is full) is not an error a program can handle:
  * the JVM raises {@code InternalError} from the faulting copy, anywhere in it. So no byte is ever written to the
@@ -31,6 +27,8 @@ final class MappedCaptureFile implements CaptureFile
 {
     /** Bytes the file is extended by, ahead of the writer. */
     static final int EXTEND_STEP = 1024 * 1024;
+    /** SLF4J's system property for the level of its own diagnostics (not of any application logging). */
+    static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
 
     /**
      * How much space a file system has for the capture. Tests inject a full one.
@@ -46,14 +44,22 @@ final class MappedCaptureFile implements CaptureFile
 
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024);
 
+    static
+    {
+        // Chronicle Bytes logs through SLF4J. An application that embeds vlink without an SLF4J binding would get
+        // SLF4J's "no providers" warning on stderr the first time a capture starts: keep SLF4J's own diagnostics to
+        // errors unless the application chose a level (its logging, and any binding it has, are untouched).
+        if (null == System.getProperty(SLF4J_VERBOSITY))
+        {
+            System.setProperty(SLF4J_VERBOSITY, "ERROR");
+        }
+    }
+
     private final Path path;
     private final Space space;
     private final FileChannel channel;
-    private final long chunkLength;
-    private final UnsafeBuffer window = new UnsafeBuffer(0, 0);
-    private MappedByteBuffer mapped;
-    private long windowStart;
-    private long position;
+    private final MappedBytes bytes;
+    private final byte[] scratch;
     private long extended;
     private boolean closed;
 
@@ -65,16 +71,9 @@ final class MappedCaptureFile implements CaptureFile
     MappedCaptureFile(final Path path, final long chunkLength, final int maxRecordLength, final Space space)
         throws IOException
     {
-        if (chunkLength < maxRecordLength || chunkLength > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException("a capture window of " + chunkLength + " bytes: it must hold a record of " +
-                maxRecordLength + " bytes and be below 2 GiB");
-        }
         this.path = path;
-        this.chunkLength = chunkLength;
         Files.deleteIfExists(path);
-        channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-            StandardOpenOption.WRITE);
+        channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try
         {
             if (null == space)
@@ -86,47 +85,27 @@ final class MappedCaptureFile implements CaptureFile
             {
                 this.space = space;
             }
+            bytes = MappedBytes.mappedBytes(path.toFile(), chunkLength, chunkLength / 4);
         }
         catch (final IOException | RuntimeException ex)
         {
             channel.close();
             throw ex;
         }
+        bytes.singleThreadedCheckDisabled(true);
+        scratch = new byte[maxRecordLength];
     }
 
     @Override
     public void append(final DirectBuffer buffer, final int offset, final int length) throws IOException
     {
-        final long end = position + length;
+        final long end = bytes.writePosition() + length;
         while (end > extended)
         {
             extend();
         }
-        if (null == mapped || end > windowStart + chunkLength)
-        {
-            map(position);
-        }
-        window.putBytes((int)(position - windowStart), buffer, offset, length);
-        position = end;
-    }
-
-    /** The next window, from {@code start}: only pages the file already holds are ever written ({@link #extend}). */
-    private void map(final long start) throws IOException
-    {
-        unmap();
-        mapped = channel.map(FileChannel.MapMode.READ_WRITE, start, chunkLength);
-        windowStart = start;
-        window.wrap(mapped);
-    }
-
-    private void unmap()
-    {
-        if (null != mapped)
-        {
-            window.wrap(0, 0);
-            IoUtil.unmap(mapped);
-            mapped = null;
-        }
+        buffer.getBytes(offset, scratch, 0, length);
+        bytes.write(scratch, 0, length);
     }
 
     private void extend() throws IOException
@@ -151,7 +130,7 @@ final class MappedCaptureFile implements CaptureFile
     @Override
     public long length()
     {
-        return position;
+        return bytes.writePosition();
     }
 
     @Override
@@ -160,15 +139,16 @@ final class MappedCaptureFile implements CaptureFile
         if (!closed)
         {
             closed = true;
+            final long length = bytes.writePosition();
             try
             {
-                unmap();
+                bytes.releaseLast();
             }
             finally
             {
                 try
                 {
-                    channel.truncate(position);
+                    channel.truncate(length);
                 }
                 finally
                 {
