@@ -288,7 +288,11 @@ final class InjectAgent implements Agent
             final TxPacket packet = packets[cell];
             packet.size = size;
             packet.vl = vl;
-            rings.offer(vl, packet);
+            if (!rings.offer(vl, packet))
+            {
+                // each ring holds as many packets as the buffer has cells and each packet takes a cell: a bug
+                throw new IllegalStateException("VL" + vl + " ring full with the cell buffer not");
+            }
             if (end)
             {
                 qp.complete(seq);
