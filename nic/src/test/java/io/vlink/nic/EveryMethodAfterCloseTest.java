@@ -18,6 +18,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -155,6 +156,10 @@ class EveryMethodAfterCloseTest
             else if (t == QosConfig.class)
             {
                 args[i] = QosConfig.opensmDefaults(8);
+            }
+            else if (t == Duration.class)
+            {
+                args[i] = Duration.ZERO;
             }
             else
             {
