@@ -74,14 +74,14 @@ final class InjectAgent implements Agent
         static final int SMP_INJECTOR = 16;
         static final int INJECTORS = 17;
         // BTH opcodes of RC SEND (IBA): first, middle, last, only
-        static final int SEND_FIRST = 0x00;
-        static final int SEND_MIDDLE = 0x01;
-        static final int SEND_LAST = 0x02;
-        static final int SEND_ONLY = 0x04;
+        static final int SEND_FIRST = BthFlyweight.RC_SEND_FIRST;
+        static final int SEND_MIDDLE = BthFlyweight.RC_SEND_MIDDLE;
+        static final int SEND_LAST = BthFlyweight.RC_SEND_LAST;
+        static final int SEND_ONLY = BthFlyweight.RC_SEND_ONLY;
         static final int HEADERS = LrhFlyweight.LENGTH + BthFlyweight.LENGTH;
         static final int ICRC = 4;
         // BTH bytes 0-7 as a big-endian word: P_Key 0xFFFF in bytes 2-3
-        static final long BTH_P_KEY_WORD = 0xFFFFL << 32;
+        static final long BTH_P_KEY_WORD = (long)BthFlyweight.DEFAULT_P_KEY << 32;
 
         private final Port port;
         private final Engine engine;

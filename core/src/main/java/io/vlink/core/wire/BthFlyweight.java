@@ -35,6 +35,20 @@ public final class BthFlyweight extends HeaderFlyweight<BthFlyweight>
     /** 24-bit queue pair numbers and packet sequence numbers. */
     public static final int MASK_24 = 0xFF_FFFF;
 
+    // Transport opcodes (IBA 9.2.3): the top three bits are the service (000 RC, 011 UD), the low five the operation.
+    /** RC SEND First: the first packet of a message of several packets. */
+    public static final int RC_SEND_FIRST = 0x00;
+    /** RC SEND Middle: neither the first nor the last packet of a message. */
+    public static final int RC_SEND_MIDDLE = 0x01;
+    /** RC SEND Last: the last packet of a message of several packets. */
+    public static final int RC_SEND_LAST = 0x02;
+    /** RC SEND Only: a message of one packet. */
+    public static final int RC_SEND_ONLY = 0x04;
+    /** UD SEND Only: a datagram, always one packet; a DETH follows the BTH. */
+    public static final int UD_SEND_ONLY = 0x64;
+    /** The partition key of the default partition, full membership. */
+    public static final int DEFAULT_P_KEY = 0xFFFF;
+
     private static final int SE_BIT = 0x80;
     private static final int M_BIT = 0x40;
     private static final int ACK_REQ_BIT = 0x80;

@@ -161,9 +161,9 @@ final class SoakLoop
                 nextIntendedNs[vl] += periodNs;
             }
         }
-        if (nowNs >= nextSmpNs && tx.postSmp(traffic.smp(), 0, SoakTraffic.SMP_LENGTH) != QueuePair.BACK_PRESSURED)
+        if (nowNs >= nextSmpNs && tx.postSmp(traffic.smp(), 0, traffic.prepareSmp(false)) != QueuePair.BACK_PRESSURED)
         {
-            traffic.smpsSent++;
+            traffic.smpAccepted();
             nextSmpNs += SECOND_NS / SoakRunner.VL15_RATE;
             if (nextSmpNs < nowNs - SECOND_NS)
             {
