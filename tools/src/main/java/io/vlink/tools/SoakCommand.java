@@ -213,8 +213,13 @@ public final class SoakCommand implements Callable<Integer>
         out.flush();
 
         final SoakRunner.Outcome outcome;
-        try
+        try (Interrupt interrupt = Interrupt.install(() ->
         {
+            err.println("vlink soak: interrupted: traffic stops; draining, then the summary (Ctrl-C again quits now)");
+            err.flush();
+        }))
+        {
+            options.stop = interrupt::interrupted;
             outcome = SoakRunner.run(options, out);
         }
         catch (final RuntimeException ex)
@@ -240,6 +245,10 @@ public final class SoakCommand implements Callable<Integer>
                 StandardCharsets.UTF_8);
         }
         out.flush();
+        if (result.interrupted)
+        {
+            return Interrupt.EXIT_INTERRUPTED;
+        }
         return result.ok() ? 0 : Vlink.EXIT_FAILURE;
     }
 
@@ -522,6 +531,14 @@ public final class SoakCommand implements Callable<Integer>
         {
             out.println("violation: " + violation);
         }
-        out.println(result.ok() ? "soak: ok" : "soak: FAILED");
+        if (result.interrupted)
+        {
+            out.println(String.format(Locale.ROOT, "soak: interrupted after %.1f s of traffic (%s for what ran)",
+                result.seconds, result.ok() ? "every invariant held" : "FAILED"));
+        }
+        else
+        {
+            out.println(result.ok() ? "soak: ok" : "soak: FAILED");
+        }
     }
 }

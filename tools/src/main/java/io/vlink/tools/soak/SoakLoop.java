@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The soak's run loop on the application thread: offers data on every driven VL (backlogged, or open loop on a
@@ -82,7 +83,9 @@ final class SoakLoop
         int second = 0;
         long nowNs = startNs;
         final long lateDeadlineNs = endNs + LATE_DEADLINE_NS;
-        while ((nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs)) && !allOffered())
+        final BooleanSupplier stop = rig.options.stop;
+        while ((nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs)) && !allOffered() &&
+            !stop.getAsBoolean())
         {
             if (!faults.receiverStalled(nowNs))
             {

@@ -47,6 +47,8 @@ public final class SoakResult
     }
 
     public double seconds;
+    /** Stopped early by Ctrl-C: {@link #seconds} is the time traffic was offered until then. */
+    public boolean interrupted;
     public String link = "loopback";
     public String threads = "shared";
     public String idle = "backoff";
@@ -137,6 +139,7 @@ public final class SoakResult
         json.beginObject()
             .field("ok", ok())
             .name("seconds").value(seconds, 3)
+            .field("interrupted", interrupted)
             .field("link", link)
             .field("threads", threads)
             .field("idle", idle)

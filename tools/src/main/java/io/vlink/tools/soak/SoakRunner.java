@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -79,6 +80,11 @@ public final class SoakRunner
          * same every time.
          */
         public NanoClock clock = SystemNanoClock.INSTANCE;
+        /**
+         * Polled by the run loop: once true (Ctrl-C), traffic stops as if the time were over, and the drain, the
+         * checks and the summary follow. Read from the soak's thread, set from any.
+         */
+        public BooleanSupplier stop = () -> false;
     }
 
     /** What a run produced. */
@@ -181,6 +187,7 @@ public final class SoakRunner
             final boolean drained = checks.drain();
             final boolean creditsRecovered = checks.awaitCredits();
             final SoakResult result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
+            result.interrupted = options.stop.getAsBoolean();
             return new Outcome(result, timeline, latency.total());
         }
     }
