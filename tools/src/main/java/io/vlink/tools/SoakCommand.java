@@ -252,7 +252,7 @@ public final class SoakCommand implements Callable<Integer>
         }
         if (null != report)
         {
-            Files.writeString(report, HtmlReport.render(result, outcome.timeline, outcome.latency),
+            Files.writeString(report, HtmlReport.render(result, outcome.timeline, outcome.latency, outcome.steadyLatency),
                 StandardCharsets.UTF_8);
         }
         out.flush();
@@ -542,9 +542,7 @@ public final class SoakCommand implements Callable<Integer>
                 .append(count).append(" (").append(null == cause ? "UNEXPLAINED" : cause).append(')');
         });
         out.println(discards);
-        out.println(String.format(Locale.ROOT, "latency: p50 %s, p99 %s, p99.9 %s, max %s",
-            SoakRunner.nanos(result.latencyP50Ns), SoakRunner.nanos(result.latencyP99Ns),
-            SoakRunner.nanos(result.latencyP999Ns), SoakRunner.nanos(result.latencyMaxNs)));
+        out.println("latency: " + result.latencyText());
         final StringBuilder invariants = new StringBuilder("invariants:");
         result.invariants.forEach((name, held) -> invariants.append(' ').append(name).append('=')
             .append(held ? "ok" : "FAILED"));
