@@ -137,10 +137,9 @@ public final class HtmlReport
             p99[0][s] /= p99Scale;
         }
         html.append(lineChart("p99 of the packets delivered in each second", "second", timeUnit(p99Scale),
-            new String[] {"p99"}, p99, new boolean[] {true}, null));
+            new String[] {"p99"}, p99, new boolean[] {true}));
         html.append("<h2>Credit stalls per second</h2>\n");
-        html.append(lineChart("times a VL with a packet waited for credits", "second", "stalls", names, stalls, show,
-            null));
+        html.append(lineChart("times a VL with a packet waited for credits", "second", "stalls", names, stalls, show));
         faultsTable(html, result);
         html.append("</body></html>\n");
         return html.toString();
@@ -219,8 +218,7 @@ public final class HtmlReport
     }
 
     /**
-     * A line chart: one polyline per shown series over x = 1..n; with {@code reference}, a dashed horizontal
-     * line per series at that value (NaN: none).
+     * A line chart: one polyline per shown series over x = 1..n, from 0 up.
      */
     static String lineChart(
         final String title,
@@ -228,8 +226,7 @@ public final class HtmlReport
         final String yLabel,
         final String[] names,
         final double[][] series,
-        final boolean[] show,
-        final double[] reference)
+        final boolean[] show)
     {
         final int n = series.length == 0 ? 0 : series[0].length;
         double max = 0;
@@ -242,10 +239,6 @@ public final class HtmlReport
             for (final double y : series[i])
             {
                 max = Math.max(max, y);
-            }
-            if (reference != null && !Double.isNaN(reference[i]))
-            {
-                max = Math.max(max, reference[i]);
             }
         }
         final double yMax = niceCeiling(max);
@@ -261,24 +254,12 @@ public final class HtmlReport
                 continue;
             }
             final String colour = COLOURS[i % COLOURS.length];
-            if (reference != null && !Double.isNaN(reference[i]))
+            final double[] fractions = new double[n];
+            for (int x = 0; x < n; x++)
             {
-                final double y = TOP + plotH - reference[i] / yMax * plotH;
-                svg.append(String.format(Locale.ROOT,
-                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-                    LEFT, y, LEFT + plotW, y, colour));
+                fractions[x] = series[i][x] / yMax;
             }
-            if (n > 0)
-            {
-                svg.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(colour).append("\" points=\"");
-                for (int x = 0; x < n; x++)
-                {
-                    final double px = LEFT + (n == 1 ? plotW / 2.0 : (double)x / (n - 1) * plotW);
-                    final double py = TOP + plotH - series[i][x] / yMax * plotH;
-                    svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                }
-                svg.append("\"/>\n");
-            }
+            polyline(svg, colour, fractions, LEFT, TOP + plotH, plotW, plotH);
             legend(svg, colour, names[i], legendRow++);
         }
         return svg.append("</svg>\n").toString();
@@ -325,6 +306,28 @@ public final class HtmlReport
         }
         svg.append("\"/>\n");
         legend(svg, colour, name, legendRow);
+    }
+
+    /**
+     * A series as a polyline from x0 to x0 + w, evenly spaced (one point: in the middle), each point at its fraction
+     * (0..1) of the height h above the bottom.
+     */
+    private static void polyline(
+        final StringBuilder svg, final String colour, final double[] fractions, final double x0, final double bottom,
+        final double w, final double h)
+    {
+        final int n = fractions.length;
+        if (0 == n)
+        {
+            return;
+        }
+        svg.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(colour).append("\" points=\"");
+        for (int x = 0; x < n; x++)
+        {
+            final double px = x0 + (n == 1 ? w / 2.0 : (double)x / (n - 1) * w);
+            svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, bottom - fractions[x] * h));
+        }
+        svg.append("\"/>\n");
     }
 
     private static void legend(final StringBuilder svg, final String colour, final String name, final int row)
@@ -375,19 +378,13 @@ public final class HtmlReport
                 continue;
             }
             final String colour = COLOURS[i % COLOURS.length];
-            if (n > 0)
+            final double[] fractions = new double[n];
+            for (int x = 0; x < n; x++)
             {
-                svg.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(colour).append("\" points=\"");
-                for (int x = 0; x < n; x++)
-                {
-                    final double value = series[i][x];
-                    final double fraction = value > 0 ?
-                        Math.max(0, (Math.log10(value) - bottom) / decades) : 0;
-                    final double px = LEFT + (n == 1 ? plotW / 2.0 : (double)x / (n - 1) * plotW);
-                    svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, TOP + plotH - fraction * plotH));
-                }
-                svg.append("\"/>\n");
+                final double value = series[i][x];
+                fractions[x] = value > 0 ? Math.max(0, (Math.log10(value) - bottom) / decades) : 0;
             }
+            polyline(svg, colour, fractions, LEFT, TOP + plotH, plotW, plotH);
             legend(svg, colour, names[i], legendRow++);
         }
         return svg.append("</svg>\n").toString();
@@ -452,21 +449,16 @@ public final class HtmlReport
                 left, top, w, h, left + w / 2, top + h + 15, Math.max(1, n)));
             if (!Double.isNaN(predicted[vl]))
             {
-                final double y = top + h - predicted[vl] / yMax * h;
                 svg.append(String.format(Locale.ROOT,
                     "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-                    left, y, left + w, y, colour));
+                    left, top + h - predicted[vl] / yMax * h, left + w, top + h - predicted[vl] / yMax * h, colour));
             }
-            if (n > 0)
+            final double[] fractions = new double[n];
+            for (int x = 0; x < n; x++)
             {
-                svg.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(colour).append("\" points=\"");
-                for (int x = 0; x < n; x++)
-                {
-                    final double px = left + (n == 1 ? w / 2.0 : (double)x / (n - 1) * w);
-                    svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, top + h - share[vl][x] / yMax * h));
-                }
-                svg.append("\"/>\n");
+                fractions[x] = share[vl][x] / yMax;
             }
+            polyline(svg, colour, fractions, left, top + h, w, h);
         }
         return svg.append("</svg>\n").toString();
     }
