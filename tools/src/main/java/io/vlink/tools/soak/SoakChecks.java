@@ -301,13 +301,11 @@ final class SoakChecks
     {
         latency.sampleInterval();
         final Histogram total = latency.total();
-        if (total.getTotalCount() > 0)
-        {
-            result.latencyP50Ns = total.getValueAtPercentile(50);
-            result.latencyP99Ns = total.getValueAtPercentile(99);
-            result.latencyP999Ns = total.getValueAtPercentile(99.9);
-            result.latencyMaxNs = total.getMaxValue();
-        }
+        final Histogram steady = latency.steady();
+        result.warmupSeconds = SoakRunner.warmupNs(options.seconds) / 1e9;
+        result.latencyAfterWarmup = steady.getTotalCount() > 0;
+        result.latency.set(result.latencyAfterWarmup ? steady : total);
+        result.latencyWholeRun.set(total);
     }
 
     /** The invariants of link-level flow control, each with the reason when it fails. */
