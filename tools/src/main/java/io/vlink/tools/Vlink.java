@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
         QosCommand.class,
         DecodeCommand.class,
         SoakCommand.class,
+        PerfCommand.class,
         FabricCommand.class,
     })
 public final class Vlink implements Runnable

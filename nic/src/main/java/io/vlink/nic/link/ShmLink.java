@@ -613,6 +613,21 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     }
 
     /**
+     * Whether a live process holds the peer's end (a system call: for a watchdog, not for every duty cycle).
+     *
+     * @return false when no process holds it, or the one that did has ended.
+     */
+    public boolean peerProcessAlive()
+    {
+        if (closed)
+        {
+            return false;
+        }
+        final int peer = endIndex(peerEnd);
+        return isLive(header.getLongVolatile(peer + PID_OFFSET), header.getLongVolatile(peer + START_OFFSET));
+    }
+
+    /**
      * @return this end's heartbeat: polls so far (receiving thread).
      */
     public long heartbeat()
