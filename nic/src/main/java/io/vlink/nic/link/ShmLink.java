@@ -738,8 +738,9 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         // the tail first: a frame of a new peer incarnation is visible only with the incarnation published before it
         final long available = header.getLongAcquire(peerTailIndex);
         final long peer = header.getLongAcquire(peerIncarnationIndex);
-        if (peer != rxPeer)
+        if (peer != rxPeer && UNKNOWN_INCARNATION != peer)
         {
+            // a peer that detached keeps its session: what it committed before closing is still delivered
             rxPeer = peer;
             rxSession = sessionWith(peer);
         }

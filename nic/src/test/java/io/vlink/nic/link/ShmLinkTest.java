@@ -83,9 +83,13 @@ class ShmLinkTest
         assertEquals(2, countersA.linkFramesSent.get());
         assertEquals(2, countersB.linkFramesReceived.get());
 
+        send(a, Link.DATA_FRAME, 50, (byte)4);
         a.close();
         assertTrue(Files.exists(file), "the peer is still attached");
         assertEquals(Link.UNKNOWN_INCARNATION, b.peerIncarnation());
+        assertEquals(1, b.poll((type, buffer, offset, length) -> assertEquals(50, length), 10),
+            "what a peer committed before closing is delivered");
+        assertEquals(Link.BACK_PRESSURED, b.tryClaim(Link.DATA_FRAME, 10), "nobody to send to");
         b.close();
         b.close();
         assertFalse(Files.exists(file), "the last end out removes the file");

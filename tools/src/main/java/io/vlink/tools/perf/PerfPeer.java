@@ -295,21 +295,21 @@ public final class PerfPeer
     {
         while (true)
         {
+            String reason = null;
             try (PerfTransport transport = transports.get())
             {
                 this.transport = transport;
-                try
+                if (serveClient(connected, rows))
                 {
-                    if (serveClient(connected, rows))
-                    {
-                        return;
-                    }
-                }
-                catch (final PeerVanishedException ex)
-                {
-                    vanished.accept(ex.getMessage());
+                    return;
                 }
             }
+            catch (final PeerVanishedException ex)
+            {
+                reason = ex.getMessage();
+            }
+            // said once the old link is closed: a client started on hearing it finds the new one
+            vanished.accept(reason);
         }
     }
 
@@ -344,7 +344,7 @@ public final class PerfPeer
             {
                 // latency: each message is echoed at once; the time since the last echo is a round trip
                 final long arrivedNs = System.nanoTime();
-                if (echoed - base > warmup)
+                if (echoed - base >= warmup && 0 != echoNs)
                 {
                     roundTrips.recordValue(Math.min(HIGHEST_NS, arrivedNs - echoNs));
                 }
