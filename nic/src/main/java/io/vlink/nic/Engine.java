@@ -220,7 +220,7 @@ public final class Engine implements AutoCloseable
         if (index < 0 || index >= ports.length)
         {
             throw new IllegalArgumentException("port " + index + ": this engine has " + (1 == ports.length ?
-                "port 0 only (UDP or shm: one port)" : "ports 0.." + (ports.length - 1) + " (loopback: two ports)"));
+                "port 0 only (" + (LinkKind.UDP == config.linkKind() ? "UDP" : "shm") + ": one port)" : "ports 0.." + (ports.length - 1) + " (loopback: two ports)"));
         }
         return ports[index];
     }
