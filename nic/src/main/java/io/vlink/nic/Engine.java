@@ -12,6 +12,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
+import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.link.UdpLink;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
@@ -65,7 +66,9 @@ public final class Engine implements AutoCloseable
         /** Two ports of this engine back to back through off-heap rings. */
         LOOPBACK,
         /** One port, linked over UDP to a peer engine. */
-        UDP
+        UDP,
+        /** One port, linked to a peer engine on this host through a memory-mapped file. */
+        SHM
     }
 
     private final EngineConfiguration config;
@@ -120,6 +123,10 @@ public final class Engine implements AutoCloseable
                 final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0], counters[1]);
                 links[0] = ends[0];
                 links[1] = ends[1];
+            }
+            else if (LinkKind.SHM == config.linkKind())
+            {
+                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0]);
             }
             else
             {
@@ -248,13 +255,13 @@ public final class Engine implements AutoCloseable
         if (index < 0 || index >= ports.length)
         {
             throw new IllegalArgumentException("port " + index + ": this engine has " + (1 == ports.length ?
-                "port 0 only (UDP: one port)" : "ports 0.." + (ports.length - 1) + " (loopback: two ports)"));
+                "port 0 only (" + (LinkKind.UDP == config.linkKind() ? "UDP" : "shm") + ": one port)" : "ports 0.." + (ports.length - 1) + " (loopback: two ports)"));
         }
         return ports[index];
     }
 
     /**
-     * @return the ports: two for a loopback engine, one for UDP.
+     * @return the ports: two for a loopback engine, one for UDP or shm.
      */
     public List<Port> ports()
     {
@@ -477,6 +484,8 @@ public final class Engine implements AutoCloseable
         InetSocketAddress udpLocal;
         InetSocketAddress udpRemote;
         io.vlink.nic.link.LinkKey udpKey;
+        Path shmFile;
+        ShmLink.Role shmRole;
         int localLid = EngineConfiguration.DEFAULT_LOCAL_LID;
         int remoteLid = EngineConfiguration.DEFAULT_REMOTE_LID;
         Path capturePath;
@@ -732,7 +741,8 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param bytes each direction's loopback ring (a power of two, default 1 MiB).
+         * @param bytes each direction's loopback ring, and a shm link's when this end makes its file (a power of two,
+         *              default 1 MiB).
          * @return this.
          */
         public Builder loopbackCapacity(final int bytes)
@@ -757,6 +767,25 @@ public final class Engine implements AutoCloseable
             this.udpLocal = Objects.requireNonNull(local, "local");
             this.udpRemote = Objects.requireNonNull(remote, "remote");
             return lids(localLid, remoteLid);
+        }
+
+        /**
+         * One port, linked to a peer engine on this host through a memory-mapped file (docs/engine.md, "Shared
+         * memory"): this engine is one end of it, the peer the other. The file is made by whichever end opens it
+         * first and removed when the last one closes. Sets the LIDs to the role's ({@code A}: 1 and 2, {@code B}: 2
+         * and 1); call {@link #lids} afterwards for others. Each direction's ring is {@link #loopbackCapacity} bytes
+         * when this end makes the file.
+         *
+         * @param file the link's file; a relative path is under the engine's directory.
+         * @param role which end this engine is.
+         * @return this.
+         */
+        public Builder shm(final Path file, final ShmLink.Role role)
+        {
+            this.linkKind = LinkKind.SHM;
+            this.shmFile = Objects.requireNonNull(file, "file");
+            this.shmRole = Objects.requireNonNull(role, "role");
+            return lids(role.localLid(), role.remoteLid());
         }
 
         /**

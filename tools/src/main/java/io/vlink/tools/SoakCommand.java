@@ -86,7 +86,8 @@ public final class SoakCommand implements Callable<Integer>
     Long rate;
 
     @Option(names = "--link", paramLabel = "KIND", defaultValue = "loopback",
-        description = "loopback (in-process peer) or udp (two engines over 127.0.0.1) (default: ${DEFAULT-VALUE}).")
+        description = "loopback (in-process peer), udp (two engines over 127.0.0.1) or shm (two engines through a " +
+            "shared-memory file in the counters directory) (default: ${DEFAULT-VALUE}).")
     String link;
 
     @Option(names = "--key", paramLabel = "FILE",
@@ -164,6 +165,7 @@ public final class SoakCommand implements Callable<Integer>
         options.allowFewerFaults = allowFewerFaults;
         options.seed = seed;
         options.udp = parseLink();
+        options.shm = "shm".equals(link);
         if (null != key)
         {
             if (!options.udp)
@@ -342,8 +344,10 @@ public final class SoakCommand implements Callable<Integer>
                 return false;
             case "udp":
                 return true;
+            case "shm":
+                return false;
             default:
-                throw usage("--link " + link + ": use loopback or udp");
+                throw usage("--link " + link + ": use loopback, udp or shm");
         }
     }
 

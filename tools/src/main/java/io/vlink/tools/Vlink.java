@@ -33,6 +33,7 @@ import java.util.List;
         QosCommand.class,
         DecodeCommand.class,
         SoakCommand.class,
+        PerfCommand.class,
         FabricCommand.class,
     })
 public final class Vlink implements Runnable

@@ -144,7 +144,7 @@ final class SoakChecks
     {
         final SoakResult result = new SoakResult();
         result.seconds = seconds;
-        result.link = options.udp ? "udp" : "loopback";
+        result.link = options.udp ? "udp" : options.shm ? "shm" : "loopback";
         result.threads = options.threading.name().toLowerCase(Locale.ROOT);
         // the engine's idle strategy does not apply when the soak's thread runs its duty cycles
         result.idle = ThreadingMode.INVOKER == options.threading ? "none" : options.idle;

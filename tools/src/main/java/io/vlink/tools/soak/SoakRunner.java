@@ -60,6 +60,8 @@ public final class SoakRunner
         /** Data packets a second over all driven VLs (shared evenly); 0: every VL backlogged. */
         public long rate;
         public boolean udp;
+        /** Two engines in this process linked through a shared-memory file (ignored with {@link #udp}). */
+        public boolean shm;
         /** With {@link #udp}: the key that authenticates every datagram, or null. */
         public io.vlink.nic.link.LinkKey udpKey;
         public ThreadingMode threading = ThreadingMode.SHARED;
