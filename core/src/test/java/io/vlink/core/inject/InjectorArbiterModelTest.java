@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -349,7 +350,8 @@ class InjectorArbiterModelTest
             now += random.nextInt(4);
             final int op = random.nextInt(100);
             final int i = random.nextInt(injectors);
-            final String where = "seed " + seed + " step " + step + " op " + op + " injector " + i;
+            final int at = step;
+            final Supplier<String> where = () -> "seed " + seed + " step " + at + " op " + op + " injector " + i;
             if (op < 30)
             {
                 final int size = 1 + random.nextInt(random.nextBoolean() ? config.cellSize : maxSize);
@@ -389,11 +391,11 @@ class InjectorArbiterModelTest
             else
             {
                 final int chosen = arbiter.select(now);
-                assertEquals(model.select(now), chosen, where + ": select");
-                assertEquals(model.claimedCell, arbiter.claimedCell(), where + ": claimed cell");
+                assertEquals(model.select(now), chosen, () -> where.get() + ": select");
+                assertEquals(model.claimedCell, arbiter.claimedCell(), () -> where.get() + ": claimed cell");
                 if (chosen != InjectorArbiter.NONE)
                 {
-                    assertEquals(model.claimedSize, arbiter.claimedSize(), where + ": claimed size");
+                    assertEquals(model.claimedSize, arbiter.claimedSize(), () -> where.get() + ": claimed size");
                     inFlight.add(arbiter.claimedCell());
                     injections++;
                 }
@@ -404,25 +406,33 @@ class InjectorArbiterModelTest
             }
             for (int k = 0; k < injectors; k++)
             {
-                assertEquals(model.high[k], arbiter.isHigh(k), where + ": injector " + k + " high");
-                assertEquals(model.ready[k], arbiter.isReady(k), where + ": injector " + k + " ready");
-                assertEquals(model.idc[k], arbiter.isIdc(k), where + ": injector " + k + " IDC");
-                assertEquals(model.stalls[k], arbiter.stalls(k), where + ": injector " + k + " stalls");
-                assertEquals(modelCells.occ(k), realCells.occ(k), where + ": injector " + k + " OCC");
+                // compared plainly, and asserted only on a difference: this runs a million times
+                if (model.high[k] != arbiter.isHigh(k) || model.ready[k] != arbiter.isReady(k) ||
+                    model.idc[k] != arbiter.isIdc(k) || model.stalls[k] != arbiter.stalls(k) ||
+                    modelCells.occ(k) != realCells.occ(k))
+                {
+                    assertEquals(
+                        "high " + model.high[k] + " ready " + model.ready[k] + " IDC " + model.idc[k] + " stalls " +
+                            model.stalls[k] + " OCC " + modelCells.occ(k),
+                        "high " + arbiter.isHigh(k) + " ready " + arbiter.isReady(k) + " IDC " + arbiter.isIdc(k) +
+                            " stalls " + arbiter.stalls(k) + " OCC " + realCells.occ(k),
+                        where.get() + ": injector " + k);
+                }
             }
-            assertEquals(model.priorityChanges, arbiter.priorityChanges(), where + ": priority changes");
-            assertEquals(model.timerDemotions, arbiter.timerDemotions(), where + ": timer demotions");
-            assertEquals(model.totalStalls, arbiter.stalls(), where + ": stalls");
+            assertEquals(model.priorityChanges, arbiter.priorityChanges(), () -> where.get() + ": priority changes");
+            assertEquals(model.timerDemotions, arbiter.timerDemotions(), () -> where.get() + ": timer demotions");
+            assertEquals(model.totalStalls, arbiter.stalls(), () -> where.get() + ": stalls");
             long total = 0;
             for (int c = 0; c < config.classes; c++)
             {
-                assertEquals(model.injected[c], arbiter.classInjectedCells(c), where + ": class " + c + " cells");
                 total += model.injected[c];
             }
             for (int c = 0; c < config.classes; c++)
             {
-                final double share = total == 0 ? 0.0 : (double)model.injected[c] / total;
-                assertEquals(share, arbiter.classShare(c), 1e-12, where + ": class " + c + " share");
+                final int n = c;
+                final double share = total == 0 ? 0.0 : (double)model.injected[n] / total;
+                assertEquals(model.injected[n], arbiter.classInjectedCells(n), () -> where.get() + ": class " + n);
+                assertEquals(share, arbiter.classShare(n), 1e-12, () -> where.get() + ": class " + n + " share");
             }
         }
         assertTrue(injections > STEPS / 10 && refusals > 0, "seed " + seed + ": the workload injects and refuses: "
