@@ -314,11 +314,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 // stage 2 takes the first ready one from the start point, as the full path would
                 final long ready = bits[wk + READY];
                 final long after = ready & (-1L << classInt[ck + START]);
-                final int q = Long.numberOfTrailingZeros(after != 0 ? after : ready);
-                if (q < classInt[ck + MEMBER_COUNT])
-                {
-                    return injectLow(c, ck, wk, q);
-                }
+                return injectLow(c, ck, wk, Long.numberOfTrailingZeros(after != 0 ? after : ready));
             }
         }
         return selectSlowly(c);
