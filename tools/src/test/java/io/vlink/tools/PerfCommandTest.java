@@ -169,8 +169,17 @@ class PerfCommandTest
         }
         assertTrue(server.err.toString().startsWith("vlink perf: the client vanished ("), server.toString());
 
-        final Running next = new Running("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "10", "-n", "100");
-        assertEquals(0, next.exitCode(), next + "\n--- server\n" + server);
+        final Process next = child("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "10", "-n", "100");
+        try
+        {
+            assertTrue(next.waitFor(DEADLINE_S, TimeUnit.SECONDS));
+            final String output = new String(next.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, next.exitValue(), output + "\n--- server\n" + server);
+        }
+        finally
+        {
+            next.destroyForcibly();
+        }
         assertEquals(0, server.exitCode(), server.toString());
         assertEquals(100, (long)rows(server.out.toString(), "t_min[usec]", 9).get(0)[1]);
     }
