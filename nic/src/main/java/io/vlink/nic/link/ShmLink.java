@@ -231,6 +231,8 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     private final long incarnation;
     private final PortCounters counters;
     private volatile boolean closed;
+    // receiving thread: a peer was attached since the last close notice
+    private boolean peerAttached;
 
     private ShmLink(
         final Path file,
@@ -810,6 +812,20 @@ public final class ShmLink extends ShmLinkPad3 implements Link
             {
                 counters.linkSessionDrops.getAndAddRelease(sessionDrops);
             }
+        }
+        if (UNKNOWN_INCARNATION == peer)
+        {
+            // the peer detached (a clean close clears its incarnation after its last commit): once everything it
+            // committed was read (the tail read again, after the incarnation), tell the link layer, once
+            if (peerAttached && this.head == header.getLongAcquire(peerTailIndex))
+            {
+                peerAttached = false;
+                handler.onPeerClosed();
+            }
+        }
+        else
+        {
+            peerAttached = true;
         }
         return frames;
     }

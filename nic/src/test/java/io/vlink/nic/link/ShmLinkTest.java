@@ -101,6 +101,43 @@ class ShmLinkTest
     }
 
     @Test
+    void aPeerThatClosesIsReportedOnceAfterEverythingItCommitted()
+    {
+        final ShmLink a = open(ShmLink.Role.A);
+        final ShmLink b = open(ShmLink.Role.B);
+        final List<String> atB = new ArrayList<>();
+        final FrameHandler handler = new FrameHandler()
+        {
+            @Override
+            public void onFrame(final int frameType, final org.agrona.DirectBuffer buffer, final int offset, final int length)
+            {
+                atB.add("frame " + length);
+            }
+
+            @Override
+            public void onPeerClosed()
+            {
+                atB.add("closed");
+            }
+        };
+        b.poll(handler, 10);
+        send(a, Link.DATA_FRAME, 50, (byte)4);
+        send(a, Link.DATA_FRAME, 60, (byte)5);
+        a.close();
+        b.poll(handler, 1);
+        assertEquals(List.of("frame 50"), atB, "not before the last frame is read");
+        b.poll(handler, 10);
+        b.poll(handler, 10);
+        assertEquals(List.of("frame 50", "frame 60", "closed"), atB, "once, after the frames");
+        // a restarted peer attaches: it is reported again when it closes
+        final ShmLink again = open(ShmLink.Role.A);
+        b.poll(handler, 10);
+        again.close();
+        b.poll(handler, 10);
+        assertEquals(List.of("frame 50", "frame 60", "closed", "closed"), atB);
+    }
+
+    @Test
     void incarnationsAndHeartbeatsAreReadableByThePeer()
     {
         final ShmLink a = open(ShmLink.Role.A);

@@ -2,8 +2,6 @@ package io.vlink.tools.perf;
 
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.core.wire.BthFlyweight;
-import io.vlink.core.wire.Sizes;
 import io.vlink.nic.Engine;
 import io.vlink.nic.MemoryRegion;
 import io.vlink.nic.Port;
@@ -42,7 +40,6 @@ public final class EngineTransport implements PerfTransport
 {
     static final byte[] HELLO = "VLPERF HELLO".getBytes(StandardCharsets.US_ASCII);
     static final byte[] OK = "VLPERF OK".getBytes(StandardCharsets.US_ASCII);
-    private static final int HEADERS = Sizes.LRH_LENGTH + BthFlyweight.LENGTH;
     private static final long HELLO_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Engine engine;
@@ -53,7 +50,7 @@ public final class EngineTransport implements PerfTransport
     private final MemoryRegion region;
     private final String description;
     private MessageHandler handler;
-    private final ReceiveHandler receiver = (vl, buffer, offset, length) -> handler.onMessage(buffer, offset + HEADERS);
+    private final ReceiveHandler receiver = (buffer, offset, length, header) -> handler.onMessage(buffer, offset);
     private long peerIncarnation = Link.UNKNOWN_INCARNATION;
     private long offered;
 

@@ -1,6 +1,7 @@
 package io.vlink.tools.soak;
 
 import io.vlink.core.wire.BthFlyweight;
+import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.DethFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.SmpFlyweight;
@@ -33,6 +34,7 @@ class SoakTrafficTest
     {
         final SoakTraffic traffic = traffic(7);
         final SoakTraffic receiver = traffic(7);
+        final PacketHeader header = new PacketHeader();
         final int vls = 8;
         final int[] counts = new int[256];
         for (int vl = 0; vl < vls; vl++)
@@ -71,7 +73,8 @@ class SoakTrafficTest
                 inMessage = opcode == BthFlyweight.RC_SEND_FIRST || opcode == BthFlyweight.RC_SEND_MIDDLE;
                 assertEquals(!inMessage, bth.ackReq(), "AckReq on a message's last packet");
                 assertTrue(messagePackets <= SoakTraffic.MAX_MESSAGE_PACKETS);
-                receiver.onPacket(vl, packet, 0, length + SoakTraffic.ICRC);
+                header.wrap(packet, 0, length + SoakTraffic.ICRC);
+                receiver.onPacket(packet, header.payloadOffset(), header.payloadLength(), header);
                 traffic.accepted(vl);
                 expectedPsn = (expectedPsn + 1) & BthFlyweight.MASK_24;
             }
