@@ -349,20 +349,24 @@ public final class PerfCommand implements Callable<Integer>
             final Path file = path.toAbsolutePath();
             final ShmLink.Role role = server ? ShmLink.Role.A : ShmLink.Role.B;
             run.linkText = ring ? "shm " + file + " (bare rings, no engine)" : "shm " + file;
-            run.transports = ring ? () -> new RingTransport(file, role) : () -> EngineTransport.shm(file, role, mode, idle);
+            final long linkTimeoutNs = run.settings.peerTimeoutNs;
+            run.transports = ring ? () -> new RingTransport(file, role) :
+                () -> EngineTransport.shm(file, role, mode, idle, linkTimeoutNs);
         }
         else if (server)
         {
             final int udpPort = null != port ? checkPort(port) : DEFAULT_PORT;
             run.linkText = "udp, port " + udpPort;
-            run.transports = () -> EngineTransport.udpServer(udpPort, mode, idle);
+            final long linkTimeoutNs = run.settings.peerTimeoutNs;
+            run.transports = () -> EngineTransport.udpServer(udpPort, mode, idle, linkTimeoutNs);
         }
         else
         {
             final InetSocketAddress address = address(connect);
             run.linkText = "udp, server " + address;
             final long timeoutNs = run.settings.linkUpTimeoutNs;
-            run.transports = () -> EngineTransport.udpClient(address, mode, idle, timeoutNs);
+            final long linkTimeoutNs = run.settings.peerTimeoutNs;
+            run.transports = () -> EngineTransport.udpClient(address, mode, idle, timeoutNs, linkTimeoutNs);
         }
         return run;
     }

@@ -3,6 +3,7 @@ package io.vlink.tools.perf;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.Engine;
+import io.vlink.nic.EngineConfiguration;
 import io.vlink.nic.MemoryRegion;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
@@ -73,12 +74,16 @@ public final class EngineTransport implements PerfTransport
         this.description = description;
     }
 
-    private static Engine.Builder builder(final String name, final ThreadingMode threads, final String idle)
+    // The engines' link timeout is the tool's own patience with a silent peer (--peer-timeout, at least the engine's
+    // default), so that a busy machine's pauses do not take the link down in the middle of a run.
+    private static Engine.Builder builder(
+        final String name, final ThreadingMode threads, final String idle, final long linkTimeoutNs)
     {
         return Engine.builder()
             .name(name + "-" + ProcessHandle.current().pid())
             .threading(threads)
             .idle(idle)
+            .linkTimeoutNs(Math.max(EngineConfiguration.DEFAULT_LINK_TIMEOUT_NS, linkTimeoutNs))
             .qos(QosConfig.opensmDefaults(8));
     }
 
@@ -87,11 +92,14 @@ public final class EngineTransport implements PerfTransport
      * @param role    A for the server, B for the client.
      * @param threads the engine's threads.
      * @param idle    the engine threads' idle strategy.
+     * @param linkTimeoutNs how long the engine waits for a silent peer.
      * @return the transport (the link may not be up yet: {@link #ready()}).
      */
-    public static EngineTransport shm(final Path file, final ShmLink.Role role, final ThreadingMode threads, final String idle)
+    public static EngineTransport shm(
+        final Path file, final ShmLink.Role role, final ThreadingMode threads, final String idle, final long linkTimeoutNs)
     {
-        return new EngineTransport(builder(ShmLink.Role.A == role ? "perf-server" : "perf-client", threads, idle)
+        return new EngineTransport(builder(ShmLink.Role.A == role ? "perf-server" : "perf-client", threads, idle,
+            linkTimeoutNs)
             .shm(file.toAbsolutePath(), role), "shm " + file.toAbsolutePath());
     }
 
@@ -101,9 +109,11 @@ public final class EngineTransport implements PerfTransport
      * @param port    the server's UDP port.
      * @param threads the engine's threads.
      * @param idle    the engine threads' idle strategy.
+     * @param linkTimeoutNs how long the engine waits for a silent peer.
      * @return the transport linked to the client that said hello.
      */
-    public static EngineTransport udpServer(final int port, final ThreadingMode threads, final String idle)
+    public static EngineTransport udpServer(
+        final int port, final ThreadingMode threads, final String idle, final long linkTimeoutNs)
     {
         final InetSocketAddress local = new InetSocketAddress(port);
         final SocketAddress client;
@@ -129,7 +139,7 @@ public final class EngineTransport implements PerfTransport
         {
             throw new UncheckedIOException("UDP port " + port + ": " + ex.getMessage(), ex);
         }
-        return new EngineTransport(builder("perf-server", threads, idle)
+        return new EngineTransport(builder("perf-server", threads, idle, linkTimeoutNs)
             .udp(local, (InetSocketAddress)client, 1, 2), "udp " + local + " <-> " + client);
     }
 
@@ -140,11 +150,13 @@ public final class EngineTransport implements PerfTransport
      * @param threads   the engine's threads.
      * @param idle      the engine threads' idle strategy.
      * @param timeoutNs how long to wait for the answer.
+     * @param linkTimeoutNs how long the engine waits for a silent peer.
      * @return the transport.
      * @throws PeerVanishedException when no server answers in time.
      */
     public static EngineTransport udpClient(
-        final InetSocketAddress server, final ThreadingMode threads, final String idle, final long timeoutNs)
+        final InetSocketAddress server, final ThreadingMode threads, final String idle, final long timeoutNs,
+        final long linkTimeoutNs)
     {
         final InetSocketAddress local;
         InetSocketAddress answered = null;
@@ -190,7 +202,7 @@ public final class EngineTransport implements PerfTransport
         {
             throw new UncheckedIOException("UDP to " + server + ": " + ex.getMessage(), ex);
         }
-        return new EngineTransport(builder("perf-client", threads, idle).udp(local, answered, 2, 1),
+        return new EngineTransport(builder("perf-client", threads, idle, linkTimeoutNs).udp(local, answered, 2, 1),
             "udp " + local + " <-> " + answered);
     }
 
