@@ -8,6 +8,8 @@ import java.util.Random;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -458,6 +460,21 @@ class InjectorArbiterModelTest
         run(101, randomConfig(new Random(101), 150, 2));
         run(102, randomConfig(new Random(102), 150, 1));
         run(103, randomConfig(new Random(103), 200, 4));
+    }
+
+    @Test
+    void aPacketMustHaveBytes()
+    {
+        final InjectionConfig config = new InjectionConfig().shape(1, 1);
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        assertSame(cells, arbiter.cells());
+        assertThrows(IllegalArgumentException.class, () -> arbiter.ready(0, 0));
+        assertThrows(IllegalArgumentException.class, () -> arbiter.ready(0, -1));
+        arbiter.ready(0, 1);
+        assertTrue(arbiter.isReady(0));
+        assertEquals(0, arbiter.select(0));
+        assertEquals(1, arbiter.claimedSize());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -304,6 +305,59 @@ class SlSchedulerModelTest
         }
         assertTrue(produced > STEPS / 10, "seed " + seed + ": the workload produces packets: " + produced);
         assertEquals(mtu, scheduler.mtu());
+    }
+
+    @Test
+    void theConfigurationIsTakenUpToItsLimitsAndRefusedPastThem()
+    {
+        for (final int mtu : new int[] {256, 512, 1024, 2048, 4096})
+        {
+            assertTrue(SlScheduler.isValidMtu(mtu), "MTU " + mtu);
+        }
+        for (final int mtu : new int[] {128, 300, 8192, 0, -256})
+        {
+            assertFalse(SlScheduler.isValidMtu(mtu), "MTU " + mtu);
+        }
+        final int[] sl = {15};
+        final int[] weight = {0};
+        final SlScheduler largest = new SlScheduler(sl, weight, 256, 1, 0, 1, 1);
+        assertEquals(0, largest.createQp(7, 15), "SL 15 and weight 0 are in range");
+        assertRefused(() -> new SlScheduler(sl, weight, 256, 1, 0, 2, 1 << 30), "maxQps * ring too large");
+        assertRefused(() -> new SlScheduler(sl, weight, 256, 1, 0, 1, (1 << 30) + 1), "ring too large");
+        assertRefused(() -> new SlScheduler(sl, weight, 256, 1, 0, 0, 1), "no QPs");
+        assertRefused(() -> new SlScheduler(sl, weight, 256, 1, 0, 1, 0), "no ring");
+        assertRefused(() -> new SlScheduler(sl, weight, 256, 0, 0, 1, 1), "no tenure");
+        assertRefused(() -> new SlScheduler(sl, weight, 256, 1, -1, 1, 1), "negative packet tenure");
+        assertRefused(() -> new SlScheduler(sl, weight, 128, 1, 0, 1, 1), "MTU");
+        assertRefused(() -> new SlScheduler(new int[] {16}, weight, 256, 1, 0, 1, 1), "SL 16");
+        assertRefused(() -> new SlScheduler(new int[] {-1}, weight, 256, 1, 0, 1, 1), "SL -1");
+        assertRefused(() -> new SlScheduler(sl, new int[] {-1}, 256, 1, 0, 1, 1), "negative weight");
+        assertRefused(() -> new SlScheduler(new int[0], new int[0], 256, 1, 0, 1, 1), "empty table");
+        assertRefused(() -> new SlScheduler(sl, new int[] {1, 1}, 256, 1, 0, 1, 1), "a weight per SL");
+        assertRefused(() -> largest.createQp(8, 16), "QP on SL 16");
+        assertRefused(() -> largest.createQp(8, -1), "QP on SL -1");
+        try
+        {
+            largest.createQp(8, 0);
+            throw new AssertionError("a QP beyond maxQps was created");
+        }
+        catch (final IllegalStateException expected)
+        {
+            assertEquals(1, largest.qpCount());
+        }
+    }
+
+    private static void assertRefused(final Runnable construction, final String what)
+    {
+        try
+        {
+            construction.run();
+            throw new AssertionError(what + ": accepted");
+        }
+        catch (final IllegalArgumentException expected)
+        {
+            assertTrue(expected.getMessage() != null && !expected.getMessage().isEmpty(), what);
+        }
     }
 
     @Test
