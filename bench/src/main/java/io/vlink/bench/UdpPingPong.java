@@ -37,7 +37,6 @@ import java.util.concurrent.TimeUnit;
 public final class UdpPingPong
 {
     private static final int LENGTH = 64;
-    private static final int HEADERS = 20;
     private static final long DEADLINE_NS = TimeUnit.SECONDS.toNanos(120);
     /** A round trip not back within this is taken for lost. */
     private static final long LOST_NS = TimeUnit.SECONDS.toNanos(1);
@@ -158,7 +157,7 @@ public final class UdpPingPong
             final QueuePair qp = port.createQueuePair(16, 0, 17);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[LENGTH]);
             final long[] echoed = new long[1];
-            final ReceiveHandler handler = (vl, buffer, offset, length) -> echoed[0] = buffer.getLong(offset + HEADERS);
+            final ReceiveHandler handler = (buffer, offset, length, header) -> echoed[0] = buffer.getLong(offset);
             for (int i = 0; i < roundTrips; i++)
             {
                 if (System.nanoTime() - deadlineNs > 0)
@@ -215,9 +214,9 @@ public final class UdpPingPong
             final QueuePair qp = port.createQueuePair(17, 0, 16);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[LENGTH]);
             final boolean[] pending = new boolean[1];
-            final ReceiveHandler handler = (vl, buffer, offset, length) ->
+            final ReceiveHandler handler = (buffer, offset, length, header) ->
             {
-                buffer.getBytes(offset + HEADERS, message, 0, LENGTH);
+                buffer.getBytes(offset, message, 0, LENGTH);
                 pending[0] = true;
             };
             while (System.nanoTime() - deadlineNs < 0)

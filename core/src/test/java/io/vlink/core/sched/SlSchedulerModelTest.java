@@ -1,5 +1,6 @@
 package io.vlink.core.sched;
 
+import io.vlink.core.wire.Sizes;
 import org.agrona.BitUtil;
 import org.junit.jupiter.api.Test;
 
@@ -312,11 +313,11 @@ class SlSchedulerModelTest
     {
         for (final int mtu : new int[] {256, 512, 1024, 2048, 4096})
         {
-            assertTrue(SlScheduler.isValidMtu(mtu), "MTU " + mtu);
+            assertTrue(Sizes.isMtu(mtu), "MTU " + mtu);
         }
         for (final int mtu : new int[] {128, 300, 8192, 0, -256})
         {
-            assertFalse(SlScheduler.isValidMtu(mtu), "MTU " + mtu);
+            assertFalse(Sizes.isMtu(mtu), "MTU " + mtu);
         }
         final int[] sl = {15};
         final int[] weight = {0};
