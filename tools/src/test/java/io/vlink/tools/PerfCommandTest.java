@@ -84,10 +84,11 @@ class PerfCommandTest
     {
         final String file = dir.resolve("lat.shm").toString();
         final Path json = dir.resolve("client.json");
+        // a patient peer timeout: both ends run on this JVM's threads beside the rest of the suite on two cores
         final Running server = new Running("perf", "send-lat", "--server", "--link", "shm", "--path", file,
-            "--warmup", "20", "-n", "200");
+            "--warmup", "20", "-n", "200", "--peer-timeout", "30");
         final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "20",
-            "-n", "200", "-a", "--json", json.toString());
+            "-n", "200", "-a", "--json", json.toString(), "--peer-timeout", "30");
         assertEquals(0, client.exitCode(), client.toString());
         assertEquals(0, server.exitCode(), server.toString());
 
@@ -122,9 +123,9 @@ class PerfCommandTest
     {
         final int port = freeUdpPort();
         final Running server = new Running("perf", "send-bw", "--server", "--port", String.valueOf(port),
-            "--warmup", "100", "-n", "3000", "-s", "4096");
+            "--warmup", "100", "-n", "3000", "-s", "4096", "--peer-timeout", "30");
         final Running client = new Running("perf", "send-bw", "--connect", "127.0.0.1:" + port, "--warmup", "100",
-            "-n", "3000", "-s", "4096");
+            "-n", "3000", "-s", "4096", "--peer-timeout", "30");
         assertEquals(0, client.exitCode(), client.toString());
         assertEquals(0, server.exitCode(), server.toString());
         final double[] row = rows(client.out.toString(), "BW peak[MB/sec]", 5).get(0);
