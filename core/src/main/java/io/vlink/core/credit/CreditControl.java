@@ -133,14 +133,6 @@ public final class CreditControl
         return receiver;
     }
 
-    /**
-     * @return the FCP schedule (read-only use).
-     */
-    public FcpSchedule schedule()
-    {
-        return schedule;
-    }
-
     // ---------------------------------------------------------------- commands
 
     /**

@@ -225,4 +225,80 @@ class CreditControlTest
         assertThrows(IllegalArgumentException.class, () -> new CreditControl(
             1, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, 0, (state) -> {}));
     }
+
+    @Test
+    void aPauseIsMoreThanAQuarterOfTheLimitBetweenTwoChecks()
+    {
+        bringUp(0);
+        // checks exactly a quarter of the limit apart are the port running: silence accumulates
+        assertFalse(runUntil(0, SILENCE_NS, SILENCE_NS / 4));
+        assertTrue(control.checkLiveness(SILENCE_NS + SILENCE_NS / 4), "silent for more than the limit");
+
+        final CreditControl other = new CreditControl(
+            2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        other.up(0);
+        other.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 1), 0);
+        other.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 1), 0);
+        assertEquals(ARMED, other.state());
+        // one check, then a pause of twice the limit (well over a quarter): not the peer's silence
+        assertFalse(other.checkLiveness(1));
+        assertFalse(other.checkLiveness(1 + 2 * SILENCE_NS));
+        assertFalse(other.checkLiveness(2 + 2 * SILENCE_NS));
+        assertEquals(ARMED, other.state());
+    }
+
+    @Test
+    void fcpsHeardRegularlyKeepThePeerAlive()
+    {
+        bringUp(0);
+        for (long now = 1_000; now <= 20 * SILENCE_NS; now += 1_000)
+        {
+            if (now % (SILENCE_NS / 2) == 0)
+            {
+                assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1024), now));
+            }
+            assertFalse(control.checkLiveness(now), "at " + now);
+        }
+        assertEquals(0, control.downs());
+    }
+
+    @Test
+    void aWholeWindowAheadIsNotStale()
+    {
+        bringUp(0);
+        control.onAccepted(0, 10, 1);
+        // FCTBS a whole window (2048 blocks) ahead of ABR: that much may have been lost; FCCL 2048 past CL likewise
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 10 + 2048, 0, 1024 + 2048), 2));
+        assertEquals(2058, control.receiver().blocksReceived(0));
+        assertEquals(3072, control.creditLimit(0));
+    }
+
+    @Test
+    void aPeerThatClosesTakesTheLinkDownAtOnceUnlessItIsDown()
+    {
+        assertFalse(control.onPeerClosed(0), "nothing happens while Down");
+        assertEquals(0, control.downs());
+        bringUp(0);
+        entered.clear();
+        assertTrue(control.onPeerClosed(5));
+        assertEquals(List.of(DOWN, INITIALIZE), entered);
+        assertEquals(1, control.downs());
+        assertTrue(control.onPeerClosed(6), "closed again while initializing: down and up again");
+        assertEquals(2, control.downs());
+    }
+
+    @Test
+    void commandsReportWhetherTheStateChanged()
+    {
+        assertEquals(2, control.dataVls());
+        assertTrue(control.up(0));
+        assertFalse(control.up(1), "already up");
+        assertTrue(control.arm(1));
+        assertFalse(control.arm(2));
+        assertTrue(control.activate(2));
+        assertFalse(control.activate(3));
+        assertTrue(control.down(3));
+        assertFalse(control.down(4));
+        assertEquals(List.of(INITIALIZE, ARMED, ACTIVE, DOWN), entered);
+    }
 }

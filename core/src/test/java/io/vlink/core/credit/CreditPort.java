@@ -255,11 +255,6 @@ public final class CreditPort
         return vl15;
     }
 
-    public FcpSchedule schedule()
-    {
-        return control.schedule();
-    }
-
     public DiscardCounters discards()
     {
         return discards;
