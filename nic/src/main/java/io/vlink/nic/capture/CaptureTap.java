@@ -213,6 +213,12 @@ public final class CaptureTap implements AutoCloseable
             {
                 fail("cannot create the capture file", ex);
             }
+            catch (final AssertionError | LinkageError ex)
+            {
+                // Chronicle Bytes reaching JDK internals the JVM was not opened for: the capture stops, the engine runs
+                fail("cannot map the capture file: the JVM needs the capture flags the README lists " +
+                    "(--add-opens java.base/sun.nio.ch=ALL-UNNAMED and the others)", ex);
+            }
         }
     }
 
