@@ -2,13 +2,10 @@ package io.vlink.tools;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -36,28 +32,62 @@ class PerfCommandTest
     Path dir;
 
     /** A {@code vlink} run in this process on a thread of its own, whose output can be read while it runs. */
+    /**
+     * One side of a run in a JVM of its own, as a user runs {@code vlink perf}: two busy sides sharing the test JVM
+     * with everything else the suite left would measure the suite, not the tool.
+     */
     private static final class Running
     {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final CompletableFuture<Integer> exit;
+        final StringBuffer out = new StringBuffer();
+        final StringBuffer err = new StringBuffer();
+        private final Process process;
+        private final Thread outReader;
+        private final Thread errReader;
 
-        Running(final String... args)
+        Running(final String... args) throws Exception
         {
-            final CommandLine commandLine = Vlink.commandLine();
-            commandLine.setOut(new PrintWriter(out, true));
-            commandLine.setErr(new PrintWriter(err, true));
-            exit = CompletableFuture.supplyAsync(() -> commandLine.execute(args), r ->
+            final List<String> command = new ArrayList<>(List.of(
+                new File(System.getProperty("java.home"), "bin/java").getPath(),
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Vlink.class.getName()));
+            command.addAll(List.of(args));
+            process = new ProcessBuilder(command).start();
+            outReader = copier(process.getInputStream(), out);
+            errReader = copier(process.getErrorStream(), err);
+        }
+
+        private static Thread copier(final java.io.InputStream from, final StringBuffer to)
+        {
+            final Thread thread = new Thread(() ->
             {
-                final Thread thread = new Thread(r, "perf-" + args[1]);
-                thread.setDaemon(true);
-                thread.start();
+                try (BufferedReader reader = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8)))
+                {
+                    String line;
+                    while (null != (line = reader.readLine()))
+                    {
+                        to.append(line).append('\n');
+                    }
+                }
+                catch (final java.io.IOException ignore)
+                {
+                    // the child ended
+                }
             });
+            thread.setDaemon(true);
+            thread.start();
+            return thread;
         }
 
         int exitCode() throws Exception
         {
-            return exit.get(DEADLINE_S, TimeUnit.SECONDS);
+            if (!process.waitFor(DEADLINE_S, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly();
+                fail("still running after " + DEADLINE_S + " s:\n" + this);
+            }
+            outReader.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+            errReader.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+            return process.exitValue();
         }
 
         void awaitOut(final String text) throws Exception
@@ -66,9 +96,9 @@ class PerfCommandTest
             while (!out.toString().contains(text))
             {
                 assertTrue(System.nanoTime() < deadline, "timed out waiting for '" + text + "' in\n" + this);
-                assertFalse(exit.isDone(), "ended before printing '" + text + "':\n" + this);
-                Thread.onSpinWait();
-                Thread.yield();
+                assertTrue(process.isAlive() || out.toString().contains(text),
+                    "ended before printing '" + text + "':\n" + this);
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
             }
         }
 
@@ -89,7 +119,7 @@ class PerfCommandTest
             "--warmup", "20", "-n", "200", "--peer-timeout", "30");
         final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "20",
             "-n", "200", "-a", "--json", json.toString(), "--peer-timeout", "30");
-        assertEquals(0, client.exitCode(), client.toString());
+        assertEquals(0, client.exitCode(), client + "\n--- the server\n" + server);
         assertEquals(0, server.exitCode(), server.toString());
 
         final int[] sizes = {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
@@ -126,7 +156,7 @@ class PerfCommandTest
             "--warmup", "100", "-n", "3000", "-s", "4096", "--peer-timeout", "30");
         final Running client = new Running("perf", "send-bw", "--connect", "127.0.0.1:" + port, "--warmup", "100",
             "-n", "3000", "-s", "4096", "--peer-timeout", "30");
-        assertEquals(0, client.exitCode(), client.toString());
+        assertEquals(0, client.exitCode(), client + "\n--- the server\n" + server);
         assertEquals(0, server.exitCode(), server.toString());
         final double[] row = rows(client.out.toString(), "BW peak[MB/sec]", 5).get(0);
         assertEquals(4096, (int)row[0]);
