@@ -8,6 +8,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
+import io.vlink.nic.status.PortCounters;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -17,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -127,6 +129,7 @@ public final class EngineConfiguration
     private final InetSocketAddress udpLocal;
     private final InetSocketAddress udpRemote;
     private final io.vlink.nic.link.LinkKey udpKey;
+    private final Function<PortCounters, Link> externalLink;
     private final int localLid;
     private final int remoteLid;
     private final Path capturePath;
@@ -229,6 +232,7 @@ public final class EngineConfiguration
         udpLocal = b.udpLocal;
         udpRemote = b.udpRemote;
         udpKey = b.udpKey;
+        externalLink = b.externalLink;
         localLid = lid("local LID", b.localLid);
         remoteLid = lid("remote LID", b.remoteLid);
         if (localLid == remoteLid)
@@ -619,6 +623,14 @@ public final class EngineConfiguration
     public io.vlink.nic.link.LinkKey udpKey()
     {
         return udpKey;
+    }
+
+    /**
+     * @return the factory of an {@link Engine.LinkKind#EXTERNAL} engine's link, null for the other kinds.
+     */
+    public Function<PortCounters, Link> externalLink()
+    {
+        return externalLink;
     }
 
     /**
