@@ -33,6 +33,7 @@ import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.File;
 import java.util.Objects;
@@ -708,15 +709,33 @@ public final class Switch implements Agent, AutoCloseable
             {
                 work++;
             }
-            if (control.downs() != portCounters.linkDowned.get())
-            {
-                portCounters.linkDowned.setRelease(control.downs());
-            }
-            if (control.errorRecoveries() != portCounters.linkErrorRecovery.get())
-            {
-                portCounters.linkErrorRecovery.setRelease(control.errorRecoveries());
-            }
+            publishCredits();
+            publish(portCounters.linkDowned, control.downs());
+            publish(portCounters.linkErrorRecovery, control.errorRecoveries());
             return work;
+        }
+
+        /**
+         * The credit gauges a CA port publishes too ({@code rx_free_blocks}, {@code rx_abr}, {@code tx_fctbs},
+         * {@code tx_credit_limit} per data VL), stored only when they moved.
+         */
+        private void publishCredits()
+        {
+            for (int vl = 0; vl < dataVls; vl++)
+            {
+                publish(portCounters.rxFreeBlocks(vl), control.receiver().freeBlocks(vl));
+                publish(portCounters.rxAbr(vl), control.receiver().blocksReceived(vl));
+                publish(portCounters.txFctbs(vl), transmitter.blocksSent(vl));
+                publish(portCounters.txCreditLimit(vl), transmitter.creditLimit(vl));
+            }
+        }
+
+        private void publish(final AtomicCounter counter, final long value)
+        {
+            if (counter.getPlain() != value)
+            {
+                counter.setRelease(value);
+            }
         }
 
         @Override
@@ -780,7 +799,8 @@ public final class Switch implements Agent, AutoCloseable
 
         private boolean sendPacket(final int vl)
         {
-            final int size = arbiter.lastSize();
+            // a data grant's size is the head the arbiter charged; VL15 is granted without asking a size
+            final int size = VL15 == vl ? crossbar.headSize(number, VL15) : arbiter.lastSize();
             final int offset = link.tryClaim(Link.DATA_FRAME, size + Sizes.VCRC_LENGTH);
             if (offset < 0)
             {
