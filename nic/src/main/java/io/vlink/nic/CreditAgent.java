@@ -75,6 +75,7 @@ final class CreditAgent implements Agent
         private final OneToOneRingBuffer fcpRequests;
         private final ReceiveRing[] rxRings;
         private final PortCounters counters;
+        private final LinkStateListener listener;
         private long nowNs;
         private long downs;
         private long errorRecoveries;
@@ -87,6 +88,7 @@ final class CreditAgent implements Agent
             this.fcpRequests = port.fcpRequests;
             this.rxRings = port.rxRings;
             this.counters = port.counters();
+            this.listener = config.linkStateListener();
             // one-block chunks: an ACCEPT event's summed blocks are charged exactly as its packets one by one
             this.control = new CreditControl(
                 dataVls,
@@ -148,6 +150,7 @@ final class CreditAgent implements Agent
             }
             port.publishLinkState(state);
             counters.linkTransitions.incrementRelease();
+            listener.onLinkState(port.id(), state);
         }
 
         private void countLinkErrors()

@@ -407,6 +407,7 @@ public final class Engine implements AutoCloseable
         Path capturePath;
         Long captureLength;
         NanoClock nanoClock = SystemNanoClock.INSTANCE;
+        LinkStateListener linkStateListener = (port, state) -> {};
         EpochClock epochClock = SystemEpochClock.INSTANCE;
         int rxEventRingLength = EngineConfiguration.DEFAULT_RX_EVENT_RING_LENGTH;
         Integer burst;
@@ -739,6 +740,17 @@ public final class Engine implements AutoCloseable
         public Builder capture(final Path file)
         {
             this.capturePath = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * @param listener told of every link state a port enters (the peer's life and death as the link sees it), on
+         *                 the thread that runs the credit agent: it must return quickly and never block.
+         * @return this.
+         */
+        public Builder linkStateListener(final LinkStateListener listener)
+        {
+            this.linkStateListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

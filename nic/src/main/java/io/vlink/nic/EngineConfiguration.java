@@ -135,6 +135,7 @@ public final class EngineConfiguration
     private final Path capturePath;
     private final long captureLength;
     private final NanoClock nanoClock;
+    private final LinkStateListener linkStateListener;
     private final EpochClock epochClock;
     private final int rxEventRingLength;
     private final int burst;
@@ -248,6 +249,7 @@ public final class EngineConfiguration
             checkCapturePath(capturePath);
         }
         nanoClock = b.nanoClock;
+        linkStateListener = b.linkStateListener;
         epochClock = b.epochClock;
         rxEventRingLength = range("rxEventRingLength", b.rxEventRingLength, MIN_RX_EVENT_RING_LENGTH,
             MAX_RX_EVENT_RING_LENGTH, "bytes of the receive-to-credit event ring");
@@ -671,6 +673,14 @@ public final class EngineConfiguration
     public NanoClock nanoClock()
     {
         return nanoClock;
+    }
+
+    /**
+     * @return told of every link state a port enters, on the credit agent's thread; by default none.
+     */
+    public LinkStateListener linkStateListener()
+    {
+        return linkStateListener;
     }
 
     /**
