@@ -1,6 +1,7 @@
 package io.vlink.nic;
 
 import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.Credits;
 import io.vlink.core.fabric.Crossbar;
 import io.vlink.core.fabric.CreditLoop;
 import io.vlink.core.fabric.Routes;
@@ -474,6 +475,69 @@ public final class Fabric implements AutoCloseable
             }
         }
         return true;
+    }
+
+    /**
+     * Whether the credits came back on every hop: on every cable, both ways, the sender may send as many blocks as
+     * the receiver's free buffer advertises ({@code min(free, 2048)}), which holds once the fabric is idle and an FCP
+     * of each VL has crossed since (an FCP period, {@code EngineConfiguration.DEFAULT_FCP_PERIOD_NS} by default).
+     * Call on the invoking thread.
+     *
+     * @return the cable ends whose sender holds less (or more), as {@code NODE[PORT] VLn: CL-FCTBS x, free y};
+     * empty when every credit is back.
+     */
+    public List<String> unrecoveredCredits()
+    {
+        final List<String> unrecovered = new ArrayList<>();
+        for (final Topology.Node node : topology.nodes())
+        {
+            for (int p = 1; p <= node.portCount(); p++)
+            {
+                final Topology.Link cable = node.link(p);
+                if (null == cable)
+                {
+                    continue;
+                }
+                final PortCounters sender = counters(node, p);
+                final PortCounters receiver = counters(cable.remote(), cable.remotePort());
+                if (null == sender || null == receiver)
+                {
+                    continue;
+                }
+                for (int vl = 0; vl < sender.dataVls(); vl++)
+                {
+                    final int available = Credits.available(
+                        (int)sender.txCreditLimit(vl).get(), (int)sender.txFctbs(vl).get());
+                    final long free = receiver.rxFreeBlocks(vl).get();
+                    if (available != Math.min(Credits.MAX_CREDIT, free))
+                    {
+                        unrecovered.add(node.id() + "[" + p + "] VL" + vl + ": CL-FCTBS " + available + ", free " + free);
+                    }
+                }
+            }
+        }
+        return unrecovered;
+    }
+
+    /**
+     * @param node a node of the fabric.
+     * @param port its port.
+     * @return the port's counters, or null for a port the fabric does not run.
+     */
+    public PortCounters counters(final Topology.Node node, final int port)
+    {
+        if (node.isSwitch())
+        {
+            return switchOfNode[node.index()].counters(port);
+        }
+        for (final Endpoint endpoint : endpoints)
+        {
+            if (endpoint.node == node && endpoint.portNumber == port)
+            {
+                return endpoint.port().counters();
+            }
+        }
+        return null;
     }
 
     /**
