@@ -109,10 +109,10 @@ public final class Switch implements Agent, AutoCloseable
          */
         public Settings vlBufferBlocks(final int blocks)
         {
-            if (blocks < Sizes.blocks(Sizes.MAX_SIZE))
+            if (blocks < 1 || blocks > EngineConfiguration.MAX_VL_BUFFER_BLOCKS)
             {
-                throw new IllegalArgumentException("vlBufferBlocks " + blocks + ": at least one largest packet, " +
-                    Sizes.blocks(Sizes.MAX_SIZE) + " blocks");
+                throw new IllegalArgumentException("vlBufferBlocks " + blocks + ": give 1 to " +
+                    EngineConfiguration.MAX_VL_BUFFER_BLOCKS + " blocks (a buffer smaller than a packet never takes it)");
             }
             this.vlBufferBlocks = blocks;
             return this;
