@@ -490,6 +490,10 @@ public final class Switch implements Agent, AutoCloseable
         private final ReceiveRing.PacketConsumer discarder = (buffer, offset, length) -> { };
         private final ReceiveRing.PacketConsumer forwarder = this::forward;
         private int fcpVl = FcpSchedule.NONE;
+        /** Whether this duty cycle's transmit found no FCP due. */
+        private boolean fcpPolled;
+        /** One bit per data VL whose credit state changed since the gauges were last published. */
+        private int creditsMoved;
         /** The VL whose head {@link #onPacket} routes. */
         private int headVl;
         /** Where {@link #forward} copies to: the claimed offset in the output link, and the VL it leaves on. */
@@ -568,6 +572,7 @@ public final class Switch implements Agent, AutoCloseable
             {
                 final int vl = Fcp.vl(word);
                 transmitter.onCreditLimit(vl, control.creditLimit(vl));
+                creditsMoved |= 1 << vl;
                 portCounters.fcpReceived.incrementRelease();
             }
             else
@@ -597,6 +602,7 @@ public final class Switch implements Agent, AutoCloseable
                 if (VL15 != vl)
                 {
                     control.onAccepted(vl, Sizes.blocks(size), nowNs);
+                    creditsMoved |= 1 << vl;
                 }
                 rxTally.add(vl, size);
             }
@@ -702,6 +708,7 @@ public final class Switch implements Agent, AutoCloseable
             {
                 if (control.onReleased(vl, rings[vl].releasedBlocks()) > 0)
                 {
+                    creditsMoved |= 1 << vl;
                     work++;
                 }
             }
@@ -717,12 +724,16 @@ public final class Switch implements Agent, AutoCloseable
 
         /**
          * The credit gauges a CA port publishes too ({@code rx_free_blocks}, {@code rx_abr}, {@code tx_fctbs},
-         * {@code tx_credit_limit} per data VL), stored only when they moved.
+         * {@code tx_credit_limit} per data VL), for the VLs whose credits moved this duty cycle.
          */
         private void publishCredits()
         {
-            for (int vl = 0; vl < dataVls; vl++)
+            int moved = creditsMoved;
+            creditsMoved = 0;
+            while (0 != moved)
             {
+                final int vl = Integer.numberOfTrailingZeros(moved);
+                moved &= moved - 1;
                 publish(portCounters.rxFreeBlocks(vl), control.receiver().freeBlocks(vl));
                 publish(portCounters.rxAbr(vl), control.receiver().blocksReceived(vl));
                 publish(portCounters.txFctbs(vl), transmitter.blocksSent(vl));
@@ -745,6 +756,7 @@ public final class Switch implements Agent, AutoCloseable
             {
                 // every credit counter from zero (docs/flow-control.md, link states)
                 transmitter.reset();
+                creditsMoved = (1 << dataVls) - 1;
                 java.util.Arrays.fill(stalled, false);
             }
             portCounters.linkState.setRelease(state.code());
@@ -755,6 +767,7 @@ public final class Switch implements Agent, AutoCloseable
 
         int transmit()
         {
+            fcpPolled = false;
             int work = link.flush();
             for (int i = 0; i < settings.burst; i++)
             {
@@ -819,6 +832,7 @@ public final class Switch implements Agent, AutoCloseable
             if (VL15 != vl)
             {
                 transmitter.onTransmit(vl, Sizes.blocks(size));
+                creditsMoved |= 1 << vl;
                 stalled[vl] = false;
             }
             txTally.add(vl, size);
@@ -843,9 +857,12 @@ public final class Switch implements Agent, AutoCloseable
         @Override
         public boolean hasFcp()
         {
-            if (FcpSchedule.NONE == fcpVl && control.state().isUp())
+            // the schedule changes with the clock and the credits, neither of which moves during this duty cycle's
+            // transmit: asked once, and again after each FCP sent (another VL may be due too)
+            if (FcpSchedule.NONE == fcpVl && !fcpPolled && control.state().isUp())
             {
                 fcpVl = control.pollFcp(nowNs);
+                fcpPolled = FcpSchedule.NONE == fcpVl;
             }
             return FcpSchedule.NONE != fcpVl && control.state().isUp();
         }
