@@ -2,6 +2,7 @@ package io.vlink.bench;
 
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
+import io.vlink.core.qos.QosConfig;
 import io.vlink.core.inject.InjectorArbiter;
 import io.vlink.core.sched.SlScheduler;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -52,8 +53,9 @@ public class InjectionBenchmark
     @Setup(Level.Trial)
     public void setup()
     {
-        // 4 SLs (one listed twice), 16 QPs, MTU 2048, tenure 8 KiB, mixed message lengths
-        scheduler = new SlScheduler(
+        // the scheduler a port builds (SlScheduler.forPort): 4 SLs (one listed twice), 16 QPs, MTU 2048, tenure
+        // 8 KiB, mixed message lengths
+        scheduler = SlScheduler.forPort(
             new int[] {0, 1, 0, 2, 3}, new int[] {4096, 2048, 4096, 8192, 1024}, 2048, 8192, 0, 16, 16);
         for (int q = 0; q < 16; q++)
         {
@@ -64,8 +66,10 @@ public class InjectionBenchmark
             }
         }
 
-        // the real NIC's shape: 96 injectors, 10 classes, 624 shared cells, marks 4 and 8, every injector ready
-        config = new InjectionConfig();
+        // what an engine's port runs (InjectionConfig.forPort with the engine's defaults): 17 injectors (one per SL,
+        // one for SMPs), 9 classes (8 data VLs and VL15), 2048 shared cells, marks 4 and 8, every injector ready
+        config = InjectionConfig.forPort(QosConfig.opensmDefaults(8), 4096, InjectionConfig.PORT_SHARED_CELLS,
+            InjectionConfig.DEFAULT_IDC_THRESHOLD);
         cells = new CellBuffer(config);
         arbiter = new InjectorArbiter(config, cells);
         for (int i = 0; i < config.injectors(); i++)

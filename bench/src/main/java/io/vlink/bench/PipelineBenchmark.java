@@ -79,7 +79,7 @@ public class PipelineBenchmark
         int payloadLength;
         long received;
         long posted;
-        final ReceiveHandler handler = (vl, buffer, offset, length) -> received++;
+        final ReceiveHandler handler = (buffer, offset, length, header) -> received++;
         IdleStrategy idleStrategy;
         boolean invoker;
 

@@ -34,6 +34,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,7 +51,7 @@ import java.util.function.UnaryOperator;
  * {
  *     QueuePair qp = engine.port(0).createQueuePair(1, 0, 2);
  *     qp.offer(bytes, 0, 64);                              // back-pressure: BACK_PRESSURED, never a blocked caller
- *     engine.port(1).poll((vl, buffer, offset, length) -> ..., 16);
+ *     engine.port(1).poll((buffer, offset, length, header) -> ..., 16);   // the payload; header.vl(), .destQp()
  * }
  * }</pre>
  * Agents: injection (SL arbitration, injectors, cell buffer), arbiter (VL arbitration, credits, framing onto the
@@ -82,8 +83,18 @@ public final class Engine implements AutoCloseable
     private Engine(final EngineConfiguration config)
     {
         this.config = config;
-        countersFile = CountersFile.create(
-            config.directory(), config.name(), config.maxCounters(), config.errorLogLength(), config.epochClock());
+        // the directories build() creates for the counters file, removed again if it fails (when still empty)
+        final File madeDirectory = outermostMissing(config.directory().getAbsoluteFile());
+        try
+        {
+            countersFile = CountersFile.create(
+                config.directory(), config.name(), config.maxCounters(), config.errorLogLength(), config.epochClock());
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            removeMadeDirectories(config.directory().getAbsoluteFile(), madeDirectory);
+            throw ex;
+        }
         final boolean loopback = LinkKind.LOOPBACK == config.linkKind();
         final boolean external = LinkKind.EXTERNAL == config.linkKind();
         final Port[] ports = new Port[loopback ? 2 : 1];
@@ -179,11 +190,35 @@ public final class Engine implements AutoCloseable
             // the capture file itself is made by the capture agent once running: a failed build never made it
             CloseHelper.quietClose(capture);
             countersFile.close();
+            removeMadeDirectories(config.directory().getAbsoluteFile(), madeDirectory);
             throw ex;
         }
         this.ports = ports;
         this.capture = capture;
         this.agents = agents;
+    }
+
+    private static File outermostMissing(final File directory)
+    {
+        File missing = null;
+        for (File d = directory; null != d && !d.exists(); d = d.getParentFile())
+        {
+            missing = d;
+        }
+        return missing;
+    }
+
+    private static void removeMadeDirectories(final File directory, final File outermost)
+    {
+        if (null != outermost)
+        {
+            // deepest first; File.delete removes only empty directories, so nothing of anyone else's goes
+            File d = directory;
+            while (null != d && d.delete() && !d.equals(outermost))
+            {
+                d = d.getParentFile();
+            }
+        }
     }
 
     /**
@@ -338,6 +373,39 @@ public final class Engine implements AutoCloseable
         }
     }
 
+    private void drain(final long drainNs)
+    {
+        if (drainNs <= 0)
+        {
+            return;
+        }
+        final boolean invoker = ThreadingMode.INVOKER == config.threading();
+        final long deadlineNs = System.nanoTime() + drainNs;
+        while (!transmitDrained() && System.nanoTime() - deadlineNs < 0)
+        {
+            if (invoker)
+            {
+                agents.invoke();
+            }
+            else
+            {
+                Thread.yield();
+            }
+        }
+    }
+
+    private boolean transmitDrained()
+    {
+        for (final Port port : ports)
+        {
+            if (!port.transmitDrained())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Stop every agent thread (waiting for each), count what each port still holds ({@link Port#closeReport()}: every
      * accepted packet is either delivered or reported there), keep the final counter values
@@ -348,10 +416,24 @@ public final class Engine implements AutoCloseable
      * with close may see it late.
      */
     @Override
-    public synchronized void close()
+    public void close()
+    {
+        close(Duration.ofNanos(config.closeDrainNs()));
+    }
+
+    /**
+     * Close after draining: wait up to {@code drain} (real time) for every message the application offered on every
+     * port to be on the wire (its queue pairs completed, its cell buffer empty), driving the agents itself in
+     * {@link ThreadingMode#INVOKER} mode, then close as {@link #close()} describes. What could not drain (a link that
+     * is not Active, a peer that stopped taking packets) is reported in each port's {@link Port#closeReport()}.
+     *
+     * @param drain the longest wait; {@link Duration#ZERO} closes at once.
+     */
+    public synchronized void close(final Duration drain)
     {
         if (!closed)
         {
+            drain(drain.toNanos());
             agents.close();
             for (final Port port : ports)
             {
@@ -396,6 +478,7 @@ public final class Engine implements AutoCloseable
         int tenurePackets;
         Long fcpPeriodNs;
         Long linkTimeoutNs;
+        Long closeDrainNs;
         int earlyFcpThresholdBlocks = EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
         LinkKind linkKind = LinkKind.LOOPBACK;
         int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
@@ -622,6 +705,17 @@ public final class Engine implements AutoCloseable
         public Builder linkTimeoutNs(final long nanos)
         {
             this.linkTimeoutNs = nanos;
+            return this;
+        }
+
+        /**
+         * @param nanos how long {@link Engine#close()} waits for every message offered to be on the wire before it
+         *              stops the engine (default 1 s; 0 closes abruptly, as {@code close(Duration.ZERO)}).
+         * @return this.
+         */
+        public Builder closeDrainNs(final long nanos)
+        {
+            this.closeDrainNs = nanos;
             return this;
         }
 

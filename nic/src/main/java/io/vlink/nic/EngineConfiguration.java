@@ -2,7 +2,7 @@ package io.vlink.nic;
 
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
@@ -45,6 +45,8 @@ public final class EngineConfiguration
     public static final String CAPTURE_LENGTH_PROP_NAME = "vlink.capture.length";
     /** System property: the longest gap between two FCPs of a VL, in nanoseconds. */
     public static final String FCP_PERIOD_PROP_NAME = "vlink.fcp.period.ns";
+    /** System property: how long {@code close()} waits for what the application offered to go on the wire, in ns. */
+    public static final String CLOSE_DRAIN_PROP_NAME = "vlink.close.drain.ns";
     /** System property: how long an Armed or Active port waits without hearing from its peer, in ns. */
     public static final String LINK_TIMEOUT_PROP_NAME = "vlink.link.timeout.ns";
     /** System property: messages each queue pair holds. */
@@ -66,12 +68,14 @@ public final class EngineConfiguration
     public static final int DEFAULT_MAX_QUEUE_PAIRS = 64;
     public static final int MAX_MAX_QUEUE_PAIRS = 4096;
     public static final int DEFAULT_IDC_THRESHOLD = InjectionConfig.DEFAULT_IDC_THRESHOLD;
-    public static final int DEFAULT_SHARED_CELLS = 2048;
+    public static final int DEFAULT_SHARED_CELLS = InjectionConfig.PORT_SHARED_CELLS;
     public static final int MAX_SHARED_CELLS = 1 << 20;
     public static final long DEFAULT_TENURE_BYTES = 64 * 1024;
     public static final long DEFAULT_FCP_PERIOD_NS = 1_000_000;
     public static final long MIN_FCP_PERIOD_NS = 1_000;
     public static final long MAX_FCP_PERIOD_NS = 1_000_000_000;
+    /** One second: far more than a full transmit path takes to drain on an Active link. */
+    public static final long DEFAULT_CLOSE_DRAIN_NS = 1_000_000_000;
     /** 200 default FCP periods: well under a second, far above any idle strategy's sleep or a young-GC pause. */
     public static final long DEFAULT_LINK_TIMEOUT_NS = 200_000_000;
     /** 100 times the longest sleep of any idle strategy: a peer that merely sleeps is never taken for dead. */
@@ -123,6 +127,7 @@ public final class EngineConfiguration
     private final int tenurePackets;
     private final long fcpPeriodNs;
     private final long linkTimeoutNs;
+    private final long closeDrainNs;
     private final int earlyFcpThresholdBlocks;
     private final Engine.LinkKind linkKind;
     private final int loopbackCapacity;
@@ -162,11 +167,7 @@ public final class EngineConfiguration
         idle = null != b.idle ? b.idle : System.getProperty(IDLE_PROP_NAME, DEFAULT_IDLE);
         idleStrategy = idleSupplier(idle, null != b.idle);
         qos = b.qos;
-        if (!SlScheduler.isValidMtu(b.mtu))
-        {
-            throw new IllegalArgumentException("mtu " + b.mtu + " is not an InfiniBand MTU: use 256, 512, 1024, 2048 or 4096");
-        }
-        mtu = b.mtu;
+        mtu = Sizes.checkMtu("mtu", b.mtu);
         vlBufferBlocks = range("vlBufferBlocks", b.vlBufferBlocks, 1, MAX_VL_BUFFER_BLOCKS,
             "each data VL's receive buffer in 64-byte blocks");
         vl15Packets = range("vl15Packets", b.vl15Packets, 1, MAX_VL15_PACKETS, "largest packets VL15 buffers");
@@ -219,6 +220,8 @@ public final class EngineConfiguration
             Math.max(MIN_LINK_TIMEOUT_NS, MIN_LINK_TIMEOUT_PERIODS * fcpPeriodNs), Long.MAX_VALUE,
             "how long an Armed or Active port waits without hearing from its peer (at least " +
             MIN_LINK_TIMEOUT_PERIODS + " FCP periods)");
+        closeDrainNs = longSetting("closeDrainNs", b.closeDrainNs, CLOSE_DRAIN_PROP_NAME, DEFAULT_CLOSE_DRAIN_NS,
+            0, 3_600_000_000_000L, "how long close() waits for the transmit path to drain, 0 for an abrupt close");
         earlyFcpThresholdBlocks = range("earlyFcpThresholdBlocks", b.earlyFcpThresholdBlocks, 1, vlBufferBlocks,
             "freed blocks that send an FCP at once, at most the VL buffer");
         linkKind = b.linkKind;
@@ -577,6 +580,14 @@ public final class EngineConfiguration
     public long linkTimeoutNs()
     {
         return linkTimeoutNs;
+    }
+
+    /**
+     * @return how long {@code Engine.close()} waits for every message offered to be on the wire, in ns (0: abrupt).
+     */
+    public long closeDrainNs()
+    {
+        return closeDrainNs;
     }
 
     /**

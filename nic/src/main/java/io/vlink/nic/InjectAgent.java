@@ -1,11 +1,14 @@
 package io.vlink.nic;
 
+import io.vlink.core.crc.Icrc;
 import io.vlink.core.inject.CellBuffer;
+import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.inject.InjectorArbiter;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.sched.SlScheduler;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.Sizes;
 import io.vlink.nic.ring.VlRings;
 import io.vlink.nic.status.PortCounters;
 import io.vlink.core.credit.DiscardReason;
@@ -71,17 +74,10 @@ final class InjectAgent implements Agent
 
     static final class PortInjector
     {
-        static final int SMP_INJECTOR = 16;
-        static final int INJECTORS = 17;
-        // BTH opcodes of RC SEND (IBA): first, middle, last, only
-        static final int SEND_FIRST = 0x00;
-        static final int SEND_MIDDLE = 0x01;
-        static final int SEND_LAST = 0x02;
-        static final int SEND_ONLY = 0x04;
-        static final int HEADERS = LrhFlyweight.LENGTH + BthFlyweight.LENGTH;
-        static final int ICRC = 4;
-        // BTH bytes 0-7 as a big-endian word: P_Key 0xFFFF in bytes 2-3
-        static final long BTH_P_KEY_WORD = 0xFFFFL << 32;
+        static final int SMP_INJECTOR = InjectionConfig.PORT_SMP_INJECTOR;
+        static final int INJECTORS = InjectionConfig.PORT_INJECTORS;
+        static final int HEADERS = Icrc.LOCAL_HEADERS_LENGTH;
+        static final int ICRC = Sizes.ICRC_LENGTH;
 
         private final Port port;
         private final Engine engine;
@@ -109,7 +105,6 @@ final class InjectAgent implements Agent
         // a bit per SL whose injector holds a packet waiting for cells: SL arbitration skips it
         private int busySls;
 
-        private final UnsafeBuffer header = new UnsafeBuffer(new byte[HEADERS]);
         private final UnsafeBuffer zeros = new UnsafeBuffer(new byte[8]);
         // the LRH's fixed fields as a big-endian word: LNH 2 (local), DLID, SLID
         private final long lrhWord;
@@ -128,24 +123,10 @@ final class InjectAgent implements Agent
             this.counters = port.counters();
             final EngineConfiguration config = engine.config();
             this.injectors = new InjectorArbiter(port.injectionConfig(), cells);
-            int[] sls = config.slTableSls();
-            int[] weights = config.slTableWeights();
-            if (null == sls)
-            {
-                sls = new int[16];
-                weights = new int[16];
-                for (int sl = 0; sl < 16; sl++)
-                {
-                    sls[sl] = sl;
-                    weights[sl] = port.mtu();
-                }
-            }
-            final int maxQps = config.maxQueuePairs() + 16;
-            scheduler = new SlScheduler(
-                sls, weights, port.mtu(), config.tenureBytes(), config.tenurePackets(), maxQps, config.queueDepth());
-            bySchedulerIndex = new QueuePair[maxQps];
-            lrhWord = ((long)LrhFlyweight.LNH_LOCAL << 48) | ((long)(port.remoteLid() & 0xFFFF) << 32) |
-                (port.localLid() & 0xFFFF);
+            scheduler = SlScheduler.forPort(config.slTableSls(), config.slTableWeights(), port.mtu(),
+                config.tenureBytes(), config.tenurePackets(), config.maxQueuePairs(), config.queueDepth());
+            bySchedulerIndex = new QueuePair[SlScheduler.portQueuePairs(config.maxQueuePairs())];
+            lrhWord = LrhFlyweight.word(0, 0, LrhFlyweight.LNH_LOCAL, port.remoteLid(), 0, port.localLid());
         }
 
         int doWork(final long nowNs)
@@ -307,7 +288,11 @@ final class InjectAgent implements Agent
             final TxPacket packet = packets[cell];
             packet.size = size;
             packet.vl = vl;
-            rings.offer(vl, packet);
+            if (!rings.offer(vl, packet))
+            {
+                // each ring holds as many packets as the buffer has cells and each packet takes a cell: a bug
+                throw new IllegalStateException("VL" + vl + " ring full with the cell buffer not");
+            }
             if (end)
             {
                 qp.complete(seq);
@@ -325,17 +310,14 @@ final class InjectAgent implements Agent
             final boolean end)
         {
             final int pad = (-bytes) & 3;
-            final int opcode = 0 == offset ? (end ? SEND_ONLY : SEND_FIRST) : (end ? SEND_LAST : SEND_MIDDLE);
             // LRH and BTH written straight into the first cell (at least 64 bytes) as three big-endian words:
-            // LRH VL, LVer 0, SL, LNH 2, DLID, PktLen, SLID; BTH opcode, SE 0, M 0, PadCnt, TVer 0, P_Key 0xFFFF,
-            // resv8a 0, DestQP, AckReq 0, PSN (docs/wire.md)
+            // LRH VL, LVer 0, SL, LNH 2, DLID, PktLen, SLID; BTH RC SEND opcode, SE 0, M 0, PadCnt, TVer 0,
+            // P_Key 0xFFFF, resv8a 0, DestQP, AckReq 0, PSN (docs/wire.md)
             final UnsafeBuffer data = cells.data();
             final int at = cells.cellOffset(cell);
-            data.putLong(at, lrhWord | ((long)vl << 60) | ((long)qp.sl() << 52) | ((long)(size >>> 2) << 16), BIG_ENDIAN);
-            data.putLong(at + LrhFlyweight.LENGTH,
-                ((long)opcode << 56) | ((long)pad << 52) | BTH_P_KEY_WORD | (qp.remoteQpn() & BthFlyweight.MASK_24),
-                BIG_ENDIAN);
-            data.putInt(at + LrhFlyweight.LENGTH + 8, qp.psn, BIG_ENDIAN);
+            data.putLong(at, lrhWord | LrhFlyweight.word(vl, qp.sl(), 0, 0, Sizes.dwords(size), 0), BIG_ENDIAN);
+            BthFlyweight.write(data, at + LrhFlyweight.LENGTH, BthFlyweight.rcSendOpcode(0 == offset, end), pad,
+                BthFlyweight.DEFAULT_P_KEY, qp.remoteQpn(), qp.psn);
             qp.psn = (qp.psn + 1) & BthFlyweight.MASK_24;
 
             final int region = qp.regionOf(seq);
@@ -374,11 +356,15 @@ final class InjectAgent implements Agent
             final UnsafeBuffer ring = qp.ring();
             final int index = qp.inlineOffsetOf(seq);
             cells.putBytes(cell, 0, ring, index, bytes);
-            // VL from SL2VL (or 15), SL of the posting SL (ready data packets); LVer and LNH as given
-            header.putByte(0, (byte)((vl << 4) | (ring.getByte(index) & 0x0F)));
-            header.putByte(1, QueuePair.KIND_SMP == qp.kind() ?
-                ring.getByte(index + 1) : (byte)((qp.sl() << 4) | (ring.getByte(index + 1) & 0x0F)));
-            cells.putBytes(cell, 0, header, 0, 2);
+            // VL from SL2VL (or 15), SL of the posting SL (ready data packets); LVer and LNH as given. The LRH is
+            // in the first cell (at least 64 bytes), in place.
+            final UnsafeBuffer data = cells.data();
+            final int at = cells.cellOffset(cell);
+            LrhFlyweight.vl(data, at, vl);
+            if (QueuePair.KIND_SMP != qp.kind())
+            {
+                LrhFlyweight.sl(data, at, qp.sl());
+            }
             if (size > bytes)
             {
                 cells.putBytes(cell, bytes, zeros, 0, size - bytes);

@@ -5,7 +5,10 @@ import io.vlink.core.credit.LinkState;
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.BthFlyweight;
+import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketChecker;
+import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.memory.OffHeap;
@@ -18,8 +21,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
-
-import org.agrona.CloseHelper;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,11 +41,11 @@ import java.util.List;
  */
 public final class Port
 {
-    static final int VL15 = 15;
+    static final int VL15 = LrhFlyweight.VL15;
     static final int COMMAND_UP = 1;
     static final int COMMAND_DOWN = 2;
     /** The highest queue pair number: a QPN is 24 bits in the BTH. */
-    public static final int MAX_QPN = 0xFFFFFF;
+    public static final int MAX_QPN = BthFlyweight.MAX_QPN;
 
     private final Engine engine;
     private final int id;
@@ -64,7 +65,7 @@ public final class Port
     final VlRings<TxPacket> vlRings;
     final OneToOneRingBuffer fcpRequests;
     final OneToOneRingBuffer rxEvents;
-    final ReceiveRing[] rxRings = new ReceiveRing[16];
+    final ReceiveRing[] rxRings = new ReceiveRing[LrhFlyweight.VL_COUNT];
     // application -> credit agent: the command word; credit agent -> everyone: the link-state word
     private final LinkControl control = new LinkControl();
     // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
@@ -76,7 +77,7 @@ public final class Port
 
     // the application's queue pairs, published copy-on-write to the injection agent
     private volatile QueuePair[] queuePairs = new QueuePair[0];
-    private final QueuePair[] rawQueuePairs = new QueuePair[16];
+    private final QueuePair[] rawQueuePairs = new QueuePair[LrhFlyweight.SL_COUNT];
     private final QueuePair smpQueuePair;
     private final int maxQueuePairs;
     private final int queueDepth;
@@ -87,9 +88,8 @@ public final class Port
     // poll side (the application's polling thread)
     private int pollVl;
     private ReceiveHandler pollHandler;
-    private int pollHandlerVl;
-    private final ReceiveRing.PacketConsumer pollConsumer =
-        (buffer, offset, length) -> pollHandler.onPacket(pollHandlerVl, buffer, offset, length);
+    private final PacketHeader pollHeader = new PacketHeader();
+    private final ReceiveRing.PacketConsumer pollConsumer = this::deliver;
     private volatile CloseReport closeReport;
 
     Port(
@@ -114,7 +114,7 @@ public final class Port
         this.queueDepth = config.queueDepth();
         final int dataVls = qos.dataVls();
 
-        injectionConfig = injectionConfig(config, dataVls);
+        injectionConfig = injectionConfig(config);
         // what is made so far, given back if a later allocation fails (a failed build leaves no off-heap memory)
         final List<AutoCloseable> made = new ArrayList<>();
         made.add(control::close);
@@ -173,35 +173,11 @@ public final class Port
         return buffer;
     }
 
-    private static InjectionConfig injectionConfig(final EngineConfiguration config, final int dataVls)
+    private static InjectionConfig injectionConfig(final EngineConfiguration config)
     {
-        // One injector per SL and one for SMPs; one buffer class per data VL and one for VL15, so that a backlog
-        // on one VL cannot take the cells every other VL needs (each class keeps its reserved cells).
         final InjectionConfig injection = config.injection();
-        if (null != injection)
-        {
-            return injection;
-        }
-        final int classes = dataVls + 1;
-        final InjectionConfig defaults = new InjectionConfig()
-            .shape(17, classes)
-            .sharedCells(config.sharedCells())
-            .idcThreshold(config.idcThreshold());
-        // each class: room for its largest packet of its own, and an equal share of the pool
-        final int reserved = (config.mtu() + PacketChecker.HEADERS_ALLOWANCE + defaults.cellSize() - 1) /
-            defaults.cellSize();
-        for (int c = 0; c < classes; c++)
-        {
-            defaults.bufferClass(c, reserved, config.sharedCells() / classes, InjectionConfig.DEFAULT_CLASS_WEIGHT,
-                InjectionConfig.Policy.ROUND_ROBIN);
-        }
-        for (int sl = 0; sl < 16; sl++)
-        {
-            final int vl = config.qos().sl2vl(sl);
-            defaults.injectorClass(sl, vl < dataVls ? vl : 0);
-        }
-        defaults.injectorClass(16, dataVls);
-        return defaults;
+        return null != injection ? injection :
+            InjectionConfig.forPort(config.qos(), config.mtu(), config.sharedCells(), config.idcThreshold());
     }
 
     /**
@@ -253,7 +229,7 @@ public final class Port
             throw new IllegalArgumentException("the port has " + qos.dataVls() + " data VLs; the replacement has " +
                 replacement.dataVls() + ": the data VLs are fixed when the engine is built");
         }
-        for (int sl = 0; sl < 16; sl++)
+        for (int sl = 0; sl < LrhFlyweight.SL_COUNT; sl++)
         {
             if (replacement.sl2vl(sl) != qos.sl2vl(sl))
             {
@@ -378,9 +354,9 @@ public final class Port
         checkOpen();
         checkQpn("QPN", qpn);
         checkQpn("remote QPN", remoteQpn);
-        if (sl < 0 || sl > 15)
+        if (sl < 0 || sl >= LrhFlyweight.SL_COUNT)
         {
-            throw new IllegalArgumentException("SL " + sl + " is out of range: use 0..15");
+            throw new IllegalArgumentException("SL " + sl + " is out of range: use 0.." + (LrhFlyweight.SL_COUNT - 1));
         }
         for (final QueuePair existing : queuePairs)
         {
@@ -427,7 +403,7 @@ public final class Port
     public long postPacket(final int sl, final DirectBuffer src, final int offset, final int length)
     {
         checkOpen();
-        if (sl < 0 || sl > 15 || (length & 3) != 0 || length < 8 || length > mtu)
+        if (sl < 0 || sl >= LrhFlyweight.SL_COUNT || (length & 3) != 0 || length < LrhFlyweight.LENGTH || length > mtu)
         {
             throw new IllegalArgumentException("a ready packet on SL 0..15 of 8 to " + mtu +
                 " bytes, a multiple of 4: SL " + sl + ", " + length + " bytes");
@@ -463,7 +439,7 @@ public final class Port
     public long postSmp(final DirectBuffer src, final int offset, final int length)
     {
         checkOpen();
-        if ((length & 3) != 0 || length < 8 || length > mtu)
+        if ((length & 3) != 0 || length < LrhFlyweight.LENGTH || length > mtu)
         {
             throw new IllegalArgumentException("an SMP of 8 to " + mtu + " bytes, a multiple of 4: " + length);
         }
@@ -471,8 +447,10 @@ public final class Port
     }
 
     /**
-     * Deliver up to {@code limit} received packets to the handler, VL15 first, then the data VLs in turn. Each
-     * packet's buffer space is released as the handler returns, which returns credit to the peer.
+     * Deliver up to {@code limit} received packets to the handler, VL15 first, then the data VLs in turn: each with
+     * its payload's offset and length (headers, pad and ICRC taken off) and a {@link PacketHeader} for its VL,
+     * destination QP, opcode, PSN and the raw packet, all read in place, nothing allocated. Each packet's buffer
+     * space is released as the handler returns, which returns credit to the peer.
      *
      * @param handler receives each packet.
      * @param limit   the most packets.
@@ -492,10 +470,15 @@ public final class Port
         return delivered;
     }
 
+    private void deliver(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final PacketHeader header = pollHeader.wrap(buffer, offset, length);
+        pollHandler.onPacket(buffer, header.payloadOffset(), header.payloadLength(), header);
+    }
+
     private int pollVl(final int vl, final ReceiveHandler handler, final int limit)
     {
         pollHandler = handler;
-        pollHandlerVl = vl;
         final int count = rxRings[vl].poll(pollConsumer, limit);
         if (count > 0)
         {
@@ -579,6 +562,23 @@ public final class Port
     public CloseReport closeReport()
     {
         return closeReport;
+    }
+
+    /** Engine, while it drains: every message offered is complete (in the cells) and every cell was sent and freed. */
+    boolean transmitDrained()
+    {
+        if (smpQueuePair.posted() != smpQueuePair.completed())
+        {
+            return false;
+        }
+        for (final QueuePair qp : queuePairs)
+        {
+            if (qp.posted() != qp.completed())
+            {
+                return false;
+            }
+        }
+        return 0 == counters.cellOccupancy.get();
     }
 
     /** Engine, once every agent stopped: count what is left (the link is read to its end: nothing else will). */

@@ -71,7 +71,7 @@ final class ReceiveAgent implements Agent
         private final VlTally tally;
         // blocks accepted per VL since the last ACCEPT event: one event per VL per duty cycle, flushed before an
         // FCP's event so the credit agent still sees both in wire order
-        private final int[] acceptedBlocks = new int[16];
+        private final int[] acceptedBlocks = new int[LrhFlyweight.VL_COUNT];
         private int acceptedVls;
 
         PortReceiver(final Port port, final int burst, final CaptureTap capture)

@@ -1,5 +1,6 @@
 package io.vlink.nic;
 
+import io.vlink.core.wire.LrhFlyweight;
 import java.util.function.IntFunction;
 
 import org.agrona.concurrent.status.AtomicCounter;
@@ -13,7 +14,7 @@ import org.agrona.concurrent.status.AtomicCounter;
  */
 final class VlTally
 {
-    private static final int VL_SLOTS = 16;
+    private static final int VL_SLOTS = LrhFlyweight.VL_COUNT;
 
     private final AtomicCounter[] packetCounters = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] byteCounters = new AtomicCounter[VL_SLOTS];

@@ -53,9 +53,10 @@ class ConfigurationTest
             final List<String> got = new ArrayList<>();
             Deadline.await(10, "both delivered", () ->
             {
-                b.poll((vl, buffer, offset, length) -> got.add(vl + " sl=" + LrhFlyweight.sl(buffer, offset) +
-                    " pktlen=" + LrhFlyweight.pktLen(buffer, offset) + " qp=" + buffer.getByte(offset + 8 + 7) +
-                    " payload=" + Long.toHexString(buffer.getLong(offset + 20)) + " length=" + length), 16);
+                b.poll((buffer, offset, length, header) -> got.add(header.vl() + " sl=" +
+                    header.sl() + " pktlen=" + LrhFlyweight.pktLen(buffer, header.packetOffset()) + " qp=" +
+                    header.destQp() + " payload=" + Long.toHexString(buffer.getLong(offset)) + " length=" +
+                    header.packetLength()), 16);
                 return got.size() == 2;
             }, engine::invoke);
             got.sort(null);

@@ -54,13 +54,16 @@ class DataPacketHeadersTest
             final BthFlyweight bth = new BthFlyweight();
             Deadline.await(10, "delivered", () ->
             {
-                b.poll((vl, buffer, offset, length) ->
+                b.poll((buffer, offset, length, header) ->
                 {
-                    final MutableDirectBuffer packet = new UnsafeBuffer(buffer, offset, length);
+                    final MutableDirectBuffer packet = new UnsafeBuffer(buffer, header.packetOffset(),
+                        header.packetLength());
                     lrh.wrap(packet, 0);
                     bth.wrap(packet, LrhFlyweight.LENGTH);
-                    final int payload = length - 20 - 4 - bth.padCnt();
-                    got.add("vl=" + vl + " lrh.vl=" + lrh.vl() + " lver=" + lrh.lver() + " sl=" + lrh.sl() +
+                    final int payload = length;
+                    assertEquals(header.packetOffset() + 20, offset);
+                    assertEquals(header.packetLength() - 20 - 4 - bth.padCnt(), length);
+                    got.add("vl=" + header.vl() + " lrh.vl=" + lrh.vl() + " lver=" + lrh.lver() + " sl=" + lrh.sl() +
                         " rsv=" + lrh.reserved() + " lnh=" + lrh.lnh() + " dlid=" + lrh.dlid() + " pktlen=" +
                         lrh.pktLen() + " slid=" + lrh.slid() + " | op=" + bth.opcode() + " se=" + bth.se() +
                         " m=" + bth.m() + " pad=" + bth.padCnt() + " tver=" + bth.tver() + " pkey=" +

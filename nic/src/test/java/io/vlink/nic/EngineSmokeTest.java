@@ -34,7 +34,8 @@ class EngineSmokeTest
             final List<String> got = new ArrayList<>();
             Deadline.await(10, "delivery", () ->
             {
-                b.poll((vl, buffer, offset, length) -> got.add(vl + ":" + length + ":" + buffer.getByte(offset + 20)), 10);
+                b.poll((buffer, offset, length, header) ->
+                    got.add(header.vl() + ":" + header.packetLength() + ":" + buffer.getByte(offset)), 10);
                 return !got.isEmpty();
             }, engine::invoke);
             assertEquals(List.of("3:124:7"), got);

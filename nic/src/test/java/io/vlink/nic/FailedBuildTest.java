@@ -43,6 +43,30 @@ class FailedBuildTest
     }
 
     @Test
+    void theDirectoriesBuildCreatedAreRemovedAgain() throws Exception
+    {
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (DatagramChannel taken = DatagramChannel.open())
+        {
+            taken.bind(new InetSocketAddress(loopback, 0));
+            final InetSocketAddress inUse = (InetSocketAddress)taken.getLocalAddress();
+            final File nested = new File(new File(dir, "made"), "by-build");
+            final Engine.Builder builder = Engine.builder().name("nested").directory(nested)
+                .threading(ThreadingMode.INVOKER).udp(inUse, new InetSocketAddress(loopback, 9), 1, 2);
+            assertThrows(UncheckedIOException.class, builder::build);
+            assertArrayEquals(new String[0], dir.list(), "neither directory build() created is left");
+
+            // a directory that was there before stays, with what it holds
+            final File existing = new File(dir, "existing");
+            assertTrue(new File(existing, "sub").mkdirs());
+            final Engine.Builder inExisting = Engine.builder().name("nested").directory(new File(existing, "new"))
+                .threading(ThreadingMode.INVOKER).udp(inUse, new InetSocketAddress(loopback, 9), 1, 2);
+            assertThrows(UncheckedIOException.class, inExisting::build);
+            assertArrayEquals(new String[] {"sub"}, existing.list());
+        }
+    }
+
+    @Test
     void aFailureAfterTheFirstPortWasBuiltLeavesNoFileAndNoMemory() throws Exception
     {
         final Path capture = dir.toPath().resolve("wire.pcap");

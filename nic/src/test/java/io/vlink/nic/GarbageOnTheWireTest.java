@@ -149,10 +149,10 @@ class GarbageOnTheWireTest
             final QueuePair qp = a.createQueuePair(1, 1, 1);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
             final long[] next = {0};
-            final ReceiveHandler handler = (vl, buffer, offset, length) ->
+            final ReceiveHandler handler = (buffer, offset, length, header) ->
             {
-                assertEquals(1, vl);
-                assertEquals(next[0]++, buffer.getLong(offset + 20), "FIFO, nothing damaged delivered");
+                assertEquals(1, header.vl());
+                assertEquals(next[0]++, buffer.getLong(offset), "FIFO, nothing damaged delivered");
             };
 
             wrappers[1].on = true;

@@ -23,11 +23,12 @@ class LinkControlTest
     File dir;
 
     private final long[] next = new long[16];
-    private final ReceiveHandler handler = (vl, buffer, offset, length) ->
+    private final ReceiveHandler handler = (buffer, offset, length, header) ->
     {
+        final int vl = header.vl();
         if (vl != 15)
         {
-            assertEquals(next[vl]++, buffer.getLong(offset + 20), "FIFO on VL " + vl);
+            assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
         }
         else
         {

@@ -63,12 +63,13 @@ class LoopbackShareTest
                     regions[vl] = engine.registerMemory(memory[vl]);
                 }
             }
-            final ReceiveHandler handler = (vl, buffer, offset, length) ->
+            final ReceiveHandler handler = (buffer, offset, length, header) ->
             {
-                assertEquals(SIZE, length);
-                assertEquals(nextSequence[vl], buffer.getLong(offset + 20), "FIFO on VL " + vl);
+                final int vl = header.vl();
+                assertEquals(SIZE, header.packetLength());
+                assertEquals(nextSequence[vl], buffer.getLong(offset), "FIFO on VL " + vl);
                 nextSequence[vl]++;
-                receivedBytes[vl] += length;
+                receivedBytes[vl] += header.packetLength();
             };
             long received = 0;
             final long deadline = System.nanoTime() + 60_000_000_000L;

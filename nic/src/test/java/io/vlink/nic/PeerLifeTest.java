@@ -108,11 +108,18 @@ class PeerLifeTest
             awaitActive(a, b, clock);
             final long transitions = a.port(0).counters().linkTransitions.get();
 
-            // b stops (a paused process): a hears nothing while its clock runs to just below the timeout, then past it
-            clock.addAndGet(TIMEOUT_NS - 1_000_000);
-            a.invoke();
+            // b stops (a paused process) while a runs: a hears nothing as its clock runs to just below the timeout,
+            // then past it
+            final long stoppedNs = clock.get();
+            while (clock.get() - stoppedNs < TIMEOUT_NS - 1_000_000)
+            {
+                clock.addAndGet(1_000_000);
+                a.invoke();
+            }
             assertEquals(LinkState.ACTIVE, a.port(0).linkState(), "not yet");
-            clock.addAndGet(2_000_000);
+            clock.addAndGet(1_000_000);
+            a.invoke();
+            clock.addAndGet(1_000_000);
             a.invoke();
             assertEquals(LinkState.INITIALIZE, a.port(0).linkState());
             assertEquals(1, a.port(0).counters().linkDowned.get());

@@ -36,10 +36,12 @@ class SlowReceiverTest
             final QueuePair qp2 = a.createQueuePair(2, 2, 2);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
             final long[] next = new long[16];
-            final ReceiveHandler handler = (vl, buffer, offset, length) ->
+            final ReceiveHandler handler = (buffer, offset, length, header) ->
             {
-                assertEquals(next[vl]++, buffer.getLong(offset + 20), "FIFO on VL " + vl);
-                assertEquals(8 + 12 + 200 + 4, length);
+                final int vl = header.vl();
+                assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
+                assertEquals(200, length);
+                assertEquals(8 + 12 + 200 + 4, header.packetLength());
             };
 
             long posted = 0;

@@ -61,10 +61,11 @@ public final class UdpPeer
             final long[] expected = new long[VLS];
             final String[] error = new String[1];
             final long[] received = new long[1];
-            final ReceiveHandler handler = (vl, buffer, offset, length) ->
+            final ReceiveHandler handler = (buffer, offset, length, header) ->
             {
-                final long sequence = buffer.getLong(offset + 20);
-                if (null == error[0] && (vl >= VLS || sequence != expected[vl] || length != 8 + 12 + LENGTH + 4))
+                final int vl = header.vl();
+                final long sequence = buffer.getLong(offset);
+                if (null == error[0] && (vl >= VLS || sequence != expected[vl] || length != LENGTH))
                 {
                     error[0] = "VL " + vl + ": got " + sequence + ", expected " + (vl < VLS ? expected[vl] : -1);
                 }

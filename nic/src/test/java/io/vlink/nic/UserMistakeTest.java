@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -29,9 +30,10 @@ class UserMistakeTest
 
     private final long[] next = new long[16];
     private long delivered;
-    private final ReceiveHandler handler = (vl, buffer, offset, length) ->
+    private final ReceiveHandler handler = (buffer, offset, length, header) ->
     {
-        assertEquals(next[vl]++, buffer.getLong(offset + 20), "FIFO on VL " + vl);
+        final int vl = header.vl();
+        assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
         delivered++;
     };
 
@@ -113,7 +115,7 @@ class UserMistakeTest
             }
         }
         assertNull(a.closeReport());
-        engine.close();
+        engine.close(Duration.ZERO);
         final CloseReport sender = a.closeReport();
         final CloseReport receiver = b.closeReport();
         assertNotNull(sender);
@@ -121,5 +123,28 @@ class UserMistakeTest
             "packets were in flight: " + sender + " / " + receiver);
         assertEquals(accepted, delivered + sender.notInjected() + sender.notSent() + receiver.onWire() +
             receiver.notDelivered(), "accepted = delivered + reported: " + sender + " / " + receiver);
+    }
+
+    @Test
+    void closeDrainsWhatWasOfferedOntoTheWireFirst()
+    {
+        final Engine engine = engine("drain");
+        final Port a = engine.port(0);
+        final Port b = engine.port(1);
+        Deadline.await(10, "active", () -> a.linkState() == LinkState.ACTIVE && b.linkState() == LinkState.ACTIVE);
+        final UnsafeBuffer packet = packet();
+        // fewer than the receive buffer holds: everything can leave the sender while the receiver polls nothing
+        final int count = 64;
+        for (int i = 0; i < count; i++)
+        {
+            packet.putLong(20, i);
+            Deadline.await(10, "room to post", () -> a.postPacket(SL, packet, 0, LENGTH) != QueuePair.BACK_PRESSURED);
+        }
+        engine.close();
+        final CloseReport sender = a.closeReport();
+        final CloseReport receiver = b.closeReport();
+        assertEquals(0, sender.notInjected(), sender.toString());
+        assertEquals(0, sender.notSent(), sender.toString());
+        assertEquals(count, receiver.onWire() + receiver.notDelivered(), receiver.toString());
     }
 }

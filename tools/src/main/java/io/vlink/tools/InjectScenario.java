@@ -6,7 +6,7 @@ import io.vlink.core.config.Words;
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.inject.InjectorArbiter;
-import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.Sizes;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -655,9 +655,10 @@ final class InjectScenario
                     if (once(mtu) && arguments(1, 1, "mtu BYTES"))
                     {
                         final long bytes = number(1, 1, Integer.MAX_VALUE, "mtu (bytes)");
-                        if (bytes > 0 && !SlScheduler.isValidMtu((int)bytes))
+                        final String problem = Sizes.mtuProblem("mtu", (int)Math.min(bytes, Integer.MAX_VALUE));
+                        if (bytes > 0 && null != problem)
                         {
-                            error(1, "mtu " + bytes + " is not an InfiniBand MTU; give 256, 512, 1024, 2048 or 4096");
+                            error(1, problem);
                         }
                         else
                         {

@@ -1,9 +1,11 @@
 package io.vlink.tools;
 
+import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.TextLines;
 import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -130,7 +132,7 @@ public final class SchedCommand implements Runnable
     static final class SchedScenario
     {
         static final int DEFAULT_MTU = 2048;
-        static final int MAX_QPN = 0xFF_FFFF;
+        static final int MAX_QPN = BthFlyweight.MAX_QPN;
 
         static final int RING_CAPACITY = 64;
         /**
@@ -244,9 +246,10 @@ public final class SchedCommand implements Runnable
                             once(mtuLine, "mtu");
                             arguments(t, 1, 1, "mtu BYTES");
                             mtu = number(t[1], "mtu", 1, Integer.MAX_VALUE);
-                            if (!SlScheduler.isValidMtu(mtu))
+                            final String problem = Sizes.mtuProblem("mtu", mtu);
+                            if (null != problem)
                             {
-                                throw new Bad("mtu must be 256, 512, 1024, 2048 or 4096, not " + mtu);
+                                throw new Bad(problem);
                             }
                             mtuLine = lineNo;
                             break;

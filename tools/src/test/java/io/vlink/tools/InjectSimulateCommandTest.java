@@ -227,7 +227,7 @@ class InjectSimulateCommandTest
         refused(String.join("\n",
                 "FILE:1:1: error: unknown directive 'cells'; expected cell, shared, mtu, idc-threshold, idc-marks, " +
                     "class, injector, command, drain, reset or steps",
-                "FILE:2:7: error: mtu 1500 is not an InfiniBand MTU; give 256, 512, 1024, 2048 or 4096",
+                "FILE:2:7: error: mtu 1500 is not an InfiniBand MTU: use 256, 512, 1024, 2048 or 4096",
                 "FILE:3:6: error: cell size 100 is not a power of two; give 64, 128, 256, ... 4096",
                 "FILE:4:16: error: class weight (cells a round) 256 is out of range; give 1..255",
                 "FILE:6:1: error: mtu is already given on line 5; give it once",

@@ -178,7 +178,7 @@ class SchedCommandTest
     @Test
     void malformedScenariosExitNonZeroWithFileAndLine() throws IOException
     {
-        assertMalformed("qp 1 0\nmtu 300\n", 2, "mtu must be 256, 512, 1024, 2048 or 4096, not 300");
+        assertMalformed("qp 1 0\nmtu 300\n", 2, "mtu 300 is not an InfiniBand MTU: use 256, 512, 1024, 2048 or 4096");
         assertMalformed("message 4 100\n", 1, "qp 4 is not created: declare 'qp 4 SL' before its messages");
         assertMalformed("slat 0:100,16:5\n", 1, "slat SL must be 0..15, not 16");
         assertMalformed("slat 0=100\n", 1, "slat entry 1 '0=100' is not SL:WEIGHT (e.g. 3:4096)");
@@ -196,7 +196,7 @@ class SchedCommandTest
     {
         final Cli cli = simulate("mtu 1\nqp 1 0\nqp 2 99\n");
         assertEquals(Vlink.EXIT_FAILURE, cli.exitCode, cli::toString);
-        assertEquals(name() + ":1: error: mtu must be 256, 512, 1024, 2048 or 4096, not 1\n" +
+        assertEquals(name() + ":1: error: mtu 1 is not an InfiniBand MTU: use 256, 512, 1024, 2048 or 4096\n" +
             name() + ":3: error: SL must be 0..15, not 99\n", cli.err.replace("\r\n", "\n"));
         assertEquals("", cli.out);
     }

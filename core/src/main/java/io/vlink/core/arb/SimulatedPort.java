@@ -1,5 +1,6 @@
 package io.vlink.core.arb;
 
+import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.Sizes;
 
 import java.util.Arrays;
@@ -13,7 +14,7 @@ import java.util.Arrays;
  */
 public final class SimulatedPort implements ArbiterSource
 {
-    private static final int VL15 = 15;
+    private static final int VL15 = LrhFlyweight.VL15;
 
     private final int[][] runSizes = new int[VlArbiter.VL_COUNT][];
     private final long[][] runCounts = new long[VlArbiter.VL_COUNT][];

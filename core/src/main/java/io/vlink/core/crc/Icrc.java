@@ -1,5 +1,9 @@
 package io.vlink.core.crc;
 
+import io.vlink.core.wire.BthFlyweight;
+import io.vlink.core.wire.GrhFlyweight;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.Sizes;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -28,14 +32,14 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
 public final class Icrc
 {
     /** LRH (8) + BTH (12): the masked prefix of a local packet. */
-    public static final int LOCAL_HEADERS_LENGTH = 8 + 12;
+    public static final int LOCAL_HEADERS_LENGTH = LrhFlyweight.LENGTH + BthFlyweight.LENGTH;
     /** LRH (8) + GRH (40) + BTH (12): the masked prefix of a global packet. */
-    public static final int GLOBAL_HEADERS_LENGTH = 8 + 40 + 12;
-    public static final int LENGTH = 4;
+    public static final int GLOBAL_HEADERS_LENGTH = LrhFlyweight.LENGTH + GrhFlyweight.LENGTH + BthFlyweight.LENGTH;
+    public static final int LENGTH = Sizes.ICRC_LENGTH;
 
-    private static final int LNH_LOCAL = 2;
+    private static final int LNH_LOCAL = LrhFlyweight.LNH_LOCAL;
     private static final int LOCAL_MIN_SIZE = LOCAL_HEADERS_LENGTH + LENGTH;
-    private static final int LNH_GLOBAL = 3;
+    private static final int LNH_GLOBAL = LrhFlyweight.LNH_GLOBAL;
     private static final int CHUNK = 256;
     /** LRH bytes 0-7: the VL nibble. */
     private static final long LRH_VL_MASK = 0xF000_0000_0000_0000L;

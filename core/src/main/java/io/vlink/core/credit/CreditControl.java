@@ -66,6 +66,7 @@ public final class CreditControl
     private final long[] accepted;
     private final long[] released;
     private long lastHeardNs;
+    private long lastCheckNs;
     private boolean peerArmed;
     private long errorRecoveries;
     private long downs;
@@ -205,6 +206,7 @@ public final class CreditControl
             schedule.makeAllDue(nowNs);
         }
         lastHeardNs = nowNs;
+        lastCheckNs = nowNs;
         listener.onStateEntered(state);
         return true;
     }
@@ -321,13 +323,23 @@ public final class CreditControl
     /**
      * Declare the peer lost if an Armed or Active port has heard nothing from it for the silence limit: the link goes
      * down and re-initializes ({@code Down -> Initialize}). A port in Initialize keeps waiting: its peer may not
-     * be there yet.
+     * be there yet. Call it every duty cycle: a gap between two calls of more than a quarter of the limit is time this
+     * port was not running, and does not count as the peer's silence.
      *
      * @param nowNs the clock.
      * @return true if the link went down.
      */
     public boolean checkLiveness(final long nowNs)
     {
+        // Silence is measured only while this port runs: a gap between two checks longer than a quarter of the limit
+        // means this port's own thread was stopped (a collection, a starved CPU, an invoker that paused), and what the
+        // peer sent meanwhile is still waiting to be read. That time is not the peer's.
+        final long sinceCheckNs = nowNs - lastCheckNs;
+        lastCheckNs = nowNs;
+        if (sinceCheckNs > silenceLimitNs >> 2)
+        {
+            lastHeardNs += sinceCheckNs;
+        }
         final LinkState state = link.state();
         if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs)
         {

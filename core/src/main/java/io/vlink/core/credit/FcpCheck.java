@@ -1,6 +1,7 @@
 package io.vlink.core.credit;
 
 import io.vlink.core.wire.Fcp;
+import io.vlink.core.wire.LrhFlyweight;
 
 /**
  * What only the credit layer can check about a received FCP, and how the wire codec's verdicts map to
@@ -12,7 +13,7 @@ public final class FcpCheck
     /** {@link #validate(int, int)} result for a word the credit layer may apply. */
     public static final int VALID = -1;
     /** VL15 carries no credits: an FCP for it is discarded. */
-    public static final int VL15 = 15;
+    public static final int VL15 = LrhFlyweight.VL15;
 
     private FcpCheck()
     {

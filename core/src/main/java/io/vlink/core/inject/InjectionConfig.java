@@ -1,5 +1,10 @@
 package io.vlink.core.inject;
 
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.PacketChecker;
+import io.vlink.core.wire.Sizes;
+
 import java.util.Arrays;
 
 /**
@@ -37,6 +42,12 @@ public final class InjectionConfig
     public static final long DEFAULT_PRIORITY_TIMER_NS = 100_000L;
     /** Ours: every class gets 16 cells per turn of the class round robin. */
     public static final int DEFAULT_CLASS_WEIGHT = 16;
+    /** A port's injector for subnet-management packets (VL15), after one injector per SL ({@link #forPort}). */
+    public static final int PORT_SMP_INJECTOR = LrhFlyweight.SL_COUNT;
+    /** A port's injectors: one per SL and one for SMPs ({@link #forPort}). */
+    public static final int PORT_INJECTORS = PORT_SMP_INJECTOR + 1;
+    /** Ours: an engine's port shares 2,048 cells (512 KiB) among its classes unless told otherwise. */
+    public static final int PORT_SHARED_CELLS = 2048;
 
     int cellSize = DEFAULT_CELL_SIZE;
     int injectors = DEFAULT_INJECTORS;
@@ -83,6 +94,47 @@ public final class InjectionConfig
         copy.classWeight = classWeight.clone();
         copy.policy = policy.clone();
         return copy;
+    }
+
+    /**
+     * The injection configuration an engine's port runs unless it is given a whole one: one injector per SL
+     * (injector {@code sl}) and one for SMPs ({@link #PORT_SMP_INJECTOR}); one buffer class per data VL and one for
+     * VL15 (class {@code dataVls}), so that a backlog on one VL cannot take the cells every other VL needs. Each
+     * class keeps room for its largest packet (the MTU and {@link PacketChecker#HEADERS_ALLOWANCE}) of its own and
+     * may hold an equal share of the shared pool. An SL's injector is in its VL's class by the SL2VL table; an SL
+     * that SL2VL maps to VL15 or a VL the port lacks (whose packets are dropped) is put in class 0. Marks, timers
+     * and class weights are the defaults.
+     *
+     * @param qos          the port's data VLs and SL2VL table.
+     * @param mtu          the port's MTU.
+     * @param sharedCells  the shared pool's cells.
+     * @param idcThreshold the most immediate-data bytes a message carries.
+     * @return a new configuration.
+     * @throws IllegalArgumentException for an MTU that is not an InfiniBand MTU or a negative pool.
+     */
+    public static InjectionConfig forPort(
+        final QosConfig qos, final int mtu, final int sharedCells, final int idcThreshold)
+    {
+        Sizes.checkMtu("mtu", mtu);
+        final int dataVls = qos.dataVls();
+        final int classes = dataVls + 1;
+        final InjectionConfig config = new InjectionConfig()
+            .shape(PORT_INJECTORS, classes)
+            .sharedCells(sharedCells)
+            .idcThreshold(idcThreshold);
+        final int cellSize = config.cellSize();
+        final int reserved = (mtu + PacketChecker.HEADERS_ALLOWANCE + cellSize - 1) / cellSize;
+        for (int c = 0; c < classes; c++)
+        {
+            config.bufferClass(c, reserved, sharedCells / classes, DEFAULT_CLASS_WEIGHT, Policy.ROUND_ROBIN);
+        }
+        for (int sl = 0; sl < LrhFlyweight.SL_COUNT; sl++)
+        {
+            final int vl = qos.sl2vl(sl);
+            config.injectorClass(sl, vl < dataVls ? vl : 0);
+        }
+        config.injectorClass(PORT_SMP_INJECTOR, dataVls);
+        return config;
     }
 
     private void sizeInjectors()
@@ -293,6 +345,15 @@ public final class InjectionConfig
     {
         Arrays.fill(this.policy, policy);
         return this;
+    }
+
+    /**
+     * @param injector which.
+     * @return its buffer class.
+     */
+    public int classOf(final int injector)
+    {
+        return injectorClass[injector];
     }
 
     /** @return cell size in bytes. */

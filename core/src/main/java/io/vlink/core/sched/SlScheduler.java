@@ -1,6 +1,8 @@
 package io.vlink.core.sched;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.Sizes;
 import org.agrona.BitUtil;
 
 import java.util.ArrayList;
@@ -37,7 +39,7 @@ import java.util.List;
 public final class SlScheduler
 {
     /** The number of service levels. */
-    public static final int SL_COUNT = 16;
+    public static final int SL_COUNT = LrhFlyweight.SL_COUNT;
     /** Returned by {@link #next()} when no QP has work. */
     public static final int NO_WORK = -1;
     /** A packet tenure of this value means "bytes only". */
@@ -133,10 +135,7 @@ public final class SlScheduler
                 throw new IllegalArgumentException("entry " + i + ": weight must be >= 0: " + weights[i]);
             }
         }
-        if (!isValidMtu(mtu))
-        {
-            throw new IllegalArgumentException("mtu must be 256, 512, 1024, 2048 or 4096: " + mtu);
-        }
+        Sizes.checkMtu("mtu", mtu);
         if (tenureBytes <= 0 || tenurePackets < 0)
         {
             throw new IllegalArgumentException("tenure must be > 0 bytes and >= 0 packets");
@@ -185,12 +184,51 @@ public final class SlScheduler
     }
 
     /**
-     * @param mtu a candidate MTU in bytes.
-     * @return true for the InfiniBand MTUs 256, 512, 1024, 2048 and 4096.
+     * The scheduler an engine's port runs: the given SL table, or every SL once with a weight of one MTU when none
+     * is given; room for the port's queue pairs and one more per SL (the queue pair a port keeps per SL for ready
+     * packets posted on it).
+     *
+     * @param sls           the SL table's SLs, or null for every SL once.
+     * @param weights       each entry's weight in bytes, or null with {@code sls} null.
+     * @param mtu           packet payload limit.
+     * @param tenureBytes   a queue pair's tenure in bytes.
+     * @param tenurePackets and in packets, or {@link #NO_PACKET_TENURE}.
+     * @param maxQueuePairs queue pairs the port's application may create.
+     * @param queueDepth    messages each queue pair holds.
+     * @return the scheduler.
      */
-    public static boolean isValidMtu(final int mtu)
+    public static SlScheduler forPort(
+        final int[] sls,
+        final int[] weights,
+        final int mtu,
+        final long tenureBytes,
+        final int tenurePackets,
+        final int maxQueuePairs,
+        final int queueDepth)
     {
-        return mtu >= 256 && mtu <= 4096 && Integer.bitCount(mtu) == 1;
+        int[] tableSls = sls;
+        int[] tableWeights = weights;
+        if (null == tableSls)
+        {
+            tableSls = new int[SL_COUNT];
+            tableWeights = new int[SL_COUNT];
+            for (int sl = 0; sl < SL_COUNT; sl++)
+            {
+                tableSls[sl] = sl;
+                tableWeights[sl] = mtu;
+            }
+        }
+        return new SlScheduler(
+            tableSls, tableWeights, mtu, tenureBytes, tenurePackets, portQueuePairs(maxQueuePairs), queueDepth);
+    }
+
+    /**
+     * @param maxQueuePairs queue pairs a port's application may create.
+     * @return queue pairs a port's scheduler holds: those and one per SL for ready packets ({@link #forPort}).
+     */
+    public static int portQueuePairs(final int maxQueuePairs)
+    {
+        return maxQueuePairs + SL_COUNT;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.vlink.core.wire;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
@@ -34,6 +35,19 @@ public final class BthFlyweight extends HeaderFlyweight<BthFlyweight>
 
     /** 24-bit queue pair numbers and packet sequence numbers. */
     public static final int MASK_24 = 0xFF_FFFF;
+    /** The highest queue pair number, and the highest PSN: both are 24 bits. */
+    public static final int MAX_QPN = MASK_24;
+
+    /** Opcode RC SEND First: the first packet of a message longer than one MTU. */
+    public static final int RC_SEND_FIRST = 0x00;
+    /** Opcode RC SEND Middle: a packet between the first and the last of a message, exactly one MTU of payload. */
+    public static final int RC_SEND_MIDDLE = 0x01;
+    /** Opcode RC SEND Last: the last packet of a message longer than one MTU. */
+    public static final int RC_SEND_LAST = 0x02;
+    /** Opcode RC SEND Only: a whole message in one packet. */
+    public static final int RC_SEND_ONLY = 0x04;
+    /** The partition key every packet of the default partition carries (full membership). */
+    public static final int DEFAULT_P_KEY = 0xFFFF;
 
     private static final int SE_BIT = 0x80;
     private static final int M_BIT = 0x40;
@@ -76,7 +90,7 @@ public final class BthFlyweight extends HeaderFlyweight<BthFlyweight>
     /** @return pad bytes (0..3) at the end of the payload, before the ICRC. */
     public int padCnt()
     {
-        return (buffer.getByte(offset + FLAGS_OFFSET) >>> 4) & 0x3;
+        return padCnt(buffer, offset);
     }
 
     public BthFlyweight padCnt(final int padCnt)
@@ -158,6 +172,53 @@ public final class BthFlyweight extends HeaderFlyweight<BthFlyweight>
     {
         putInt24(offset + PSN_OFFSET, psn);
         return this;
+    }
+
+    /**
+     * @param first the packet carries the message's first byte.
+     * @param last  the packet carries the message's last byte.
+     * @return the RC SEND opcode of such a packet: Only, First, Middle or Last.
+     */
+    public static int rcSendOpcode(final boolean first, final boolean last)
+    {
+        return first ? (last ? RC_SEND_ONLY : RC_SEND_FIRST) : (last ? RC_SEND_LAST : RC_SEND_MIDDLE);
+    }
+
+    /**
+     * Write a whole BTH as one big-endian 8-byte and one 4-byte store, SE, M, TVer, resv8a, AckReq and the reserved
+     * bits 0: what a transmitter writes into a packet it builds, on its hot path. The caller has checked the
+     * ranges; each value is masked to its field.
+     *
+     * @param buffer to write to.
+     * @param offset of the BTH's first byte.
+     * @param opcode the transport opcode.
+     * @param padCnt pad bytes, 0..3, after the payload.
+     * @param pKey   the partition key.
+     * @param destQp the destination queue pair, 24 bits.
+     * @param psn    the packet sequence number, 24 bits.
+     */
+    public static void write(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int opcode,
+        final int padCnt,
+        final int pKey,
+        final int destQp,
+        final int psn)
+    {
+        buffer.putLong(offset, ((long)(opcode & 0xFF) << 56) | ((long)(padCnt & 0x3) << 52) |
+            ((long)(pKey & 0xFFFF) << 32) | (destQp & MASK_24), BIG_ENDIAN);
+        buffer.putInt(offset + ACK_REQ_OFFSET, psn & MASK_24, BIG_ENDIAN);
+    }
+
+    /**
+     * @param buffer holding the BTH.
+     * @param offset of its first byte.
+     * @return pad bytes (0..3) at the end of the payload, before the ICRC.
+     */
+    public static int padCnt(final DirectBuffer buffer, final int offset)
+    {
+        return (buffer.getByte(offset + FLAGS_OFFSET) >>> 4) & 0x3;
     }
 
     public static int opcode(final DirectBuffer buffer, final int offset)

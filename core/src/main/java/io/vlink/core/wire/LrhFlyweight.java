@@ -1,6 +1,7 @@
 package io.vlink.core.wire;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
@@ -20,7 +21,9 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * takes {@code 4 * PktLen + 2} bytes on the wire ({@link Sizes#wireLength(int)}).
  * <p>
  * Wrap it over any buffer at any offset and reuse it: it holds no state besides the buffer and offset. The static
- * {@code (buffer, offset)} readers serve the receive hot path without a flyweight.
+ * {@code (buffer, offset)} readers serve the receive hot path without a flyweight, and the static writers
+ * ({@link #write}, {@link #word}, {@code vl}, {@code sl}, {@code pktLen}) the transmit hot path, as Aeron's
+ * {@code DataHeaderFlyweight} does.
  */
 public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
 {
@@ -42,7 +45,11 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
 
     /** The management VL: subnet management packets travel on it, uncredited. */
     public static final int VL15 = 15;
-    public static final int PKT_LEN_MASK = 0x7FF;
+    /** VLs the 4-bit VL field names: data VLs 0..14 and VL15. */
+    public static final int VL_COUNT = 16;
+    /** Service levels the 4-bit SL field names. */
+    public static final int SL_COUNT = 16;
+    public static final int PKT_LEN_MASK = Sizes.MAX_PKT_LEN;
 
     /** @return the virtual lane, 0..15. */
     public int vl()
@@ -52,8 +59,7 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
 
     public LrhFlyweight vl(final int vl)
     {
-        final int b = buffer.getByte(offset + VL_LVER_OFFSET);
-        buffer.putByte(offset + VL_LVER_OFFSET, (byte)((b & 0x0F) | ((vl & 0x0F) << 4)));
+        vl(buffer, offset, vl);
         return this;
     }
 
@@ -78,8 +84,7 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
 
     public LrhFlyweight sl(final int sl)
     {
-        final int b = buffer.getByte(offset + SL_LNH_OFFSET);
-        buffer.putByte(offset + SL_LNH_OFFSET, (byte)((b & 0x0F) | ((sl & 0x0F) << 4)));
+        sl(buffer, offset, sl);
         return this;
     }
 
@@ -123,7 +128,7 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
     /** Sets PktLen and clears the 5 reserved bits before it. */
     public LrhFlyweight pktLen(final int pktLen)
     {
-        buffer.putShort(offset + PKT_LEN_OFFSET, (short)(pktLen & PKT_LEN_MASK), BIG_ENDIAN);
+        pktLen(buffer, offset, pktLen);
         return this;
     }
 
@@ -167,6 +172,90 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
     public static int slid(final DirectBuffer buffer, final int offset)
     {
         return buffer.getShort(offset + SLID_OFFSET, BIG_ENDIAN) & 0xFFFF;
+    }
+
+    /**
+     * Write a whole LRH in one big-endian 8-byte store, LVer 0 and the reserved bits 0: what a transmitter writes
+     * into a packet it builds, on its hot path, without a flyweight's read-modify-write per field. The caller has
+     * checked the ranges (VL and SL 4 bits, LNH 2, LIDs 16, PktLen 11); each value is masked to its field.
+     *
+     * @param buffer to write to.
+     * @param offset of the LRH's first byte.
+     * @param vl     the virtual lane.
+     * @param sl     the service level.
+     * @param lnh    the link next header.
+     * @param dlid   the destination LID.
+     * @param pktLen 4-byte words LRH through ICRC.
+     * @param slid   the source LID.
+     */
+    public static void write(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int vl,
+        final int sl,
+        final int lnh,
+        final int dlid,
+        final int pktLen,
+        final int slid)
+    {
+        buffer.putLong(offset, word(vl, sl, lnh, dlid, pktLen, slid), BIG_ENDIAN);
+    }
+
+    /**
+     * The LRH as the big-endian long {@link #write} stores: a transmitter that writes many packets with the same
+     * LIDs keeps the fixed part and ORs in the rest ({@code word(0, 0, lnh, dlid, 0, slid) | word(vl, sl, 0, 0,
+     * pktLen, 0)}).
+     *
+     * @param vl     the virtual lane.
+     * @param sl     the service level.
+     * @param lnh    the link next header.
+     * @param dlid   the destination LID.
+     * @param pktLen 4-byte words LRH through ICRC.
+     * @param slid   the source LID.
+     * @return the 8 bytes as a big-endian long.
+     */
+    public static long word(final int vl, final int sl, final int lnh, final int dlid, final int pktLen, final int slid)
+    {
+        return ((long)(vl & 0x0F) << 60) | ((long)(sl & 0x0F) << 52) | ((long)(lnh & 0x3) << 48) |
+            ((long)(dlid & 0xFFFF) << 32) | ((long)(pktLen & PKT_LEN_MASK) << 16) | (slid & 0xFFFF);
+    }
+
+    /**
+     * Set the VL of the LRH at {@code offset}, keeping LVer.
+     *
+     * @param buffer holding the LRH.
+     * @param offset of its first byte.
+     * @param vl     the virtual lane, 0..15.
+     */
+    public static void vl(final MutableDirectBuffer buffer, final int offset, final int vl)
+    {
+        final int b = buffer.getByte(offset + VL_LVER_OFFSET);
+        buffer.putByte(offset + VL_LVER_OFFSET, (byte)((b & 0x0F) | ((vl & 0x0F) << 4)));
+    }
+
+    /**
+     * Set the SL of the LRH at {@code offset}, keeping the reserved bits and LNH.
+     *
+     * @param buffer holding the LRH.
+     * @param offset of its first byte.
+     * @param sl     the service level, 0..15.
+     */
+    public static void sl(final MutableDirectBuffer buffer, final int offset, final int sl)
+    {
+        final int b = buffer.getByte(offset + SL_LNH_OFFSET);
+        buffer.putByte(offset + SL_LNH_OFFSET, (byte)((b & 0x0F) | ((sl & 0x0F) << 4)));
+    }
+
+    /**
+     * Set PktLen of the LRH at {@code offset}, clearing the 5 reserved bits before it.
+     *
+     * @param buffer holding the LRH.
+     * @param offset of its first byte.
+     * @param pktLen 4-byte words LRH through ICRC.
+     */
+    public static void pktLen(final MutableDirectBuffer buffer, final int offset, final int pktLen)
+    {
+        buffer.putShort(offset + PKT_LEN_OFFSET, (short)(pktLen & PKT_LEN_MASK), BIG_ENDIAN);
     }
 
     /**

@@ -55,10 +55,7 @@ public final class PacketChecker
      */
     public PacketChecker(final int mtu)
     {
-        if (mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096)
-        {
-            throw new IllegalArgumentException("MTU " + mtu + " is not an InfiniBand MTU: use 256, 512, 1024, 2048 or 4096");
-        }
+        Sizes.checkMtu("MTU", mtu);
         this.maxSize = Math.min(mtu + HEADERS_ALLOWANCE, Sizes.MAX_SIZE);
     }
 

@@ -20,9 +20,55 @@ public final class Sizes
     public static final int MAX_PKT_LEN = 0x7FF;
     /** The largest size PktLen can express: 8188 bytes. */
     public static final int MAX_SIZE = MAX_PKT_LEN * DWORD_LENGTH;
+    /** Bytes on the wire of the longest packet PktLen can express: 8190. */
+    public static final int MAX_WIRE_LENGTH = MAX_SIZE + VCRC_LENGTH;
+    /** The smallest InfiniBand MTU (payload bytes per packet). */
+    public static final int MIN_MTU = 256;
+    /** The largest InfiniBand MTU. */
+    public static final int MAX_MTU = 4096;
+    /** The InfiniBand MTUs, as every message about them names them. */
+    public static final String MTU_CHOICES = "256, 512, 1024, 2048 or 4096";
 
     private Sizes()
     {
+    }
+
+    /**
+     * The one check of an MTU: the engine's settings, the scheduler, the checker and the commands' files use it.
+     *
+     * @param mtu payload bytes per packet.
+     * @return true for the InfiniBand MTUs {@value #MTU_CHOICES}.
+     */
+    public static boolean isMtu(final int mtu)
+    {
+        return mtu >= MIN_MTU && mtu <= MAX_MTU && Integer.bitCount(mtu) == 1;
+    }
+
+    /**
+     * @param setting what the MTU is, for the message (e.g. {@code "mtu"}).
+     * @param mtu     payload bytes per packet.
+     * @return the MTU.
+     * @throws IllegalArgumentException naming the value and the MTUs there are, when it is not one of them.
+     */
+    public static int checkMtu(final String setting, final int mtu)
+    {
+        final String problem = mtuProblem(setting, mtu);
+        if (null != problem)
+        {
+            throw new IllegalArgumentException(problem);
+        }
+        return mtu;
+    }
+
+    /**
+     * @param setting what the MTU is, for the message (e.g. {@code "mtu"}).
+     * @param mtu     payload bytes per packet.
+     * @return null for an InfiniBand MTU, else what is wrong and the MTUs there are (for readers that report a
+     * mistake with its place rather than throw).
+     */
+    public static String mtuProblem(final String setting, final int mtu)
+    {
+        return isMtu(mtu) ? null : setting + " " + mtu + " is not an InfiniBand MTU: use " + MTU_CHOICES;
     }
 
     /**

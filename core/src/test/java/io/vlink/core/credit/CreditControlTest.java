@@ -113,20 +113,45 @@ class CreditControlTest
         assertEquals(0, control.errorRecoveries());
     }
 
+    /** Run the port's liveness check every {@code stepNs} from {@code fromNs} to {@code toNs}. */
+    private boolean runUntil(final long fromNs, final long toNs, final long stepNs)
+    {
+        boolean down = false;
+        for (long now = fromNs; now <= toNs && !down; now += stepNs)
+        {
+            down = control.checkLiveness(now);
+        }
+        return down;
+    }
+
     @Test
     void aSilentPeerTakesAnArmedOrActivePortDownAndItReinitializes()
     {
         bringUp(0);
-        assertFalse(control.checkLiveness(SILENCE_NS), "exactly the limit is not yet silence");
+        assertFalse(runUntil(0, SILENCE_NS, 1_000), "exactly the limit is not yet silence");
         control.onAccepted(1, 1, 5_000);
-        assertFalse(control.checkLiveness(5_000 + SILENCE_NS), "a packet counts as hearing the peer");
+        assertFalse(runUntil(SILENCE_NS, 5_000 + SILENCE_NS, 1_000), "a packet counts as hearing the peer");
         entered.clear();
         assertTrue(control.checkLiveness(5_001 + SILENCE_NS));
         assertEquals(List.of(DOWN, INITIALIZE), entered);
         assertEquals(1, control.downs());
         // waiting in Initialize for the peer to come back is not silence
-        assertFalse(control.checkLiveness(1_000_000_000));
+        assertFalse(runUntil(5_001 + SILENCE_NS, 10 * SILENCE_NS, 1_000));
         assertEquals(1, control.downs());
+    }
+
+    @Test
+    void timeThePortItselfWasNotRunningIsNotThePeersSilence()
+    {
+        bringUp(0);
+        assertFalse(control.checkLiveness(2_000));
+        // this port's thread stopped for five limits (a long collection): the peer's FCPs are still unread
+        assertFalse(control.checkLiveness(2_000 + 5 * SILENCE_NS));
+        assertEquals(ACTIVE, control.state());
+        // running again, the peer really is silent: once the silence counted (2,000 ns before the pause, the rest
+        // after it) passes the limit, it is declared lost
+        assertFalse(runUntil(3_000 + 5 * SILENCE_NS, 6 * SILENCE_NS, 1_000));
+        assertTrue(control.checkLiveness(6 * SILENCE_NS + 1));
     }
 
     @Test

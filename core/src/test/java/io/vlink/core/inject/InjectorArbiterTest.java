@@ -1,5 +1,7 @@
 package io.vlink.core.inject;
 
+import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.PacketChecker;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
@@ -417,5 +419,66 @@ class InjectorArbiterTest
         // ten classes in turn, about ten injectors each, high ones first: a few hundred selections at most
         assertTrue(longestGap < 2_000, "longest gap " + longestGap);
         assertTrue(arbiter.stalls() > 0, "the buffer did fill up");
+    }
+
+    @Test
+    void withThePortsOwnConfigurationNoInjectorWaitsUnboundedly()
+    {
+        // exactly what an engine's port runs by default (InjectionConfig.forPort with the engine's defaults: MTU
+        // 4096, OpenSM's default QoS of 8 data VLs, 2048 shared cells, immediate data up to 224 bytes): 17 injectors
+        // (one per SL, one for SMPs) over 9 classes (one per data VL, one for VL15); every injector always has a
+        // packet ready, the first injector of each class is greedy (largest packets), the link drains one packet
+        // every other selection in FIFO order
+        final InjectionConfig config = InjectionConfig.forPort(QosConfig.opensmDefaults(8), 4096,
+            InjectionConfig.PORT_SHARED_CELLS, InjectionConfig.DEFAULT_IDC_THRESHOLD);
+        assertEquals(InjectionConfig.PORT_INJECTORS, config.injectors());
+        assertEquals(9, config.classes());
+        assertEquals(224, config.idcThreshold());
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        final Random random = new Random(12);
+        final int injectors = config.injectors();
+        final boolean[] greedy = new boolean[injectors];
+        final boolean[] classSeen = new boolean[config.classes()];
+        for (int i = 0; i < injectors; i++)
+        {
+            final int c = config.classOf(i);
+            greedy[i] = !classSeen[c];
+            classSeen[c] = true;
+        }
+        final int largest = 4096 + PacketChecker.HEADERS_ALLOWANCE;
+        final long[] lastServed = new long[injectors];
+        final long[] served = new long[injectors];
+        for (int i = 0; i < injectors; i++)
+        {
+            arbiter.command(i, !greedy[i] && random.nextBoolean());
+            arbiter.ready(i, greedy[i] ? largest : 64 + random.nextInt(2048));
+        }
+        final ArrayDeque<Integer> wire = new ArrayDeque<>();
+        long longestGap = 0;
+        final int rounds = 200_000;
+        for (int n = 1; n <= rounds; n++)
+        {
+            final int i = arbiter.select(n * 10L);
+            if (i >= 0)
+            {
+                wire.add(arbiter.claimedCell());
+                longestGap = Math.max(longestGap, n - lastServed[i]);
+                lastServed[i] = n;
+                served[i]++;
+                arbiter.ready(i, greedy[i] ? largest : 64 + random.nextInt(2048));
+            }
+            if ((n & 1) == 0 && !wire.isEmpty())
+            {
+                cells.free(wire.poll());
+            }
+            assertTrue(cells.sharedCellsUsed() <= InjectionConfig.PORT_SHARED_CELLS);
+        }
+        for (int i = 0; i < injectors; i++)
+        {
+            assertTrue(served[i] > rounds / 2 / injectors / 8, "injector " + i + " served " + served[i]);
+            assertTrue(rounds - lastServed[i] < 2_000, "injector " + i + " waiting since " + lastServed[i]);
+        }
+        assertTrue(longestGap < 2_000, "longest gap " + longestGap);
     }
 }

@@ -27,6 +27,8 @@ final class MappedCaptureFile implements CaptureFile
 {
     /** Bytes the file is extended by, ahead of the writer. */
     static final int EXTEND_STEP = 1024 * 1024;
+    /** SLF4J's system property for the level of its own diagnostics (not of any application logging). */
+    static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
 
     /**
      * How much space a file system has for the capture. Tests inject a full one.
@@ -41,6 +43,17 @@ final class MappedCaptureFile implements CaptureFile
     }
 
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024);
+
+    static
+    {
+        // Chronicle Bytes logs through SLF4J. An application that embeds vlink without an SLF4J binding would get
+        // SLF4J's "no providers" warning on stderr the first time a capture starts: keep SLF4J's own diagnostics to
+        // errors unless the application chose a level (its logging, and any binding it has, are untouched).
+        if (null == System.getProperty(SLF4J_VERBOSITY))
+        {
+            System.setProperty(SLF4J_VERBOSITY, "ERROR");
+        }
+    }
 
     private final Path path;
     private final Space space;

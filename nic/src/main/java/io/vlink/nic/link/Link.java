@@ -1,5 +1,7 @@
 package io.vlink.nic.link;
 
+import io.vlink.core.wire.Fcp;
+import io.vlink.core.wire.Sizes;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
@@ -25,9 +27,9 @@ public interface Link extends AutoCloseable
     int BACK_PRESSURED = -1;
 
     /** The longest data packet: PktLen 2047 words plus the VCRC (docs/wire.md). */
-    int MAX_DATA_FRAME_LENGTH = 4 * 0x7FF + 2;
+    int MAX_DATA_FRAME_LENGTH = Sizes.MAX_WIRE_LENGTH;
     /** The length of a flow-control packet (docs/wire.md). */
-    int LINK_FRAME_LENGTH = 8;
+    int LINK_FRAME_LENGTH = Fcp.LENGTH;
 
     /**
      * @return the longest frame this link carries; longer frames are refused on transmit and dropped on receipt.

@@ -1,5 +1,6 @@
 package io.vlink.nic.ring;
 
+import io.vlink.core.wire.LrhFlyweight;
 import org.jctools.queues.SpscArrayQueue;
 
 /**
@@ -16,7 +17,7 @@ import org.jctools.queues.SpscArrayQueue;
 public final class VlRings<E>
 {
     /** VL indexes run 0..15. */
-    public static final int VL_SLOTS = 16;
+    public static final int VL_SLOTS = LrhFlyweight.VL_COUNT;
 
     private final SpscArrayQueue<E>[] rings;
 

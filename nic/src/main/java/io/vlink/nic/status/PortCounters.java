@@ -1,5 +1,6 @@
 package io.vlink.nic.status;
 
+import io.vlink.core.wire.LrhFlyweight;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
@@ -12,8 +13,8 @@ import org.agrona.concurrent.status.AtomicCounter;
 public final class PortCounters
 {
     /** VL indexes run 0..15; VL15 is the management VL. */
-    public static final int VL_SLOTS = 16;
-    public static final int VL15 = 15;
+    public static final int VL_SLOTS = LrhFlyweight.VL_COUNT;
+    public static final int VL15 = LrhFlyweight.VL15;
 
     private final int port;
     private final int dataVls;

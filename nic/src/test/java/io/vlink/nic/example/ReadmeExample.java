@@ -26,8 +26,9 @@ public final class ReadmeExample
             {
                 Thread.onSpinWait();
             }
-            while (b.poll((vl, buffer, offset, length) ->        // LRH (8) and BTH (12) precede the payload
-                System.out.println("VL" + vl + " " + length + " bytes: " + buffer.getStringWithoutLengthAscii(offset + 20, 12)), 16) == 0)
+            while (b.poll((buffer, offset, length, header) ->    // the payload, and the packet's parsed headers
+                System.out.println("VL" + header.vl() + " QP " + header.destQp() + " PSN " + header.psn() + ": " +
+                    length + " bytes: " + buffer.getStringWithoutLengthAscii(offset, 12)), 16) == 0)
             {
                 Thread.onSpinWait();
             }

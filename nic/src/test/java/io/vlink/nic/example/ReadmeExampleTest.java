@@ -45,7 +45,7 @@ class ReadmeExampleTest
         {
             System.setOut(out);
         }
-        assertEquals("VL3 88 bytes: hello, vlink\nsent on VL3: 1 packet(s)\n",
+        assertEquals("VL3 QP 9 PSN 0: 64 bytes: hello, vlink\nsent on VL3: 1 packet(s)\n",
             captured.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n"));
     }
 }

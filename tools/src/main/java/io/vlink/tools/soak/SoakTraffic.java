@@ -3,6 +3,7 @@ package io.vlink.tools.soak;
 import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.ReceiveHandler;
 import org.agrona.DirectBuffer;
@@ -177,8 +178,13 @@ public final class SoakTraffic implements ReceiveHandler
     }
 
     @Override
-    public void onPacket(final int vl, final DirectBuffer buffer, final int offset, final int length)
+    public void onPacket(
+        final DirectBuffer buffer, final int payloadOffset, final int payloadLength, final PacketHeader header)
     {
+        // the soak checks whole packets (its ids and CRC count from the LRH)
+        final int vl = header.vl();
+        final int offset = header.packetOffset();
+        final int length = header.packetLength();
         if (LrhFlyweight.VL15 == vl)
         {
             vl15Delivered++;
