@@ -7,6 +7,7 @@ import io.vlink.core.fabric.Topology;
 import io.vlink.core.fabric.TopologyReader;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.Sizes;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.CachedNanoClock;
@@ -171,8 +172,12 @@ final class FabricHarness implements AutoCloseable
         return from.port().postSmp(packet, 0, 256) >= 0;
     }
 
-    private void onPacket(final int vl, final DirectBuffer buffer, final int offset, final int length)
+    private void onPacket(
+        final DirectBuffer buffer, final int payloadOffset, final int payloadLength, final PacketHeader header)
     {
+        // whole packets: the harness header counts from the LRH
+        final int vl = header.vl();
+        final int offset = header.packetOffset();
         if (LrhFlyweight.VL15 == vl)
         {
             vl15Delivered++;

@@ -1,5 +1,7 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.LrhFlyweight;
+
 /**
  * Whether a data packet whose CRCs were good may enter its VL's receive buffer, by the link state and the port's
  * VLs (docs/flow-control.md): the rule every receiving port applies, a CA port's receive agent and a switch's input
@@ -11,7 +13,7 @@ public final class DataCheck
     /** {@link #admit} result: store the packet. */
     public static final int STORE = -1;
     /** The management VL: never credited. */
-    public static final int VL15 = 15;
+    public static final int VL15 = LrhFlyweight.VL15;
 
     private DataCheck()
     {

@@ -79,8 +79,7 @@ public final class PacketFramer
      */
     public static int relabel(final MutableDirectBuffer buffer, final int offset, final int size, final int vl)
     {
-        final int at = offset + LrhFlyweight.VL_LVER_OFFSET;
-        buffer.putByte(at, (byte)((buffer.getByte(at) & 0x0F) | ((vl & 0x0F) << 4)));
+        LrhFlyweight.vl(buffer, offset, vl);
         buffer.putShort(offset + size, (short)Crc16.compute(buffer, offset, size), LITTLE_ENDIAN);
         return size + Sizes.VCRC_LENGTH;
     }

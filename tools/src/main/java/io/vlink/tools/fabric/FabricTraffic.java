@@ -2,6 +2,7 @@ package io.vlink.tools.fabric;
 
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
+import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.ReceiveHandler;
 import org.HdrHistogram.Histogram;
@@ -140,8 +141,13 @@ final class FabricTraffic implements ReceiveHandler
     }
 
     @Override
-    public void onPacket(final int vl, final DirectBuffer buffer, final int offset, final int length)
+    public void onPacket(
+        final DirectBuffer buffer, final int payloadOffset, final int payloadLength, final PacketHeader header)
     {
+        // whole packets: the soak header and its CRC count from the LRH
+        final int vl = header.vl();
+        final int offset = header.packetOffset();
+        final int length = header.packetLength();
         final int at = receiver;
         if (LrhFlyweight.VL15 == vl)
         {
