@@ -329,6 +329,7 @@ public final class FabricSoak
         long lastProgress = start;
         long lastMoved = -1;
         long cyclesSinceProgress = 0;
+        long queued = 0;
         long lastLineReceived = 0;
         long drainEnd = Long.MAX_VALUE;
         boolean offering = true;
@@ -354,16 +355,23 @@ public final class FabricSoak
                 traffic.receiver = i;
                 fabric.endpoints().get(i).port().poll(traffic, 1024);
             }
-            final long queued = traffic.sentTotal - traffic.receivedTotal - switchDiscards();
-            if (!offering && queued <= 0)
+            if (!offering && traffic.receivedTotal == traffic.sentTotal)
             {
-                drained = queued == 0;
+                drained = true;
                 elapsedNs = now - start;
                 return false;
             }
             if (now - nextWatch >= 0)
             {
+                // the switches' counters are read at the watch's pace, not every duty cycle
                 nextWatch = now + WATCH_INTERVAL_NS;
+                queued = traffic.sentTotal - traffic.receivedTotal - switchDiscards();
+                if (!offering && queued <= 0)
+                {
+                    drained = queued == 0;
+                    elapsedNs = now - start;
+                    return false;
+                }
                 final long moved = moved();
                 if (moved != lastMoved)
                 {
