@@ -24,6 +24,7 @@ import io.vlink.nic.ring.ReceiveRing;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.HeartbeatAgent;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -49,8 +50,8 @@ import java.util.Objects;
  * ({@link PacketFramer#relabel}) and the optional head-of-queue lifetime.
  * <p>
  * A packet is routed when it reaches the head of its input FIFO: no route (or a route to a port without a link)
- * is {@code discards/no_route}, an SL the SL2VL table maps to VL15 or to a VL the output lacks
- * {@code discards/sl2vl_unmapped}, a head older than the lifetime {@code discards/hoq_lifetime}, each counted on
+ * is {@code discards_no_route}, an SL the SL2VL table maps to VL15 or to a VL the output lacks
+ * {@code discards_sl2vl_unmapped}, a head older than the lifetime {@code discards_hoq_lifetime}, each counted on
  * the input port; its blocks are released and return as credit. Port 0, the management port, takes only VL15
  * packets addressed to the switch's LID (counted as port 0's {@code delivered_packets} on VL15); it operates no
  * data VL, so data addressed to the switch is an SL2VL discard.
@@ -67,6 +68,8 @@ public final class Switch implements Agent, AutoCloseable
     public static final int MANAGEMENT_PORT = 0;
     /** Room in the counters file per port: a port of 15 data VLs has about 200. */
     private static final int COUNTERS_PER_PORT = 256;
+    /** The heartbeat is offered a write every 256 duty cycles (it writes about once a second). */
+    private static final long HEARTBEAT_CYCLES_MASK = 255;
     /** No head-of-queue lifetime: a head waits as long as it must. */
     public static final long NO_LIFETIME = Long.MAX_VALUE;
 
@@ -83,6 +86,8 @@ public final class Switch implements Agent, AutoCloseable
     private final CountersFile countersFile;
     private final PortCounters[] counters;
     private final SwitchPort[] port;
+    private final HeartbeatAgent heartbeat;
+    private long cycles;
     private long nowNs;
     private boolean started;
     private boolean closed;
@@ -265,6 +270,7 @@ public final class Switch implements Agent, AutoCloseable
             throw ex;
         }
         this.external = external;
+        this.heartbeat = new HeartbeatAgent(countersFile, settings.epochClock);
     }
 
     /**
@@ -362,6 +368,11 @@ public final class Switch implements Agent, AutoCloseable
     public int doWork()
     {
         nowNs = clock.nanoTime();
+        if (0 == (++cycles & HEARTBEAT_CYCLES_MASK))
+        {
+            // vlink stat tells a running switch from a stuck one by the heartbeat, as it does an engine
+            heartbeat.doWork();
+        }
         int work = 0;
         for (int p = 1; p <= ports; p++)
         {
