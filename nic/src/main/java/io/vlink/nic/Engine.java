@@ -12,6 +12,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
+import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.link.UdpLink;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
@@ -67,6 +68,8 @@ public final class Engine implements AutoCloseable
         LOOPBACK,
         /** One port, linked over UDP to a peer engine. */
         UDP,
+        /** One port, linked to a peer engine on this host through a memory-mapped file. */
+        SHM,
         /** One port on a link the caller makes, given the port's counters: a switch's port in a fabric. */
         EXTERNAL
     }
@@ -128,6 +131,10 @@ public final class Engine implements AutoCloseable
             else if (external)
             {
                 links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0]), "link factory returned null");
+            }
+            else if (LinkKind.SHM == config.linkKind())
+            {
+                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0]);
             }
             else
             {
@@ -256,13 +263,13 @@ public final class Engine implements AutoCloseable
         if (index < 0 || index >= ports.length)
         {
             throw new IllegalArgumentException("port " + index + ": this engine has " + (1 == ports.length ?
-                "port 0 only (UDP: one port)" : "ports 0.." + (ports.length - 1) + " (loopback: two ports)"));
+                "port 0 only (" + (LinkKind.UDP == config.linkKind() ? "UDP" : "shm") + ": one port)" : "ports 0.." + (ports.length - 1) + " (loopback: two ports)"));
         }
         return ports[index];
     }
 
     /**
-     * @return the ports: two for a loopback engine, one for UDP.
+     * @return the ports: two for a loopback engine, one for UDP or shm.
      */
     public List<Port> ports()
     {
@@ -485,6 +492,8 @@ public final class Engine implements AutoCloseable
         InetSocketAddress udpLocal;
         InetSocketAddress udpRemote;
         io.vlink.nic.link.LinkKey udpKey;
+        Path shmFile;
+        ShmLink.Role shmRole;
         int localLid = EngineConfiguration.DEFAULT_LOCAL_LID;
         int remoteLid = EngineConfiguration.DEFAULT_REMOTE_LID;
         Path capturePath;
@@ -741,7 +750,8 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param bytes each direction's loopback ring (a power of two, default 1 MiB).
+         * @param bytes each direction's loopback ring, and a shm link's when this end makes its file (a power of two,
+         *              default 1 MiB).
          * @return this.
          */
         public Builder loopbackCapacity(final int bytes)
@@ -783,6 +793,25 @@ public final class Engine implements AutoCloseable
             this.linkKind = LinkKind.EXTERNAL;
             this.externalLink = Objects.requireNonNull(factory, "factory");
             return lids(localLid, remoteLid);
+        }
+
+        /**
+         * One port, linked to a peer engine on this host through a memory-mapped file (docs/engine.md, "Shared
+         * memory"): this engine is one end of it, the peer the other. The file is made by whichever end opens it
+         * first and removed when the last one closes. Sets the LIDs to the role's ({@code A}: 1 and 2, {@code B}: 2
+         * and 1); call {@link #lids} afterwards for others. Each direction's ring is {@link #loopbackCapacity} bytes
+         * when this end makes the file.
+         *
+         * @param file the link's file; a relative path is under the engine's directory.
+         * @param role which end this engine is.
+         * @return this.
+         */
+        public Builder shm(final Path file, final ShmLink.Role role)
+        {
+            this.linkKind = LinkKind.SHM;
+            this.shmFile = Objects.requireNonNull(file, "file");
+            this.shmRole = Objects.requireNonNull(role, "role");
+            return lids(role.localLid(), role.remoteLid());
         }
 
         /**

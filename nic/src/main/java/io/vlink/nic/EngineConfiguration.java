@@ -6,6 +6,7 @@ import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
 import io.vlink.nic.status.PortCounters;
@@ -135,6 +136,8 @@ public final class EngineConfiguration
     private final InetSocketAddress udpRemote;
     private final io.vlink.nic.link.LinkKey udpKey;
     private final Function<PortCounters, Link> externalLink;
+    private final Path shmFile;
+    private final ShmLink.Role shmRole;
     private final int localLid;
     private final int remoteLid;
     private final Path capturePath;
@@ -237,6 +240,26 @@ public final class EngineConfiguration
         udpRemote = b.udpRemote;
         udpKey = b.udpKey;
         externalLink = b.externalLink;
+        if (Engine.LinkKind.SHM == linkKind)
+        {
+            shmFile = directory.toPath().resolve(b.shmFile).toAbsolutePath();
+            shmRole = b.shmRole;
+            final Path parent = shmFile.getParent();
+            if (Files.isDirectory(shmFile))
+            {
+                throw new IllegalArgumentException("shm " + shmFile + " is a directory: give a file name");
+            }
+            if (null == parent || (!Files.isDirectory(parent) && !parent.equals(directory.toPath().toAbsolutePath())))
+            {
+                throw new IllegalArgumentException("shm " + shmFile + ": directory " + parent +
+                    " does not exist; create it or give another path");
+            }
+        }
+        else
+        {
+            shmFile = null;
+            shmRole = null;
+        }
         localLid = lid("local LID", b.localLid);
         remoteLid = lid("remote LID", b.remoteLid);
         if (localLid == remoteLid)
@@ -644,6 +667,22 @@ public final class EngineConfiguration
     public Function<PortCounters, Link> externalLink()
     {
         return externalLink;
+    }
+
+    /**
+     * @return the shm link's file (absolute), or null for another link.
+     */
+    public Path shmFile()
+    {
+        return shmFile;
+    }
+
+    /**
+     * @return which end of the shm link this engine is, or null for another link.
+     */
+    public ShmLink.Role shmRole()
+    {
+        return shmRole;
     }
 
     /**

@@ -26,13 +26,16 @@ public final class UdpPeer
     }
 
     /**
-     * @param args local port, remote port, message count, counters directory, seconds allowed.
+     * @param args local port, remote port, message count, counters directory, seconds allowed; or {@code shm}, the
+     *             link's file, the role ({@code a} or {@code b}), message count, counters directory, seconds allowed.
      */
     public static void main(final String[] args)
     {
-        final String result = run(
-            Integer.parseInt(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]), new File(args[3]),
-            Integer.parseInt(args[4]), "udp-child");
+        final String result = "shm".equals(args[0]) ?
+            run(link -> link.shm(java.nio.file.Path.of(args[1]), io.vlink.nic.link.ShmLink.Role.parse(args[2])),
+                Integer.parseInt(args[3]), new File(args[4]), Integer.parseInt(args[5]), "shm-child") :
+            run(Integer.parseInt(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]), new File(args[3]),
+                Integer.parseInt(args[4]), "udp-child");
         System.out.println(result);
         System.exit(result.startsWith("OK") ? 0 : 1);
     }
@@ -41,15 +44,35 @@ public final class UdpPeer
         final int localPort, final int remotePort, final int count, final File dir, final int seconds, final String name)
     {
         final InetAddress loopback = InetAddress.getLoopbackAddress();
-        try (Engine engine = Engine.builder()
+        return run(link -> link.udp(
+            new InetSocketAddress(loopback, localPort), new InetSocketAddress(loopback, remotePort), 1, 2),
+            count, dir, seconds, name);
+    }
+
+    /**
+     * @param link    sets the engine's link (UDP, shm).
+     * @param count   messages to send and to receive.
+     * @param dir     the counters directory.
+     * @param seconds the most the exchange may take.
+     * @param name    the engine's name.
+     * @return "OK ..." or "FAIL ...".
+     */
+    static String run(
+        final java.util.function.Consumer<Engine.Builder> link,
+        final int count,
+        final File dir,
+        final int seconds,
+        final String name)
+    {
+        final Engine.Builder builder = Engine.builder()
             .name(name)
             .directory(dir)
             .threading(ThreadingMode.SHARED)
             .idle("backoff")
             .qos(QosConfig.opensmDefaults(VLS))
-            .vlBufferBlocks(256)
-            .udp(new InetSocketAddress(loopback, localPort), new InetSocketAddress(loopback, remotePort), 1, 2)
-            .build())
+            .vlBufferBlocks(256);
+        link.accept(builder);
+        try (Engine engine = builder.build())
         {
             final Port port = engine.port(0);
             final QueuePair[] qps = new QueuePair[VLS];

@@ -30,7 +30,7 @@ public final class ArbCommand implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "Missing command: see 'vlink arb --help'");
+        throw new ParameterException(spec.commandLine(), "missing command");
     }
 
     /**

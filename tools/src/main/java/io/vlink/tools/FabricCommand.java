@@ -40,7 +40,7 @@ public final class FabricCommand implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "Missing command: see 'vlink fabric --help'");
+        throw new ParameterException(spec.commandLine(), "missing command");
     }
 
     /** The topology file and link rate every subcommand takes. */

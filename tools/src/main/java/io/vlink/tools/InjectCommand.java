@@ -36,7 +36,7 @@ public final class InjectCommand implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "Missing command: see 'vlink inject --help'");
+        throw new ParameterException(spec.commandLine(), "missing command");
     }
 
     /**
@@ -61,15 +61,19 @@ public final class InjectCommand implements Runnable
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final String file = scenario.toString();
+        if (Files.isDirectory(scenario))
+        {
+            err.println(Diagnostic.cannotRead(file, Diagnostic.IS_A_DIRECTORY));
+            return Vlink.EXIT_FAILURE;
+        }
         final byte[] bytes;
         try (InputStream in = Files.newInputStream(scenario))
         {
             bytes = in.readNBytes(InjectScenario.MAX_FILE_BYTES + 1);
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException ex)
         {
-            err.println(new Diagnostic(file, 0, 0, Diagnostic.Severity.ERROR, "cannot read the scenario (" +
-                ex.getClass().getSimpleName() + ": " + ex.getMessage() + "); give a readable file"));
+            err.println(Diagnostic.cannotRead(file, ex));
             return Vlink.EXIT_FAILURE;
         }
         if (bytes.length > InjectScenario.MAX_FILE_BYTES)

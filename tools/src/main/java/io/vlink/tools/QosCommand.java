@@ -33,7 +33,7 @@ public final class QosCommand implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "Missing command: see 'vlink qos --help'");
+        throw new ParameterException(spec.commandLine(), "missing command");
     }
 
     /**

@@ -35,7 +35,7 @@ public final class SchedCommand implements Runnable
     @Override
     public void run()
     {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing command: see 'vlink sched --help'");
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command");
     }
 
     /**

@@ -1,9 +1,12 @@
 package io.vlink.tools;
 
+import io.vlink.core.config.ConfigException;
+import io.vlink.core.config.Diagnostic;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosReader;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.LinkKey;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.HtmlReport;
 import io.vlink.tools.soak.SoakResult;
@@ -39,8 +42,8 @@ import java.util.concurrent.Callable;
         "recovered.")
 public final class SoakCommand implements Callable<Integer>
 {
-    /** A usage error, as picocli returns for the options it refuses itself. */
-    private static final int EXIT_USAGE = 2;
+    /** How every reader begins the finding for a file it could not read ({@link Diagnostic#cannotRead}). */
+    private static final String CANNOT_READ = Diagnostic.cannotRead("", "").message();
 
     @Spec
     CommandSpec spec;
@@ -60,7 +63,8 @@ public final class SoakCommand implements Callable<Integer>
     Path qosFile;
 
     @Option(names = "--port-type", paramLabel = "T", defaultValue = "ca",
-        description = "Which qos_<type>_ options of --qos apply: ca, swe, sw0, rtr or sw2sw (default: ${DEFAULT-VALUE}).")
+        description = "Which qos_<type>_ options of --qos apply: ca, swe, sw0, rtr or sw2sw (default: ${DEFAULT-VALUE}); " +
+            "only with --qos.")
     PortType portType;
 
     @Option(names = "--vls", paramLabel = "N",
@@ -82,13 +86,14 @@ public final class SoakCommand implements Callable<Integer>
     Long rate;
 
     @Option(names = "--link", paramLabel = "KIND", defaultValue = "loopback",
-        description = "loopback (in-process peer) or udp (two engines over 127.0.0.1) (default: ${DEFAULT-VALUE}).")
+        description = "loopback (in-process peer), udp (two engines over 127.0.0.1) or shm (two engines through a " +
+            "shared-memory file in the counters directory) (default: ${DEFAULT-VALUE}).")
     String link;
 
     @Option(names = "--key", paramLabel = "FILE",
         description = "With --link udp: authenticate every datagram with the pre-shared key in FILE (32 hex digits, " +
             "mode 600), a SipHash-2-4 MAC per datagram.")
-    java.nio.file.Path key;
+    Path key;
 
     @Option(names = "--threads", paramLabel = "MODE", defaultValue = "auto",
         description = "Engine threads: shared (one engine thread), split (transmit and receive agents on a thread " +
@@ -151,17 +156,27 @@ public final class SoakCommand implements Callable<Integer>
             }
             options.packets = packets;
         }
+        if (null == qosFile && spec.commandLine().getParseResult().hasMatchedOption("--port-type"))
+        {
+            throw usage("--port-type " + portType.label() + ": it picks the qos_<type>_ options of a --qos file; " +
+                "without --qos the ports get the default tables, add --qos FILE");
+        }
         options.faults = parseFaults();
         options.allowFewerFaults = allowFewerFaults;
         options.seed = seed;
         options.udp = parseLink();
+        options.shm = "shm".equals(link);
         if (null != key)
         {
             if (!options.udp)
             {
                 throw usage("--key " + key + ": a key authenticates the UDP link; add --link udp");
             }
-            options.udpKey = readKey();
+            options.udpKey = readKey(err);
+            if (null == options.udpKey)
+            {
+                return Vlink.EXIT_FAILURE;
+            }
         }
         options.threading = parseThreads();
         options.idle = parseIdle();
@@ -179,10 +194,8 @@ public final class SoakCommand implements Callable<Integer>
         final String badOutput = checkOutputs();
         if (null != badOutput)
         {
-            // one line, before anything runs (not the whole usage: the options were understood)
-            err.println("vlink soak: " + badOutput);
-            err.flush();
-            return EXIT_USAGE;
+            // before anything runs: a run of minutes must not end in a file it cannot write
+            throw usage(badOutput);
         }
 
         final QosConfig qos = readQos(err);
@@ -213,8 +226,13 @@ public final class SoakCommand implements Callable<Integer>
         out.flush();
 
         final SoakRunner.Outcome outcome;
-        try
+        try (Interrupt interrupt = Interrupt.install(() ->
         {
+            err.println("vlink soak: interrupted: traffic stops; draining, then the summary (Ctrl-C again quits now)");
+            err.flush();
+        }))
+        {
+            options.stop = interrupt::interrupted;
             outcome = SoakRunner.run(options, out);
         }
         catch (final RuntimeException ex)
@@ -236,10 +254,14 @@ public final class SoakCommand implements Callable<Integer>
         }
         if (null != report)
         {
-            Files.writeString(report, HtmlReport.render(result, outcome.timeline, outcome.latency),
+            Files.writeString(report, HtmlReport.render(result, outcome.timeline, outcome.latency, outcome.steadyLatency),
                 StandardCharsets.UTF_8);
         }
         out.flush();
+        if (result.interrupted)
+        {
+            return Interrupt.EXIT_INTERRUPTED;
+        }
         return result.ok() ? 0 : Vlink.EXIT_FAILURE;
     }
 
@@ -303,14 +325,25 @@ public final class SoakCommand implements Callable<Integer>
         }
     }
 
-    private io.vlink.nic.link.LinkKey readKey()
+    /**
+     * @return the key; null when the file cannot be read, which is said on stderr as every command says it (a file
+     * that is read but is not a key is a usage error).
+     */
+    private LinkKey readKey(final PrintWriter err)
     {
         try
         {
-            return io.vlink.nic.link.LinkKey.read(key);
+            return LinkKey.read(key);
         }
-        catch (final io.vlink.core.config.ConfigException ex)
+        catch (final ConfigException ex)
         {
+            final Diagnostic first = ex.diagnostics().get(0);
+            if (first.message().startsWith(CANNOT_READ))
+            {
+                err.println(first);
+                err.flush();
+                return null;
+            }
             throw usage(ex.getMessage());
         }
     }
@@ -323,8 +356,10 @@ public final class SoakCommand implements Callable<Integer>
                 return false;
             case "udp":
                 return true;
+            case "shm":
+                return false;
             default:
-                throw usage("--link " + link + ": use loopback or udp");
+                throw usage("--link " + link + ": use loopback, udp or shm");
         }
     }
 
@@ -523,9 +558,7 @@ public final class SoakCommand implements Callable<Integer>
                 .append(count).append(" (").append(null == cause ? "UNEXPLAINED" : cause).append(')');
         });
         out.println(discards);
-        out.println(String.format(Locale.ROOT, "latency: p50 %s, p99 %s, p99.9 %s, max %s",
-            SoakRunner.nanos(result.latencyP50Ns), SoakRunner.nanos(result.latencyP99Ns),
-            SoakRunner.nanos(result.latencyP999Ns), SoakRunner.nanos(result.latencyMaxNs)));
+        out.println("latency: " + result.latencyText());
         final StringBuilder invariants = new StringBuilder("invariants:");
         result.invariants.forEach((name, held) -> invariants.append(' ').append(name).append('=')
             .append(held ? "ok" : "FAILED"));
@@ -534,6 +567,14 @@ public final class SoakCommand implements Callable<Integer>
         {
             out.println("violation: " + violation);
         }
-        out.println(result.ok() ? "soak: ok" : "soak: FAILED");
+        if (result.interrupted)
+        {
+            out.println(String.format(Locale.ROOT, "soak: interrupted after %.1f s of traffic (%s for what ran)",
+                result.seconds, result.ok() ? "every invariant held" : "FAILED"));
+        }
+        else
+        {
+            out.println(result.ok() ? "soak: ok" : "soak: FAILED");
+        }
     }
 }

@@ -1,30 +1,27 @@
 package io.vlink.tools;
 
-import io.vlink.nic.status.CounterKey;
-import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFileDescriptor;
-import io.vlink.nic.status.CountersFileReader;
-import io.vlink.nic.status.DiscardReasons;
-import io.vlink.nic.status.EngineLiveness;
-import org.agrona.concurrent.errors.ErrorLogReader;
-import org.agrona.concurrent.status.CountersReader;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.Console;
 import java.io.File;
 import java.io.PrintWriter;
-import java.time.Instant;
-import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code vlink stat}: the live counters of every vlink engine on this machine, read from their counters files
  * (docs/cli.md), like AeronStat or {@code perfquery}. The output form is documented in
- * {@code docs/engine.md}: one record a line, {@code key=value} fields in a fixed order.
+ * {@code docs/engine.md}: one record a line, {@code key=value} fields in a fixed order; {@link StatView} prints it.
  */
 @Command(
     name = "stat",
@@ -32,15 +29,24 @@ import java.util.concurrent.locks.LockSupport;
     description = {
         "Live counters of every running vlink engine on this machine, read from their counters files.",
         "One record a line, key=value fields: '# vlink stat TIME dir=DIR', then per engine an 'engine' line, " +
-            "its 'counter' lines and, with --errors, its 'error' lines. A file left by a dead process shows " +
-            "state=dead and no counters (docs/engine.md has the full form)."
+            "its 'counter' lines (with --watch, from the second refresh, per_sec beside each count) and, with " +
+            "--errors, its 'error' lines. Files of engines whose process is gone are deleted; --all lists them, and " +
+            "engines whose heartbeat is stale, under '# not running' (docs/engine.md has the full form)."
     })
 public final class StatCommand implements Callable<Integer>
 {
+    /** ANSI: cursor home, clear the screen. */
+    static final String CLEAR_SCREEN = "\033[H\033[2J";
+
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--watch", description = "Refresh every interval until interrupted (or --count times).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILTER",
+        description = "Only counters whose name starts with FILTER (as --counter).")
+    String positionalFilter;
+
+    @Option(names = "--watch", description = "Refresh every interval until interrupted (or --count times); on a " +
+        "terminal each refresh redraws the screen.")
     boolean watch;
 
     @Option(names = "--interval", paramLabel = "MS", defaultValue = "1000",
@@ -55,149 +61,100 @@ public final class StatCommand implements Callable<Integer>
         description = "Directory of counters files (default: the vlink.dir property, else ${java.io.tmpdir}/vlink-${user.name}).")
     File dir;
 
+    @Option(names = "--engine", paramLabel = "NAME", description = "Only the engine of this name.")
+    String engine;
+
+    @Option(names = "--counter", paramLabel = "PREFIX",
+        description = "Only counters whose name starts with PREFIX (e.g. tx_, discards, link_state).")
+    String counterPrefix;
+
     @Option(names = "--errors", description = "Also print each engine's distinct errors.")
     boolean errors;
 
     @Option(names = "--nonzero", description = "Print only counters whose value is not zero.")
     boolean nonZero;
 
+    @Option(names = "--all", description = "Also list engines that are not running (process gone: their files are " +
+        "kept; heartbeat stale: silent) under '# not running', without counters.")
+    boolean all;
+
     @Option(names = "--liveness", paramLabel = "MS", defaultValue = "5000",
-        description = "A running engine whose heartbeat is older than this is shown as silent (default: ${DEFAULT-VALUE}).")
+        description = "A running engine whose heartbeat is older than this is silent, listed only with --all " +
+            "(default: ${DEFAULT-VALUE}).")
     long livenessMs;
+
+    /** Whether stdout is a terminal (the redraw); tests replace it. */
+    BooleanSupplier terminal = StatCommand::stdoutIsTerminal;
 
     @Override
     public Integer call()
     {
         if (intervalMs <= 0 || count < 0 || livenessMs <= 0)
         {
-            throw new picocli.CommandLine.ParameterException(
+            throw new ParameterException(
                 spec.commandLine(), "--interval and --liveness must be positive, --count not negative");
         }
+        if (null != positionalFilter && null != counterPrefix && !positionalFilter.equals(counterPrefix))
+        {
+            throw new ParameterException(spec.commandLine(), "give FILTER or --counter, not both");
+        }
+        final StatView.Filter filter = new StatView.Filter();
+        filter.engine = engine;
+        filter.counterPrefix = null != counterPrefix ? counterPrefix : positionalFilter;
+        filter.nonZero = nonZero;
+        filter.errors = errors;
+        filter.all = all;
+        filter.livenessMs = livenessMs;
+        final StatView view = new StatView(filter, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE);
         final File directory = null != dir ? dir : CountersFileDescriptor.defaultDirectory();
         final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final boolean redraw = watch && terminal.getAsBoolean();
         int refreshes = 0;
         while (true)
         {
-            printOnce(directory, out);
+            if (redraw)
+            {
+                out.print(CLEAR_SCREEN);
+            }
+            view.print(directory, out, err);
             out.flush();
+            err.flush();
             refreshes++;
             if (!watch || (count > 0 && refreshes >= count) || Thread.currentThread().isInterrupted())
             {
                 return 0;
             }
-            out.println();
+            if (!redraw)
+            {
+                out.println();
+            }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(intervalMs));
         }
     }
 
-    private void printOnce(final File directory, final PrintWriter out)
+    /**
+     * @return whether stdout goes to a terminal: a console exists (JDK 17 has one only then) and, from JDK 22, says
+     * it is a terminal.
+     */
+    static boolean stdoutIsTerminal()
     {
-        final long nowMs = System.currentTimeMillis();
-        out.println("# vlink stat " + Instant.ofEpochMilli(nowMs) + " dir=" + directory);
-        final File[] files = directory.listFiles((d, name) -> name.endsWith(CountersFileDescriptor.FILE_SUFFIX));
-        if (null == files || 0 == files.length)
+        final Console console = System.console();
+        if (null == console)
         {
-            out.println("# no vlink engine");
-            return;
+            return false;
         }
-        Arrays.sort(files);
-        for (final File file : files)
+        try
         {
-            final CountersFileReader reader;
-            try
-            {
-                reader = CountersFileReader.open(file);
-            }
-            catch (final IllegalStateException ex)
-            {
-                spec.commandLine().getErr().println("vlink stat: skipped " + ex.getMessage());
-                continue;
-            }
-            try (reader)
-            {
-                printEngine(reader, nowMs, out);
-            }
-            catch (final RuntimeException ex)
-            {
-                // A file that changed under us (an engine closing): report it and go on with the next one.
-                spec.commandLine().getErr().println("vlink stat: skipped " + file + ": " + ex);
-            }
+            return (Boolean)Console.class.getMethod("isTerminal").invoke(console);
         }
-    }
-
-    private void printEngine(final CountersFileReader reader, final long nowMs, final PrintWriter out)
-    {
-        final String engine = reader.name();
-        final EngineLiveness liveness = reader.liveness(nowMs, livenessMs);
-        out.println("engine name=" + engine +
-            " pid=" + reader.pid() +
-            " state=" + liveness.label() +
-            " started=" + Instant.ofEpochMilli(reader.startTimestampMs()) +
-            " heartbeat_age_ms=" + Math.max(0, nowMs - reader.heartbeatMs()) +
-            " file=" + reader.file());
-        if (EngineLiveness.DEAD == liveness)
+        catch (final NoSuchMethodException ex)
         {
-            return;
+            return true;
         }
-
-        final CountersReader counters = reader.counters();
-        final StringBuilder line = new StringBuilder(128);
-        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        catch (final ReflectiveOperationException ex)
         {
-            final long value = counters.getCounterValue(counterId);
-            if (nonZero && 0 == value)
-            {
-                return;
-            }
-            final CounterType type = CounterType.ofTypeId(typeId);
-            line.setLength(0);
-            line.append("counter engine=").append(engine);
-            line.append(" port=");
-            appendField(line, CounterKey.port(keyBuffer));
-            line.append(" vl=");
-            appendField(line, CounterKey.vl(keyBuffer));
-            line.append(" name=");
-            if (null == type)
-            {
-                line.append("type_").append(typeId);
-            }
-            else
-            {
-                line.append(type.counterName());
-                final int reason = CounterKey.reason(keyBuffer);
-                if (CounterKey.NONE != reason)
-                {
-                    line.append('_').append(DiscardReasons.name(reason));
-                }
-            }
-            line.append(" value=").append(value);
-            out.println(line);
-        });
-
-        if (errors)
-        {
-            ErrorLogReader.read(reader.errorLog(), (observations, first, last, encoded) ->
-            {
-                final int end = encoded.indexOf('\n');
-                final String message = (end < 0 ? encoded : encoded.substring(0, end)).replace("\"", "'");
-                out.println("error engine=" + engine +
-                    " observations=" + observations +
-                    " first=" + Instant.ofEpochMilli(first) +
-                    " last=" + Instant.ofEpochMilli(last) +
-                    " message=\"" + message.trim() + "\"");
-            });
-        }
-    }
-
-    private static void appendField(final StringBuilder line, final int value)
-    {
-        if (CounterKey.NONE == value)
-        {
-            line.append('-');
-        }
-        else
-        {
-            line.append(value);
+            return false;
         }
     }
 }

@@ -5,6 +5,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * The {@code vlink} command (docs/cli.md). Results go to stdout, errors to stderr with a
@@ -29,6 +33,7 @@ import picocli.CommandLine.Spec;
         QosCommand.class,
         DecodeCommand.class,
         SoakCommand.class,
+        PerfCommand.class,
         FabricCommand.class,
     })
 public final class Vlink implements Runnable
@@ -42,7 +47,7 @@ public final class Vlink implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "Missing command: see 'vlink --help'");
+        throw new ParameterException(spec.commandLine(), "missing command");
     }
 
     /**
@@ -50,7 +55,41 @@ public final class Vlink implements Runnable
      */
     public static CommandLine commandLine()
     {
-        return new CommandLine(new Vlink()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new Vlink())
+            .setCaseInsensitiveEnumValuesAllowed(true)
+            .setParameterExceptionHandler(Vlink::usageError);
+    }
+
+    /**
+     * A usage error, for every command: one line that says what is wrong, then where to look, on stderr; exit 2. The
+     * whole usage is {@code --help}'s job: printed after every mistake, it pushes the reason off the screen.
+     * <pre>
+     * vlink soak: --seconds 0: give a positive number of seconds
+     * see 'vlink soak --help'
+     * </pre>
+     */
+    static int usageError(final ParameterException ex, final String[] args)
+    {
+        final CommandLine command = ex.getCommandLine();
+        final String name = command.getCommandSpec().qualifiedName();
+        final PrintWriter err = command.getErr();
+        // picocli names the Java type a value did not convert to
+        final String message = ex.getMessage()
+            .replaceAll("' is not a (double|float)$", "' is not a number")
+            .replaceAll("' is not an? (int|long|short)$", "' is not a whole number");
+        final StringBuilder line = new StringBuilder(name).append(": ").append(message);
+        if (ex instanceof UnmatchedArgumentException)
+        {
+            final List<String> suggestions = ((UnmatchedArgumentException)ex).getSuggestions();
+            if (!suggestions.isEmpty())
+            {
+                line.append("; did you mean ").append(String.join(" or ", suggestions)).append('?');
+            }
+        }
+        err.println(line);
+        err.println("see '" + name + " --help'");
+        err.flush();
+        return command.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     public static void main(final String[] args)

@@ -149,6 +149,7 @@ class FabricSoakCommandTest
         Cli cli = Cli.run("fabric", "soak", ring, "--pattern", "tornado");
         assertEquals(2, cli.exitCode);
         assertTrue(cli.err.contains("--pattern tornado: use uniform, permutation, all-to-one or shift"), cli.err);
+        assertTrue(cli.err.contains("see 'vlink fabric soak --help'"), cli.err);
         cli = Cli.run("fabric", "soak", ring, "--sl-policy", "dateline:S0[3]");
         assertEquals(2, cli.exitCode);
         assertTrue(cli.err.contains("port 3 of \"S0\" is not cabled to a switch"), cli.err);

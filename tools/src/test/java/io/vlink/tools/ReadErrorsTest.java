@@ -20,7 +20,9 @@ class ReadErrorsTest
     Path dir;
 
     private static final String[][] COMMANDS = {
-        {"qos", "check"}, {"qos", "show"}, {"arb", "simulate"}, {"sched", "simulate"}, {"decode"}};
+        {"qos", "check"}, {"qos", "show"}, {"arb", "simulate"}, {"sched", "simulate"}, {"decode"},
+        {"inject", "simulate"}, {"fabric", "check"}, {"fabric", "routes"}, {"soak", "--qos"},
+        {"soak", "--link", "udp", "--key"}};
 
     private static String[] with(final String[] command, final Path file)
     {

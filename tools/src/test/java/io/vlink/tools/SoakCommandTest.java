@@ -160,6 +160,26 @@ class SoakCommandTest
     }
 
     @Test
+    void shmSoakHoldsEveryInvariantAndLeavesNoFile() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--packets", "3000", "--link", "shm", "--threads", "shared", "--vls",
+            "4", "--sizes", "64-2048", "--faults", "drop-data=0.001,link-bounce=1");
+        assertEveryInvariant(json);
+        assertEquals("shm", json.get("link"));
+        assertEquals(1L, number(map(map(json, "faults"), "detected"), "link-bounce"));
+        long sent = 0;
+        for (final Map<String, Object> vl : vls(json))
+        {
+            sent += number(vl, "sent_packets");
+        }
+        assertEquals(3000L, sent);
+        try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(dir))
+        {
+            assertEquals(List.of(dir.resolve("soak.json")), left.toList(), "the link's file and the counters files are gone");
+        }
+    }
+
+    @Test
     void anAuthenticatedUdpSoakHoldsEveryInvariantAndAKeyNeedsUdp(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
         throws Exception
     {
@@ -227,7 +247,8 @@ class SoakCommandTest
         assertUsage("MIN is larger than MAX", "--sizes", "4096-64");
         assertUsage("write MIN-MAX", "--sizes", "64");
         assertUsage("not both", "--size", "64", "--sizes", "64-128");
-        assertUsage("use loopback or udp", "--link", "carrier-pigeon");
+        assertUsage("use loopback, udp or shm", "--link", "carrier-pigeon");
+        assertUsage("--port-type swe: it picks the qos_<type>_ options of a --qos file", "--port-type", "swe");
         assertUsage("use auto, shared, split, dedicated or invoker", "--threads", "many");
         assertUsage("use spin, backoff, yield or sleep", "--idle", "nap");
         assertUsage("1, 2, 4, 8 or 15 data VLs", "--vls", "3");
@@ -248,7 +269,8 @@ class SoakCommandTest
         assertUsage("--capture " + directory + ": is a directory", "--capture", directory);
         assertUsage("--dir " + missing + ": no such directory", "--dir", missing);
         final Cli cli = Cli.run("soak", "--json", missing);
-        assertEquals(1, cli.err.strip().lines().count(), "one line: " + cli.err);
+        assertEquals("vlink soak: --json " + missing + ": no such directory: " + Path.of(missing).getParent() +
+            "; create it or give another path\nsee 'vlink soak --help'\n", cli.err);
     }
 
     private static void assertUsage(final String message, final String... args)
@@ -258,7 +280,9 @@ class SoakCommandTest
         System.arraycopy(args, 0, full, 1, args.length);
         final Cli cli = Cli.run(full);
         assertEquals(2, cli.exitCode, cli.toString());
-        assertTrue(cli.err.contains(message), cli.toString());
+        assertTrue(cli.err.startsWith("vlink soak: ") && cli.err.contains(message), cli.toString());
+        assertTrue(cli.err.endsWith("\nsee 'vlink soak --help'\n") && 2 == cli.err.lines().count(),
+            "one line and the hint: " + cli.err);
         assertEquals("", cli.out);
     }
 }

@@ -68,7 +68,7 @@ class StatCommandTest
     }
 
     @Test
-    void watchRefreshesAndAStaleFileIsShownDeadWithoutCounters() throws Exception
+    void watchRefreshesAndADeadEnginesFileIsPrunedOrWithAllListedApart() throws Exception
     {
         final Process process = new ProcessBuilder(
             new File(System.getProperty("java.home"), "bin/java").getPath(), "-version")
@@ -84,14 +84,25 @@ class StatCommandTest
             Files.write(new File(dir, "gone-" + process.pid() + ".counters").toPath(), bytes);
             Files.write(new File(dir, "broken-1.counters").toPath(), new byte[10]);
 
-            final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--watch", "--count", "2", "--interval", "10");
+            final File deadFile = new File(dir, "gone-" + process.pid() + ".counters");
+            final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--watch", "--count", "2", "--interval", "10",
+                "--all");
             assertEquals(0, cli.exitCode, cli.toString());
             assertEquals(2, cli.out.split("# vlink stat ", -1).length - 1, cli.out);
-            assertTrue(cli.out.contains("engine name=gone pid=" + process.pid() + " state=dead"), cli.out);
+            // with --all the dead engine is listed apart, after the running one, and its file is kept
+            assertTrue(cli.out.contains("# not running\nengine name=gone pid=" + process.pid() + " state=dead"), cli.out);
+            assertTrue(deadFile.exists());
             assertEquals(2, cli.out.split("engine name=gone pid=" + ProcessHandle.current().pid() + " state=live", -1).length - 1);
             // the dead engine's counters are not printed: only the live one's, once per refresh
             assertEquals(2, cli.out.split("counter engine=gone port=0 vl=0 name=tx_packets", -1).length - 1, cli.out);
             assertTrue(cli.err.contains("skipped") && cli.err.contains("broken-1.counters"), cli.err);
+
+            // without --all the dead engine's file is pruned
+            final Cli pruned = Cli.run("stat", "--dir", dir.getPath());
+            assertFalse(pruned.out.contains("pid=" + process.pid()), pruned.out);
+            assertTrue(pruned.err.contains("vlink stat: pruned " + deadFile + " (pid " + process.pid() +
+                " is not running)"), pruned.err);
+            assertFalse(deadFile.exists(), "a dead engine's file is deleted");
         }
     }
 

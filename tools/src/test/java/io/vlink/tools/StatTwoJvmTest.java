@@ -49,7 +49,7 @@ class StatTwoJvmTest
             assertTrue(cli.out.contains("counter engine=stat-child port=0 vl=2 name=tx_packets value=100\n"), cli.out);
             assertTrue(cli.out.contains("counter engine=stat-child port=1 vl=2 name=delivered_packets value=100\n"),
                 cli.out);
-            assertTrue(cli.out.contains("counter engine=stat-child port=0 vl=- name=link_state value=3\n"), cli.out);
+            assertTrue(cli.out.contains("counter engine=stat-child port=0 vl=- name=link_state value=ACTIVE\n"), cli.out);
 
             child.getOutputStream().close();
             assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child closed its engine");

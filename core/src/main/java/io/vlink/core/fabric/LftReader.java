@@ -63,8 +63,7 @@ public final class LftReader
         }
         catch (final IOException ex)
         {
-            return new Result(null, List.of(error(name, 0, 0, "cannot read: " +
-                (ex instanceof java.nio.file.NoSuchFileException ? "no such file" : String.valueOf(ex.getMessage())))));
+            return new Result(null, List.of(Diagnostic.cannotRead(name, ex)));
         }
     }
 

@@ -77,7 +77,7 @@ public final class TopologyReader
         }
         catch (final IOException ex)
         {
-            return refused(new Diagnostic(name, 0, 0, Diagnostic.Severity.ERROR, "cannot read: " + reason(ex)));
+            return refused(Diagnostic.cannotRead(name, ex));
         }
     }
 
@@ -95,19 +95,6 @@ public final class TopologyReader
     private static Result refused(final Diagnostic diagnostic)
     {
         return new Result(null, List.of(diagnostic));
-    }
-
-    private static String reason(final IOException ex)
-    {
-        if (ex instanceof java.nio.file.NoSuchFileException)
-        {
-            return "no such file";
-        }
-        if (ex instanceof java.nio.file.AccessDeniedException)
-        {
-            return "permission denied";
-        }
-        return null == ex.getMessage() ? ex.getClass().getSimpleName() : ex.getMessage();
     }
 
     /** A node record as written, before links are resolved. */

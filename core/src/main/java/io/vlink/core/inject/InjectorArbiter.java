@@ -56,15 +56,15 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     /** Returned by {@link #select} when no injector can inject. */
     public static final int NONE = -1;
 
-    // per word of the class bitmasks: its ready, high and timer-demoted words side by side
-    private static final int READY = 0;
+    // per word of the class bitmasks: its ready, high and timer-demoted words side by side. The first field of
+    // each group here (ready, start, credit, high-since, slot) sits at the group's own index, which is used as it
+    // is: an added offset of 0 would be a no-op that no test can tell from a subtracted one
     private static final int HIGH = 1;
     private static final int TIMER_LOW = 2;
     private static final int WORD_STRIDE = 4;
 
     // per class, ints: round robin start point; its member count under round robin, else 0; its word when it has
     // at most 64 injectors, else -1 (the fast path); first member in members[]; member count; weight; first word
-    private static final int START = 0;
     private static final int WRAP = 1;
     private static final int FAST_WORD = 2;
     private static final int MEMBER_BASE = 3;
@@ -75,7 +75,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private static final int CLASS_INTS = 8;
     // per class, longs: credit in cells, the weights it was granted and the surplus it forfeited (so the cells it
     // injected are granted - forfeited - credit, with nothing counted per packet), the selection that last refused it
-    private static final int CREDIT = 0;
     private static final int GRANTED = 1;
     private static final int REFUSED = 2;
     private static final int FORFEITED = 3;
@@ -83,13 +82,11 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     // per injector, longs: when it became high, its priority timer, its ready packet (cells << 32 | bytes), the
     // marks of its current command (high << 32 | low)
-    private static final int HIGH_SINCE = 0;
     private static final int TIMER = 1;
     private static final int PACKET = 2;
     private static final int MARKS = 3;
     private static final int INJECTOR_LONGS = 4;
     // per injector, ints: its word << 6 | its bit there (1L << slot: a shift takes the low 6 bits); 1 for IDC
-    private static final int SLOT = 0;
     private static final int IDC = 1;
     private static final int INJECTOR_INTS = 2;
 
@@ -176,13 +173,13 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             final int p = position[injectorClass[i]]++;
             members[classInt[k + MEMBER_BASE] + p] = i;
             final int at = (classInt[k + WORD_BASE] + (p >>> 6)) << 6 | (p & 63);
-            injectorInt[i * INJECTOR_INTS + SLOT] = at;
+            injectorInt[i * INJECTOR_INTS] = at;
             injectorLong[i * INJECTOR_LONGS + TIMER] = config.priorityTimerNs[i];
             injectorLong[i * INJECTOR_LONGS + MARKS] = marks(ownLow[i], ownHigh[i]);
             bits[(at >>> 6) * WORD_STRIDE + HIGH] |= 1L << at;
         }
         stalls = new long[injectors];
-        classLong[CREDIT] = config.classWeight[0];
+        classLong[0] = config.classWeight[0];
         classLong[GRANTED] = config.classWeight[0];
     }
 
@@ -206,7 +203,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 raise(i);
                 priorityChanges++;
             }
-            injectorLong[i * INJECTOR_LONGS + HIGH_SINCE] = nowNs;
+            injectorLong[i * INJECTOR_LONGS] = nowNs;
         }
     }
 
@@ -242,8 +239,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
         // its cells counted once here, not at every selection that looks at it
         injectorLong[injector * INJECTOR_LONGS + PACKET] = (long)((size + cellMask) >>> cellShift) << 32 | size;
-        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
-        bits[(at >>> 6) * WORD_STRIDE + READY] |= 1L << at;
+        final int at = injectorInt[injector * INJECTOR_INTS];
+        bits[(at >>> 6) * WORD_STRIDE] |= 1L << at;
     }
 
     /**
@@ -253,8 +250,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public void idle(final int injector)
     {
-        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
-        bits[(at >>> 6) * WORD_STRIDE + READY] &= ~(1L << at);
+        final int at = injectorInt[injector * INJECTOR_INTS];
+        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
     }
 
     /**
@@ -276,7 +273,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int c = classPointer;
         final int ck = c * CLASS_INTS;
         final int w = classInt[ck + FAST_WORD];
-        if (w >= 0 && classLong[c * CLASS_LONGS + CREDIT] > 0)
+        if (w >= 0 && classLong[c * CLASS_LONGS] > 0)
         {
             // the common case: the class under the pointer has credit and at most 64 injectors; its first
             // candidate (ready, and high or timer-demoted) from the start point is chosen at once when it is high
@@ -284,14 +281,14 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             final long[] bits = this.bits;
             final int wk = w * WORD_STRIDE;
             final long high = bits[wk + HIGH];
-            final long candidates = bits[wk + READY] & (high | bits[wk + TIMER_LOW]);
+            final long candidates = bits[wk] & (high | bits[wk + TIMER_LOW]);
             if (candidates != 0)
             {
-                final long after = candidates & (-1L << classInt[ck + START]);
+                final long after = candidates & (-1L << classInt[ck]);
                 final int q = Long.numberOfTrailingZeros(after != 0 ? after : candidates);
                 final int i = members[classInt[ck + MEMBER_BASE] + q];
                 final int ik = i * INJECTOR_LONGS;
-                if ((high & (1L << q)) != 0 && nowNs - injectorLong[ik + HIGH_SINCE] < injectorLong[ik + TIMER])
+                if ((high & (1L << q)) != 0 && nowNs - injectorLong[ik] < injectorLong[ik + TIMER])
                 {
                     final long packet = injectorLong[ik + PACKET];
                     final int used = (int)(packet >>> 32);
@@ -300,25 +297,21 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                         final int wrap = classInt[ck + WRAP];
                         if (wrap != 0)
                         {
-                            classInt[ck + START] = q + 1 == wrap ? 0 : q + 1;
+                            classInt[ck] = q + 1 == wrap ? 0 : q + 1;
                         }
                         injectHigh(c, wk, 1L << q, i, (int)packet, used);
                         return i;
                     }
                 }
             }
-            else if (bits[wk + READY] != 0)
+            else if (bits[wk] != 0)
             {
                 // every ready injector of the class is low by its marks (not timer-demoted: those are candidates),
                 // which a consideration cannot change (its OCC would have been re-evaluated on the way down), so
                 // stage 2 takes the first ready one from the start point, as the full path would
-                final long ready = bits[wk + READY];
-                final long after = ready & (-1L << classInt[ck + START]);
-                final int q = Long.numberOfTrailingZeros(after != 0 ? after : ready);
-                if (q < classInt[ck + MEMBER_COUNT])
-                {
-                    return injectLow(c, ck, wk, q);
-                }
+                final long ready = bits[wk];
+                final long after = ready & (-1L << classInt[ck]);
+                return injectLow(c, ck, wk, Long.numberOfTrailingZeros(after != 0 ? after : ready));
             }
         }
         return selectSlowly(c);
@@ -341,13 +334,14 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int wrap = classInt[ck + WRAP];
         if (wrap != 0)
         {
-            classInt[ck + START] = q + 1 == wrap ? 0 : q + 1;
+            classInt[ck] = q + 1 == wrap ? 0 : q + 1;
         }
         claimedCell = cells.take(i, c, used, injectorInt[i * INJECTOR_INTS + IDC] != 0);
         claimedSize = (int)packet;
-        bits[wk + READY] &= ~(1L << q);
+        bits[wk] &= ~(1L << q);
         charge(c, used);
-        evaluate(i);
+        // no evaluation: a low injector that is not timer-demoted has its OCC above its low mark (every OCC drop
+        // and command change evaluates it), and the claim only raised its OCC, so its priority cannot change
         return i;
     }
 
@@ -391,12 +385,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 // already refused in this selection: not examined again (one stall per selection), no surplus
                 forfeit(k);
             }
-            else if (classLong[k + CREDIT] > 0)
+            else if (classLong[k] > 0)
             {
                 // stage 2: a high-priority ready injector from the start point, else a low one
                 final int ck = c * CLASS_INTS;
                 final boolean roundRobin = classInt[ck + WRAP] != 0;
-                final int from = roundRobin ? classInt[ck + START] : 0;
+                final int from = roundRobin ? classInt[ck] : 0;
                 final int chosen = anyReady(c) ? chooseByScan(c, from) : -1;
                 if (chosen >= 0)
                 {
@@ -411,19 +405,19 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                         totalStalls++;
                         if (roundRobin)
                         {
-                            classInt[ck + START] = chosen;
+                            classInt[ck] = chosen;
                         }
                     }
                     else
                     {
                         if (roundRobin)
                         {
-                            classInt[ck + START] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
+                            classInt[ck] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
                         }
                         claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
                         claimedSize = (int)packet;
-                        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
-                        bits[(at >>> 6) * WORD_STRIDE + READY] &= ~(1L << at);
+                        final int at = injectorInt[injector * INJECTOR_INTS];
+                        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
                         charge(c, used);
                         evaluate(injector);
                         return injector;
@@ -452,7 +446,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
         claimedSize = size;
         final long[] bits = this.bits;
-        bits[wk + READY] &= ~bit;
+        bits[wk] &= ~bit;
         charge(c, used);
         if (cells.occ(injector) >= (int)(injectorLong[injector * INJECTOR_LONGS + MARKS] >>> 32))
         {
@@ -467,8 +461,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     {
         final long[] classLong = this.classLong;
         final int k = c * CLASS_LONGS;
-        final long credit = classLong[k + CREDIT] - used;
-        classLong[k + CREDIT] = credit;
+        final long credit = classLong[k] - used;
+        classLong[k] = credit;
         if (credit <= 0)
         {
             final int next = c + 1 == classes ? 0 : c + 1;
@@ -482,17 +476,17 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     {
         final int weight = classInt[c * CLASS_INTS + WEIGHT];
         final int k = c * CLASS_LONGS;
-        classLong[k + CREDIT] += weight;
+        classLong[k] += weight;
         classLong[k + GRANTED] += weight;
     }
 
     /** The class at {@code k} in {@link #classLong} loses a positive credit (a debt is kept). */
     private void forfeit(final int k)
     {
-        final long credit = classLong[k + CREDIT];
+        final long credit = classLong[k];
         if (credit > 0)
         {
-            classLong[k + CREDIT] = 0;
+            classLong[k] = 0;
             classLong[k + FORFEITED] += credit;
         }
     }
@@ -501,7 +495,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private boolean anyReady()
     {
         final long[] bits = this.bits;
-        for (int k = READY; k < bits.length; k += WORD_STRIDE)
+        for (int k = 0; k < bits.length; k += WORD_STRIDE)
         {
             if (bits[k] != 0)
             {
@@ -517,7 +511,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int end = base + classInt[c * CLASS_INTS + WORDS];
         for (int w = base; w < end; w++)
         {
-            if (bits[w * WORD_STRIDE + READY] != 0)
+            if (bits[w * WORD_STRIDE] != 0)
             {
                 return true;
             }
@@ -609,7 +603,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private long bitsAt(final int w, final boolean candidates)
     {
         final int k = w * WORD_STRIDE;
-        final long ready = bits[k + READY];
+        final long ready = bits[k];
         return candidates ? ready & (bits[k + HIGH] | bits[k + TIMER_LOW]) : ready;
     }
 
@@ -622,7 +616,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int ik = i * INJECTOR_LONGS;
         if (isHigh(i))
         {
-            if (now - injectorLong[ik + HIGH_SINCE] >= injectorLong[ik + TIMER])
+            if (now - injectorLong[ik] >= injectorLong[ik + TIMER])
             {
                 demoteByTimer(i);
             }
@@ -630,7 +624,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         else if (cells.occ(i) <= (int)injectorLong[ik + MARKS])
         {
             raise(i);
-            injectorLong[ik + HIGH_SINCE] = now;
+            injectorLong[ik] = now;
             priorityChanges++;
         }
     }
@@ -650,7 +644,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     {
         // HPE patent, Fig. 4A: timer expiry, then the high mark, then the low mark; in between keep. A high injector
         // can only be demoted (timer, high mark), a low one only raised (low mark, below the high mark)
-        final int at = injectorInt[i * INJECTOR_INTS + SLOT];
+        final int at = injectorInt[i * INJECTOR_INTS];
         final int wk = (at >>> 6) * WORD_STRIDE;
         final long b = 1L << at;
         final long[] bits = this.bits;
@@ -659,7 +653,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final long marks = injectorLong[ik + MARKS];
         if ((bits[wk + HIGH] & b) != 0)
         {
-            if (now - injectorLong[ik + HIGH_SINCE] >= injectorLong[ik + TIMER])
+            if (now - injectorLong[ik] >= injectorLong[ik + TIMER])
             {
                 demoteByTimer(i);
             }
@@ -674,14 +668,14 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         {
             bits[wk + HIGH] |= b;
             bits[wk + TIMER_LOW] &= ~b;
-            injectorLong[ik + HIGH_SINCE] = now;
+            injectorLong[ik] = now;
             priorityChanges++;
         }
     }
 
     private void raise(final int i)
     {
-        final int at = injectorInt[i * INJECTOR_INTS + SLOT];
+        final int at = injectorInt[i * INJECTOR_INTS];
         final int wk = (at >>> 6) * WORD_STRIDE;
         final long b = 1L << at;
         bits[wk + HIGH] |= b;
@@ -690,7 +684,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     private void demoteByTimer(final int i)
     {
-        final int at = injectorInt[i * INJECTOR_INTS + SLOT];
+        final int at = injectorInt[i * INJECTOR_INTS];
         final int wk = (at >>> 6) * WORD_STRIDE;
         final long b = 1L << at;
         bits[wk + HIGH] &= ~b;
@@ -711,7 +705,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         for (int i = 0; i < injectors; i++)
         {
             final int ik = i * INJECTOR_LONGS;
-            if (isHigh(i) && now - injectorLong[ik + HIGH_SINCE] >= injectorLong[ik + TIMER])
+            if (isHigh(i) && now - injectorLong[ik] >= injectorLong[ik + TIMER])
             {
                 demoteByTimer(i);
             }
@@ -736,7 +730,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isHigh(final int injector)
     {
-        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
+        final int at = injectorInt[injector * INJECTOR_INTS];
         return (bits[(at >>> 6) * WORD_STRIDE + HIGH] & (1L << at)) != 0;
     }
 
@@ -746,8 +740,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public boolean isReady(final int injector)
     {
-        final int at = injectorInt[injector * INJECTOR_INTS + SLOT];
-        return (bits[(at >>> 6) * WORD_STRIDE + READY] & (1L << at)) != 0;
+        final int at = injectorInt[injector * INJECTOR_INTS];
+        return (bits[(at >>> 6) * WORD_STRIDE] & (1L << at)) != 0;
     }
 
     /**
@@ -793,7 +787,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     public long classInjectedCells(final int bufferClass)
     {
         final int k = bufferClass * CLASS_LONGS;
-        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k + CREDIT];
+        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k];
     }
 
     /**

@@ -49,6 +49,10 @@ public final class BthFlyweight extends HeaderFlyweight<BthFlyweight>
     /** The partition key every packet of the default partition carries (full membership). */
     public static final int DEFAULT_P_KEY = 0xFFFF;
 
+    // Transport opcodes (IBA 9.2.3): the top three bits are the service (000 RC, 011 UD), the low five the operation.
+    /** UD SEND Only: a datagram, always one packet; a DETH follows the BTH. */
+    public static final int UD_SEND_ONLY = 0x64;
+
     private static final int SE_BIT = 0x80;
     private static final int M_BIT = 0x40;
     private static final int ACK_REQ_BIT = 0x80;

@@ -48,7 +48,7 @@ class QosReaderTest
         return result.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList());
     }
 
-    private static QosReader.Result readText(final String text)
+    static QosReader.Result readText(final String text)
     {
         final QosReader reader = new QosReader("t.conf");
         final String[] lines = text.split("\n", -1);

@@ -31,6 +31,11 @@ public interface Link extends AutoCloseable
     /** The length of a flow-control packet (docs/wire.md). */
     int LINK_FRAME_LENGTH = Fcp.LENGTH;
 
+    /** {@link #incarnation()}, {@link #peerIncarnation()}: none known (a link without incarnations, or no peer). */
+    long UNKNOWN_INCARNATION = 0;
+    /** {@link #peerHeartbeat()}: the link has no liveness word. */
+    long NO_HEARTBEAT = -1;
+
     /**
      * @return the longest frame this link carries; longer frames are refused on transmit and dropped on receipt.
      */
@@ -92,6 +97,38 @@ public interface Link extends AutoCloseable
     default int flush()
     {
         return 0;
+    }
+
+    /**
+     * This end's incarnation: a random non-zero number drawn when the link opened, so that a peer recognises a
+     * restarted end.
+     *
+     * @return the incarnation, or {@link #UNKNOWN_INCARNATION} for a link without incarnations.
+     */
+    default long incarnation()
+    {
+        return UNKNOWN_INCARNATION;
+    }
+
+    /**
+     * The peer's incarnation as this end knows it now: it changes when the peer restarts (any thread).
+     *
+     * @return the peer's incarnation, or {@link #UNKNOWN_INCARNATION} when no peer is known.
+     */
+    default long peerIncarnation()
+    {
+        return UNKNOWN_INCARNATION;
+    }
+
+    /**
+     * The peer's liveness word: a number the peer advances once per receive duty cycle; a value that stops moving is
+     * a silent peer (any thread).
+     *
+     * @return the peer's heartbeat, or {@link #NO_HEARTBEAT} for a link without one.
+     */
+    default long peerHeartbeat()
+    {
+        return NO_HEARTBEAT;
     }
 
     /**

@@ -6,7 +6,6 @@ import io.vlink.core.config.Diagnostic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.SecureRandom;
@@ -88,13 +87,9 @@ public final class LinkKey
             }
             bytes = Files.readAllBytes(file);
         }
-        catch (final NoSuchFileException ex)
-        {
-            throw error(name, 0, 0, "cannot read: no such file");
-        }
         catch (final IOException ex)
         {
-            throw error(name, 0, 0, "cannot read: " + ex.getMessage());
+            throw new ConfigException(Diagnostic.cannotRead(name, ex));
         }
         return parse(name, new String(bytes, StandardCharsets.US_ASCII));
     }

@@ -280,6 +280,21 @@ public final class UdpLink implements Link
         return nonce;
     }
 
+    @Override
+    public long incarnation()
+    {
+        return nonce;
+    }
+
+    /**
+     * @return the peer's nonce once both ends hold a session, else {@link #UNKNOWN_INCARNATION} (any thread).
+     */
+    @Override
+    public long peerIncarnation()
+    {
+        return (long)SESSION_PEER.getAcquire(this);
+    }
+
     /**
      * @return whether both ends hold a session, so frames flow (any thread).
      */

@@ -1,5 +1,8 @@
 package io.vlink.nic.status;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Every counter an engine keeps, with a stable type id (stored in the counters file, read by {@code vlink stat}
  * from another process, possibly of another version) and a stable snake_case name (printed by {@code vlink stat}).
@@ -90,6 +93,9 @@ public enum CounterType
     LINK_REPLAY_DROPS(62, "link_replay_drops", CounterScope.PORT);
 
     private static final CounterType[] BY_TYPE_ID;
+    /** The levels: a reader shows their value, never a rate. */
+    private static final Set<CounterType> GAUGES = EnumSet.of(
+        LINK_STATE, RX_FREE_BLOCKS, TX_FCTBS, TX_CREDIT_LIMIT, RX_ABR, CELL_OCCUPANCY);
 
     static
     {
@@ -134,6 +140,15 @@ public enum CounterType
     public String counterName()
     {
         return counterName;
+    }
+
+    /**
+     * @return true for a level (link state, free blocks, FCTBS, credit limit, ABR, cell occupancy), false for a count
+     * that only grows (per second is a rate).
+     */
+    public boolean isGauge()
+    {
+        return GAUGES.contains(this);
     }
 
     /**

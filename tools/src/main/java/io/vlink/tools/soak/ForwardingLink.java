@@ -71,6 +71,24 @@ public class ForwardingLink implements Link
     }
 
     @Override
+    public long incarnation()
+    {
+        return delegate.incarnation();
+    }
+
+    @Override
+    public long peerIncarnation()
+    {
+        return delegate.peerIncarnation();
+    }
+
+    @Override
+    public long peerHeartbeat()
+    {
+        return delegate.peerHeartbeat();
+    }
+
+    @Override
     public void close()
     {
         delegate.close();

@@ -7,9 +7,10 @@ import java.util.Map;
 
 /**
  * {@code vlink soak --report FILE.html}: one self-contained page (inline SVG and CSS, no script, nothing
- * fetched) for people who would rather look than read: per-VL throughput over time, each VL's share of the
- * bytes against the share the configuration predicts, latency by percentile, latency p99 and credit
- * stalls over time, and the summary table with every invariant.
+ * fetched) for people who would rather look than read: per-VL throughput over time on a logarithmic axis (a VL with
+ * a fiftieth of the bytes is as visible as the one with most), each VL's share of the bytes in a panel of its own
+ * against the share the configuration predicts, latency by percentile (after the warm-up and the whole run), latency
+ * p99 and credit stalls over time, and the summary table with every invariant. Times are in the unit that fits.
  */
 public final class HtmlReport
 {
@@ -24,6 +25,11 @@ public final class HtmlReport
     private static final int RIGHT = 130;
     private static final int TOP = 34;
     private static final int BOTTOM = 44;
+    /** The logarithmic axis spans at most this many decades below its top. */
+    private static final int LOG_DECADES = 5;
+    private static final int PANELS_PER_ROW = 3;
+    private static final int PANEL_W = WIDTH / PANELS_PER_ROW;
+    private static final int PANEL_H = 150;
 
     private HtmlReport()
     {
@@ -36,6 +42,19 @@ public final class HtmlReport
      * @return the page.
      */
     public static String render(final SoakResult result, final SoakTimeline timeline, final Histogram latency)
+    {
+        return render(result, timeline, latency, null);
+    }
+
+    /**
+     * @param result   the run's figures.
+     * @param timeline what each second saw.
+     * @param latency  every latency recorded (may be empty).
+     * @param steady   the latencies after the warm-up (null or empty: not drawn).
+     * @return the page.
+     */
+    public static String render(
+        final SoakResult result, final SoakTimeline timeline, final Histogram latency, final Histogram steady)
     {
         final StringBuilder html = new StringBuilder(64 * 1024);
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
@@ -98,11 +117,14 @@ public final class HtmlReport
         }
 
         html.append("<h2>Throughput per VL</h2>\n");
-        html.append(lineChart("MB/s delivered per second", "second", "MB/s", names, throughput, show, null));
-        html.append("<h2>Share of bytes: measured (solid) against the configuration's prediction (dashed)</h2>\n");
-        html.append(lineChart("share of all data bytes delivered", "second", "share", names, share, show, predicted));
+        html.append(logLineChart("MB/s delivered per second (logarithmic: every tenfold is one band)", "second", "MB/s",
+            names, throughput, show));
+        html.append("<h2>Share of bytes per VL: measured each second (solid) against the prediction (dashed)</h2>\n")
+            .append("<p class=\"note\">One panel per VL, each on its own scale, so that a VL with a small share is ")
+            .append("read as well as one with a large share.</p>\n");
+        html.append(sharePanels(names, share, show, predicted, result));
         html.append("<h2>Latency by percentile</h2>\n");
-        html.append(percentileChart(latency));
+        html.append(percentileChart(latency, steady, result.warmupSeconds));
         html.append("<h2>Latency p99 per second</h2>\n");
         double p99Max = 0;
         for (final double v : p99[0])
@@ -115,10 +137,9 @@ public final class HtmlReport
             p99[0][s] /= p99Scale;
         }
         html.append(lineChart("p99 of the packets delivered in each second", "second", timeUnit(p99Scale),
-            new String[] {"p99"}, p99, new boolean[] {true}, null));
+            new String[] {"p99"}, p99, new boolean[] {true}));
         html.append("<h2>Credit stalls per second</h2>\n");
-        html.append(lineChart("times a VL with a packet waited for credits", "second", "stalls", names, stalls, show,
-            null));
+        html.append(lineChart("times a VL with a packet waited for credits", "second", "stalls", names, stalls, show));
         faultsTable(html, result);
         html.append("</body></html>\n");
         return html.toString();
@@ -146,29 +167,33 @@ public final class HtmlReport
             }
             html.append("</ul>\n");
         }
-        html.append(String.format(Locale.ROOT, "<p>Latency: p50 %s, p99 %s, p99.9 %s, max %s. VL15: %d sent, %d " +
-            "received, %d dropped. FCPs: %d sent, %d received, %d discarded.</p>\n",
-            micros(result.latencyP50Ns), micros(result.latencyP99Ns), micros(result.latencyP999Ns),
-            micros(result.latencyMaxNs), result.vl15Sent, result.vl15Received, result.vl15Dropped,
+        html.append("<p>Latency: ").append(esc(result.latencyText()))
+            .append(String.format(Locale.ROOT, ". VL15: %d sent, %d received, %d dropped. FCPs: %d sent, %d " +
+            "received, %d discarded.</p>\n", result.vl15Sent, result.vl15Received, result.vl15Dropped,
             result.fcpSent, result.fcpReceived, result.fcpDiscarded));
     }
 
     private static void vlTable(final StringBuilder html, final SoakResult result)
     {
         html.append("<h2>Per VL</h2>\n<table><tr><th>VL</th><th>sent</th><th>received</th><th>MB received</th>")
-            .append("<th>lost</th><th>out of order</th><th>duplicated</th><th>credit stalls</th><th>share</th>")
-            .append("<th>predicted</th></tr>\n");
+            .append("<th>lost</th><th>destroyed by faults</th><th>damaged</th><th>out of order</th><th>duplicated</th>")
+            .append("<th>credit stalls</th><th>share</th><th>predicted</th><th>measured / predicted</th></tr>\n");
         for (final SoakResult.Vl v : result.vls)
         {
             html.append("<tr><td>").append(v.vl).append(v.driven ? "" : " (not driven)").append("</td><td>")
                 .append(v.sentPackets).append("</td><td>").append(v.receivedPackets).append("</td><td>")
                 .append(String.format(Locale.ROOT, "%.1f", v.receivedBytes / 1e6)).append("</td><td")
-                .append(v.lost > 0 ? " class=\"bad\">" : ">").append(v.lost).append("</td><td")
+                .append(v.lost > 0 ? " class=\"bad\">" : ">").append(v.lost).append("</td><td>")
+                .append(v.faultLost).append("</td><td")
+                .append(v.damaged > 0 ? " class=\"bad\">" : ">").append(v.damaged).append("</td><td")
                 .append(v.outOfOrder > 0 ? " class=\"bad\">" : ">").append(v.outOfOrder).append("</td><td")
                 .append(v.duplicated > 0 ? " class=\"bad\">" : ">").append(v.duplicated).append("</td><td>")
                 .append(v.creditStalls).append("</td><td>")
                 .append(String.format(Locale.ROOT, "%.4f", v.share)).append("</td><td>")
                 .append(Double.isNaN(v.predictedShare) ? "" : String.format(Locale.ROOT, "%.4f", v.predictedShare))
+                .append("</td><td>")
+                .append(Double.isNaN(v.predictedShare) || !(v.predictedShare > 0) ? "" :
+                    String.format(Locale.ROOT, "%.3f", v.share / v.predictedShare))
                 .append("</td></tr>\n");
         }
         html.append("</table>\n");
@@ -193,8 +218,7 @@ public final class HtmlReport
     }
 
     /**
-     * A line chart: one polyline per shown series over x = 1..n; with {@code reference}, a dashed horizontal
-     * line per series at that value (NaN: none).
+     * A line chart: one polyline per shown series over x = 1..n, from 0 up.
      */
     static String lineChart(
         final String title,
@@ -202,8 +226,7 @@ public final class HtmlReport
         final String yLabel,
         final String[] names,
         final double[][] series,
-        final boolean[] show,
-        final double[] reference)
+        final boolean[] show)
     {
         final int n = series.length == 0 ? 0 : series[0].length;
         double max = 0;
@@ -216,10 +239,6 @@ public final class HtmlReport
             for (final double y : series[i])
             {
                 max = Math.max(max, y);
-            }
-            if (reference != null && !Double.isNaN(reference[i]))
-            {
-                max = Math.max(max, reference[i]);
             }
         }
         final double yMax = niceCeiling(max);
@@ -235,76 +254,248 @@ public final class HtmlReport
                 continue;
             }
             final String colour = COLOURS[i % COLOURS.length];
-            if (reference != null && !Double.isNaN(reference[i]))
+            final double[] fractions = new double[n];
+            for (int x = 0; x < n; x++)
             {
-                final double y = TOP + plotH - reference[i] / yMax * plotH;
-                svg.append(String.format(Locale.ROOT,
-                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-                    LEFT, y, LEFT + plotW, y, colour));
+                fractions[x] = series[i][x] / yMax;
             }
-            if (n > 0)
-            {
-                svg.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(colour).append("\" points=\"");
-                for (int x = 0; x < n; x++)
-                {
-                    final double px = LEFT + (n == 1 ? plotW / 2.0 : (double)x / (n - 1) * plotW);
-                    final double py = TOP + plotH - series[i][x] / yMax * plotH;
-                    svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                }
-                svg.append("\"/>\n");
-            }
-            final int ly = TOP + 6 + legendRow * 16;
-            svg.append(String.format(Locale.ROOT,
-                "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"3\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
-                WIDTH - RIGHT + 14, ly, colour, WIDTH - RIGHT + 30, ly + 5, esc(names[i])));
-            legendRow++;
+            polyline(svg, colour, fractions, LEFT, TOP + plotH, plotW, plotH);
+            legend(svg, colour, names[i], legendRow++);
         }
         return svg.append("</svg>\n").toString();
     }
 
     /**
      * Latency against percentile on HdrHistogram's axis: x = log10(1 / (1 - p)), so 90%, 99%, 99.9% ... are
-     * evenly spaced and the tail is visible.
+     * evenly spaced and the tail is visible. The whole run, and beside it the packets after the warm-up.
      */
-    static String percentileChart(final Histogram latency)
+    static String percentileChart(final Histogram latency, final Histogram steady, final double warmupSeconds)
     {
         if (latency == null || latency.getTotalCount() == 0)
         {
             return "<p class=\"note\">No latencies were recorded.</p>\n";
         }
+        final boolean both = null != steady && steady.getTotalCount() > 0;
         final double xMax = 5; // 99.999%
-        final double[] xs = new double[PERCENTILES.length];
-        final double[] ys = new double[PERCENTILES.length];
-        double max = 0;
-        for (int i = 0; i < PERCENTILES.length; i++)
-        {
-            final double p = PERCENTILES[i];
-            xs[i] = p >= 100 ? xMax : Math.min(xMax, Math.log10(1 / (1 - p / 100)));
-            ys[i] = latency.getValueAtPercentile(p);
-            max = Math.max(max, ys[i]);
-        }
+        final double max = Math.max(latency.getMaxValue(), both ? steady.getMaxValue() : 0);
         final double scale = timeScale(max);
-        for (int i = 0; i < ys.length; i++)
-        {
-            ys[i] /= scale;
-        }
         final double yMax = niceCeiling(max / scale);
         final StringBuilder svg = frame(latency.getTotalCount() + " packets", "percentile", timeUnit(scale), xMax, yMax,
             true);
+        percentileLine(svg, latency, scale, yMax, xMax, COLOURS[0], "whole run", 0);
+        if (both)
+        {
+            percentileLine(svg, steady, scale, yMax, xMax, COLOURS[1],
+                String.format(Locale.ROOT, "after %.1f s", warmupSeconds), 1);
+        }
+        return svg.append("</svg>\n").toString();
+    }
+
+    private static void percentileLine(
+        final StringBuilder svg, final Histogram latency, final double scale, final double yMax, final double xMax,
+        final String colour, final String name, final int legendRow)
+    {
         final int plotW = WIDTH - LEFT - RIGHT;
         final int plotH = HEIGHT - TOP - BOTTOM;
-        svg.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"").append(COLOURS[0]).append("\" points=\"");
-        for (int i = 0; i < xs.length; i++)
+        svg.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"").append(colour).append("\" points=\"");
+        for (final double p : PERCENTILES)
         {
-            svg.append(String.format(Locale.ROOT, "%.1f,%.1f ",
-                LEFT + xs[i] / xMax * plotW, TOP + plotH - ys[i] / yMax * plotH));
+            final double x = p >= 100 ? xMax : Math.min(xMax, Math.log10(1 / (1 - p / 100)));
+            final double y = latency.getValueAtPercentile(p) / scale;
+            svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", LEFT + x / xMax * plotW, TOP + plotH - y / yMax * plotH));
         }
-        return svg.append("\"/>\n</svg>\n").toString();
+        svg.append("\"/>\n");
+        legend(svg, colour, name, legendRow);
+    }
+
+    /**
+     * A series as a polyline from x0 to x0 + w, evenly spaced (one point: in the middle), each point at its fraction
+     * (0..1) of the height h above the bottom.
+     */
+    private static void polyline(
+        final StringBuilder svg, final String colour, final double[] fractions, final double x0, final double bottom,
+        final double w, final double h)
+    {
+        final int n = fractions.length;
+        if (0 == n)
+        {
+            return;
+        }
+        svg.append("<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"").append(colour).append("\" points=\"");
+        for (int x = 0; x < n; x++)
+        {
+            final double px = x0 + (n == 1 ? w / 2.0 : (double)x / (n - 1) * w);
+            svg.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, bottom - fractions[x] * h));
+        }
+        svg.append("\"/>\n");
+    }
+
+    private static void legend(final StringBuilder svg, final String colour, final String name, final int row)
+    {
+        final int ly = TOP + 6 + row * 16;
+        svg.append(String.format(Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"3\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+            WIDTH - RIGHT + 14, ly, colour, WIDTH - RIGHT + 30, ly + 5, esc(name)));
+    }
+
+    /**
+     * A line chart on a logarithmic y axis, one decade a band, from a decade below the smallest positive value
+     * (at most {@link #LOG_DECADES} decades below the largest); zeros sit on the bottom line.
+     */
+    static String logLineChart(
+        final String title, final String xLabel, final String yLabel, final String[] names, final double[][] series,
+        final boolean[] show)
+    {
+        double max = 0;
+        double min = Double.MAX_VALUE;
+        for (int i = 0; i < series.length; i++)
+        {
+            for (final double y : show[i] ? series[i] : new double[0])
+            {
+                max = Math.max(max, y);
+                min = y > 0 ? Math.min(min, y) : min;
+            }
+        }
+        final int top = max > 0 ? (int)Math.ceil(Math.log10(max)) : 0;
+        final int bottom = max > 0 ? Math.max(top - LOG_DECADES, (int)Math.floor(Math.log10(min))) : top - 1;
+        final int decades = Math.max(1, top - bottom);
+        final double[] at = new double[decades + 1];
+        final String[] labels = new String[decades + 1];
+        for (int i = 0; i <= decades; i++)
+        {
+            at[i] = (double)i / decades;
+            labels[i] = number(Math.pow(10, bottom + i));
+        }
+        final int n = series.length == 0 ? 0 : series[0].length;
+        final StringBuilder svg = frame(title, xLabel, yLabel, Math.max(1, n), at, labels, false);
+        final int plotW = WIDTH - LEFT - RIGHT;
+        final int plotH = HEIGHT - TOP - BOTTOM;
+        int legendRow = 0;
+        for (int i = 0; i < series.length; i++)
+        {
+            if (!show[i])
+            {
+                continue;
+            }
+            final String colour = COLOURS[i % COLOURS.length];
+            final double[] fractions = new double[n];
+            for (int x = 0; x < n; x++)
+            {
+                final double value = series[i][x];
+                fractions[x] = value > 0 ? Math.max(0, (Math.log10(value) - bottom) / decades) : 0;
+            }
+            polyline(svg, colour, fractions, LEFT, TOP + plotH, plotW, plotH);
+            legend(svg, colour, names[i], legendRow++);
+        }
+        return svg.append("</svg>\n").toString();
+    }
+
+    /**
+     * One small chart per shown VL, on its own scale: the VL's share of each second's bytes (solid) and the share
+     * the configuration predicts (dashed), titled with the whole run's measured and predicted shares.
+     */
+    static String sharePanels(
+        final String[] names, final double[][] share, final boolean[] show, final double[] predicted,
+        final SoakResult result)
+    {
+        final StringBuilder svg = new StringBuilder(16 * 1024);
+        int shown = 0;
+        for (final boolean s : show)
+        {
+            shown += s ? 1 : 0;
+        }
+        final int rows = Math.max(1, (shown + PANELS_PER_ROW - 1) / PANELS_PER_ROW);
+        svg.append(String.format(Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+            WIDTH, rows * PANEL_H, WIDTH, rows * PANEL_H));
+        final int n = share.length == 0 ? 0 : share[0].length;
+        int panel = 0;
+        for (int vl = 0; vl < share.length; vl++)
+        {
+            if (!show[vl])
+            {
+                continue;
+            }
+            final int x0 = (panel % PANELS_PER_ROW) * PANEL_W;
+            final int y0 = (panel / PANELS_PER_ROW) * PANEL_H;
+            panel++;
+            double max = Double.isNaN(predicted[vl]) ? 0 : predicted[vl];
+            for (final double y : share[vl])
+            {
+                max = Math.max(max, y);
+            }
+            final double yMax = niceCeiling(max * 1.15);
+            final int left = x0 + 44;
+            final int top = y0 + 26;
+            final int w = PANEL_W - 56;
+            final int h = PANEL_H - 50;
+            final String colour = COLOURS[vl % COLOURS.length];
+            final double measured = vlShare(result, vl);
+            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" style=\"font-weight:bold\">%s</text>" +
+                "<text x=\"%d\" y=\"%d\">%s</text>\n", x0 + 8, y0 + 16, esc(names[vl]), x0 + 48, y0 + 16,
+                esc(String.format(Locale.ROOT, "measured %.4f, predicted %s", measured,
+                Double.isNaN(predicted[vl]) ? "-" : String.format(Locale.ROOT, "%.4f", predicted[vl])))));
+            for (int i = 0; i <= 2; i++)
+            {
+                final double y = top + h - i / 2.0 * h;
+                svg.append(String.format(Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>" +
+                    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                    left, y, left + w, y, left - 4, y + 4, number(yMax * i / 2)));
+            }
+            svg.append(String.format(Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>" +
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">second 1..%d</text>\n",
+                left, top, w, h, left + w / 2, top + h + 15, Math.max(1, n)));
+            if (!Double.isNaN(predicted[vl]))
+            {
+                svg.append(String.format(Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
+                    left, top + h - predicted[vl] / yMax * h, left + w, top + h - predicted[vl] / yMax * h, colour));
+            }
+            final double[] fractions = new double[n];
+            for (int x = 0; x < n; x++)
+            {
+                fractions[x] = share[vl][x] / yMax;
+            }
+            polyline(svg, colour, fractions, left, top + h, w, h);
+        }
+        return svg.append("</svg>\n").toString();
+    }
+
+    private static double vlShare(final SoakResult result, final int vl)
+    {
+        for (final SoakResult.Vl v : result.vls)
+        {
+            if (v.vl == vl)
+            {
+                return v.share;
+            }
+        }
+        return 0;
     }
 
     private static StringBuilder frame(
         final String title, final String xLabel, final String yLabel, final double xMax, final double yMax,
         final boolean percentileAxis)
+    {
+        final double[] at = new double[6];
+        final String[] labels = new String[6];
+        for (int i = 0; i <= 5; i++)
+        {
+            at[i] = i / 5.0;
+            labels[i] = number(yMax * i / 5);
+        }
+        return frame(title, xLabel, yLabel, xMax, at, labels, percentileAxis);
+    }
+
+    /**
+     * @param at     where each y tick is, 0 (bottom) to 1 (top).
+     * @param labels what each y tick says.
+     */
+    private static StringBuilder frame(
+        final String title, final String xLabel, final String yLabel, final double xMax, final double[] at,
+        final String[] labels, final boolean percentileAxis)
     {
         final int plotW = WIDTH - LEFT - RIGHT;
         final int plotH = HEIGHT - TOP - BOTTOM;
@@ -314,25 +505,24 @@ public final class HtmlReport
             WIDTH, HEIGHT, WIDTH, HEIGHT));
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" style=\"font-weight:bold\">%s</text>\n",
             LEFT, esc(title)));
-        for (int i = 0; i <= 5; i++)
+        for (int i = 0; i < at.length; i++)
         {
-            final double value = yMax * i / 5;
-            final double y = TOP + plotH - (double)i / 5 * plotH;
+            final double y = TOP + plotH - at[i] * plotH;
             svg.append(String.format(Locale.ROOT,
                 "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>" +
                 "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                LEFT, y, LEFT + plotW, y, LEFT - 6, y + 4, number(value)));
+                LEFT, y, LEFT + plotW, y, LEFT - 6, y + 4, labels[i]));
         }
         if (percentileAxis)
         {
-            final String[] labels = {"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"};
+            final String[] percentiles = {"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"};
             for (int i = 0; i <= 5; i++)
             {
                 final double x = LEFT + i / xMax * plotW;
                 svg.append(String.format(Locale.ROOT,
                     "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>" +
                     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-                    x, TOP, x, TOP + plotH, x, TOP + plotH + 16, labels[i]));
+                    x, TOP, x, TOP + plotH, x, TOP + plotH + 16, percentiles[i]));
             }
         }
         else
@@ -386,21 +576,17 @@ public final class HtmlReport
     }
 
     /**
-     * @return nanoseconds per axis unit for values up to {@code maxNs}: µs below 10 ms, ms below 10 s, else s.
+     * @return nanoseconds per axis unit for values up to {@code maxNs}: ns below 10 µs, µs below 10 ms, ms below
+     * 10 s, else s.
      */
     static double timeScale(final double maxNs)
     {
-        return maxNs < 1e7 ? 1e3 : maxNs < 1e10 ? 1e6 : 1e9;
+        return maxNs < 1e4 ? 1 : maxNs < 1e7 ? 1e3 : maxNs < 1e10 ? 1e6 : 1e9;
     }
 
     static String timeUnit(final double scale)
     {
-        return scale == 1e3 ? "µs" : scale == 1e6 ? "ms" : "s";
-    }
-
-    private static String micros(final long ns)
-    {
-        return String.format(Locale.ROOT, "%.1f µs", ns / 1e3);
+        return scale == 1 ? "ns" : scale == 1e3 ? "µs" : scale == 1e6 ? "ms" : "s";
     }
 
     static String esc(final String s)

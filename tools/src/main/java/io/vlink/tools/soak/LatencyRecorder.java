@@ -11,6 +11,9 @@ import org.HdrHistogram.SingleWriterRecorder;
  * charged to all of them: the measurement is corrected for coordinated omission by construction. With
  * every VL backlogged there is no schedule, and the intended time is when the engine accepted the packet.
  * <p>
+ * The first moments of a run are not its steady state (queues filling, the JIT compiling): packets delivered from
+ * {@link #steadyFrom(long)} on are also kept apart, in {@link #steady()}, so that a summary can give both.
+ * <p>
  * Threading: one writer (the thread that delivers packets) calls {@link #record(long, long)}, which does
  * not allocate; one reader (the reporting thread) calls {@link #sampleInterval()} and {@link #total()}.
  */
@@ -19,8 +22,10 @@ public final class LatencyRecorder
     private final long highestTrackableNs;
     private final SingleWriterRecorder recorder;
     private final Histogram total;
+    private final Histogram steady;
     private Histogram interval;
     private long clamped;
+    private long steadyFromNs = Long.MAX_VALUE;
 
     /**
      * @param highestTrackableNs the largest latency kept exactly; larger values are recorded as this value
@@ -31,6 +36,17 @@ public final class LatencyRecorder
         this.highestTrackableNs = highestTrackableNs;
         this.recorder = new SingleWriterRecorder(1, highestTrackableNs, 3);
         this.total = new Histogram(1, highestTrackableNs, 3);
+        this.steady = new Histogram(1, highestTrackableNs, 3);
+    }
+
+    /**
+     * Writer thread, before it records: packets delivered at or after this time are the steady state.
+     *
+     * @param deliveredNs the end of the warm-up, on the clock of {@link #record(long, long)}'s delivery times.
+     */
+    public void steadyFrom(final long deliveredNs)
+    {
+        steadyFromNs = deliveredNs;
     }
 
     /**
@@ -52,6 +68,20 @@ public final class LatencyRecorder
             clamped++;
         }
         recorder.recordValue(latency);
+        if (deliveredNs - steadyFromNs >= 0)
+        {
+            steady.recordValue(latency);
+        }
+    }
+
+    /**
+     * The latencies of packets delivered after the warm-up (read after the writer stopped).
+     *
+     * @return a histogram owned by this recorder.
+     */
+    public Histogram steady()
+    {
+        return steady;
     }
 
     /**

@@ -144,7 +144,7 @@ final class SoakChecks
     {
         final SoakResult result = new SoakResult();
         result.seconds = seconds;
-        result.link = options.udp ? "udp" : "loopback";
+        result.link = options.udp ? "udp" : options.shm ? "shm" : "loopback";
         result.threads = options.threading.name().toLowerCase(Locale.ROOT);
         // the engine's idle strategy does not apply when the soak's thread runs its duty cycles
         result.idle = ThreadingMode.INVOKER == options.threading ? "none" : options.idle;
@@ -301,13 +301,11 @@ final class SoakChecks
     {
         latency.sampleInterval();
         final Histogram total = latency.total();
-        if (total.getTotalCount() > 0)
-        {
-            result.latencyP50Ns = total.getValueAtPercentile(50);
-            result.latencyP99Ns = total.getValueAtPercentile(99);
-            result.latencyP999Ns = total.getValueAtPercentile(99.9);
-            result.latencyMaxNs = total.getMaxValue();
-        }
+        final Histogram steady = latency.steady();
+        result.warmupSeconds = SoakRunner.warmupNs(options.seconds) / 1e9;
+        result.latencyAfterWarmup = steady.getTotalCount() > 0;
+        result.latency.set(result.latencyAfterWarmup ? steady : total);
+        result.latencyWholeRun.set(total);
     }
 
     /** The invariants of link-level flow control, each with the reason when it fails. */

@@ -264,10 +264,10 @@ final class SoakFaults
         // nothing polls until every flood SMP arrived or was dropped
         while (posted < total && rig.clock.nanoTime() - deadlineNs < 0)
         {
-            if (tx.postSmp(traffic.smp(), 0, SoakTraffic.FLOOD_SMP_LENGTH) != QueuePair.BACK_PRESSURED)
+            if (tx.postSmp(traffic.smp(), 0, traffic.prepareSmp(true)) != QueuePair.BACK_PRESSURED)
             {
                 posted++;
-                traffic.smpsSent++;
+                traffic.smpAccepted();
             }
             else if (0 == rig.duty())
             {

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The soak's run loop on the application thread: offers data on every driven VL (backlogged, or open loop on a
@@ -82,7 +83,9 @@ final class SoakLoop
         int second = 0;
         long nowNs = startNs;
         final long lateDeadlineNs = endNs + LATE_DEADLINE_NS;
-        while ((nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs)) && !allOffered())
+        final BooleanSupplier stop = rig.options.stop;
+        while ((nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs)) && !allOffered() &&
+            !stop.getAsBoolean())
         {
             if (!faults.receiverStalled(nowNs))
             {
@@ -161,9 +164,9 @@ final class SoakLoop
                 nextIntendedNs[vl] += periodNs;
             }
         }
-        if (nowNs >= nextSmpNs && tx.postSmp(traffic.smp(), 0, SoakTraffic.SMP_LENGTH) != QueuePair.BACK_PRESSURED)
+        if (nowNs >= nextSmpNs && tx.postSmp(traffic.smp(), 0, traffic.prepareSmp(false)) != QueuePair.BACK_PRESSURED)
         {
-            traffic.smpsSent++;
+            traffic.smpAccepted();
             nextSmpNs += SECOND_NS / SoakRunner.VL15_RATE;
             if (nextSmpNs < nowNs - SECOND_NS)
             {

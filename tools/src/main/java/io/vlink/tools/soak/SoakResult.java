@@ -1,11 +1,13 @@
 package io.vlink.tools.soak;
 
 import io.vlink.tools.JsonWriter;
+import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -47,6 +49,8 @@ public final class SoakResult
     }
 
     public double seconds;
+    /** Stopped early by Ctrl-C: {@link #seconds} is the time traffic was offered until then. */
+    public boolean interrupted;
     public String link = "loopback";
     public String threads = "shared";
     public String idle = "backoff";
@@ -70,16 +74,68 @@ public final class SoakResult
     public final Map<String, Long> discards = new LinkedHashMap<>();
     /** Per reason in {@link #discards}: what explains it (a fault kind or a documented cause), null if nothing. */
     public final Map<String, String> discardCauses = new LinkedHashMap<>();
-    public long latencyP50Ns;
-    public long latencyP99Ns;
-    public long latencyP999Ns;
-    public long latencyMaxNs;
+    /** Latency percentiles, in ns. */
+    public static final class Latency
+    {
+        public long p50Ns;
+        public long p99Ns;
+        public long p999Ns;
+        public long maxNs;
+
+        /**
+         * @param histogram latencies in ns; nothing when it is empty.
+         */
+        public void set(final Histogram histogram)
+        {
+            if (histogram.getTotalCount() > 0)
+            {
+                p50Ns = histogram.getValueAtPercentile(50);
+                p99Ns = histogram.getValueAtPercentile(99);
+                p999Ns = histogram.getValueAtPercentile(99.9);
+                maxNs = histogram.getMaxValue();
+            }
+        }
+
+        /**
+         * @return {@code p50 1.94ms, p99 92.21ms, p99.9 155.45ms, max 181.80ms}, each in the unit that fits.
+         */
+        public String text()
+        {
+            return "p50 " + SoakRunner.nanos(p50Ns) + ", p99 " + SoakRunner.nanos(p99Ns) + ", p99.9 " +
+                SoakRunner.nanos(p999Ns) + ", max " + SoakRunner.nanos(maxNs);
+        }
+
+        void toJson(final JsonWriter json)
+        {
+            json.field("p50", p50Ns).field("p99", p99Ns).field("p999", p999Ns).field("max", maxNs);
+        }
+    }
+
+    /** The headline latency: after the warm-up, or of the whole run when nothing was delivered after it. */
+    public final Latency latency = new Latency();
+    /** The latency of every packet, the warm-up's included. */
+    public final Latency latencyWholeRun = new Latency();
+    /** The warm-up {@link #latency} leaves out, in seconds: the first 10 % of the run, at most 2 s. */
+    public double warmupSeconds;
+    /** Whether {@link #latency} is after the warm-up (false: the run ended within it, so it is the whole run's). */
+    public boolean latencyAfterWarmup;
     /** The largest difference between a VL's share and its predicted share (NaN if not computed). */
     public double maxShareError = Double.NaN;
     /** Invariant name (as in docs/cli.md: no_loss, fifo, no_overflow, credits_recovered, ...) to whether it held. */
     public final Map<String, Boolean> invariants = new LinkedHashMap<>();
     /** Why an invariant failed, for the people reading the summary. */
     public final List<String> violations = new ArrayList<>();
+
+    /**
+     * @return the latency as the summary says it: after the warm-up, with the whole run's beside it.
+     */
+    public String latencyText()
+    {
+        final String warmup = String.format(Locale.ROOT, "%.1f s", warmupSeconds);
+        return latencyAfterWarmup ?
+            latency.text() + " after a " + warmup + " warm-up (whole run: " + latencyWholeRun.text() + ")" :
+            latency.text() + " (the whole run: it ended within its " + warmup + " warm-up)";
+    }
 
     /**
      * @return the AND of every invariant (false when none was checked).
@@ -137,6 +193,7 @@ public final class SoakResult
         json.beginObject()
             .field("ok", ok())
             .name("seconds").value(seconds, 3)
+            .field("interrupted", interrupted)
             .field("link", link)
             .field("threads", threads)
             .field("idle", idle)
@@ -202,9 +259,13 @@ public final class SoakResult
         });
         json.endObject();
 
-        json.name("latency_ns").beginObject()
-            .field("p50", latencyP50Ns).field("p99", latencyP99Ns).field("p999", latencyP999Ns).field("max", latencyMaxNs)
-            .endObject();
+        json.name("latency_ns").beginObject();
+        latency.toJson(json);
+        json.name("warmup_seconds").value(warmupSeconds, 3)
+            .field("after_warmup", latencyAfterWarmup)
+            .name("whole_run").beginObject();
+        latencyWholeRun.toJson(json);
+        json.endObject().endObject();
 
         json.name("invariants").beginObject();
         invariants.forEach(json::field);

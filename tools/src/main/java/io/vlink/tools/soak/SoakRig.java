@@ -5,6 +5,7 @@ import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.ShmLink;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
@@ -15,13 +16,15 @@ import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The soak's set-up: one engine with two ports back to back (or two engines over UDP on 127.0.0.1), each port's link
+ * The soak's set-up: one engine with two ports back to back (or two engines over UDP on 127.0.0.1, or through a
+ * shared-memory file), each port's link
  * wrapped by a {@link FaultyLink}, brought up to Active; and the two things every part of the soak does with it: run
  * the engines' duty cycles (in invoker mode) and wait, receiving, for a condition.
  */
@@ -65,6 +68,17 @@ final class SoakRig implements AutoCloseable
             final Engine a = builder("soak-a", true).udp(addressA, addressB, 1, 2).udpKey(options.udpKey).build();
             engines.add(a);
             final Engine b = builder("soak-b", false).udp(addressB, addressA, 2, 1).udpKey(options.udpKey).build();
+            engines.add(b);
+            tx = a.port(0);
+            rx = b.port(0);
+        }
+        else if (options.shm)
+        {
+            // relative: under the engines' directory, removed when both have closed
+            final Path file = Path.of("soak-" + ProcessHandle.current().pid() + ".shm");
+            final Engine a = builder("soak-a", true).shm(file, ShmLink.Role.A).build();
+            engines.add(a);
+            final Engine b = builder("soak-b", false).shm(file, ShmLink.Role.B).build();
             engines.add(b);
             tx = a.port(0);
             rx = b.port(0);

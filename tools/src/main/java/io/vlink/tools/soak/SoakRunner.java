@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,6 +43,10 @@ public final class SoakRunner
     public static final int BURST = 8;
 
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
+    /** The latency summary leaves out the first tenth of the run... */
+    static final double WARMUP_FRACTION = 0.1;
+    /** ...or its first 2 s, whichever is shorter. */
+    static final long MAX_WARMUP_NS = TimeUnit.SECONDS.toNanos(2);
 
     /** What to run. */
     public static final class Options
@@ -55,6 +60,8 @@ public final class SoakRunner
         /** Data packets a second over all driven VLs (shared evenly); 0: every VL backlogged. */
         public long rate;
         public boolean udp;
+        /** Two engines in this process linked through a shared-memory file (ignored with {@link #udp}). */
+        public boolean shm;
         /** With {@link #udp}: the key that authenticates every datagram, or null. */
         public io.vlink.nic.link.LinkKey udpKey;
         public ThreadingMode threading = ThreadingMode.SHARED;
@@ -79,6 +86,11 @@ public final class SoakRunner
          * same every time.
          */
         public NanoClock clock = SystemNanoClock.INSTANCE;
+        /**
+         * Polled by the run loop: once true (Ctrl-C), traffic stops as if the time were over, and the drain, the
+         * checks and the summary follow. Read from the soak's thread, set from any.
+         */
+        public BooleanSupplier stop = () -> false;
     }
 
     /** What a run produced. */
@@ -87,12 +99,16 @@ public final class SoakRunner
         public final SoakResult result;
         public final SoakTimeline timeline;
         public final Histogram latency;
+        /** The latencies after the warm-up. */
+        public final Histogram steadyLatency;
 
-        Outcome(final SoakResult result, final SoakTimeline timeline, final Histogram latency)
+        Outcome(final SoakResult result, final SoakTimeline timeline, final Histogram latency,
+            final Histogram steadyLatency)
         {
             this.result = result;
             this.timeline = timeline;
             this.latency = latency;
+            this.steadyLatency = steadyLatency;
         }
     }
 
@@ -176,13 +192,26 @@ public final class SoakRunner
             final SoakChecks checks = new SoakChecks(rig, faults, phases, latency, driven, notDriven);
 
             final long startNs = options.clock.nanoTime();
+            latency.steadyFrom(startNs + warmupNs(options.seconds));
             loop.run(startNs, startNs + (long)(options.seconds * SECOND_NS));
             final long offeredNs = options.clock.nanoTime() - startNs;
             final boolean drained = checks.drain();
             final boolean creditsRecovered = checks.awaitCredits();
             final SoakResult result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
-            return new Outcome(result, timeline, latency.total());
+            result.interrupted = options.stop.getAsBoolean();
+            return new Outcome(result, timeline, latency.total(), latency.steady());
         }
+    }
+
+    /**
+     * The warm-up the latency summary leaves out: the first 10 % of the run, at most {@link #MAX_WARMUP_NS}.
+     *
+     * @param seconds how long the run offers traffic.
+     * @return the warm-up in ns.
+     */
+    static long warmupNs(final double seconds)
+    {
+        return Math.min(MAX_WARMUP_NS, (long)(seconds * SECOND_NS * WARMUP_FRACTION));
     }
 
     static String rate(final long perSecond)

@@ -93,6 +93,36 @@ class HtmlReportTest
     }
 
     @Test
+    void smallVlsAreVisibleAndEachShareIsShownAgainstItsPrediction()
+    {
+        final SoakResult result = SoakResultTest.sample();
+        final SoakTimeline timeline = new SoakTimeline(8);
+        for (int s = 0; s < 5; s++)
+        {
+            final long[] bytes = new long[8];
+            bytes[0] = 800_000_000L;
+            bytes[1] = 2_000_000L;
+            timeline.addSecond(bytes, new long[8], 5_000);
+        }
+        final Histogram latency = new Histogram(1, 10_000_000_000L, 3);
+        latency.recordValue(900);
+        final String html = HtmlReport.render(result, timeline, latency, latency);
+        // a logarithmic axis: decades from 1 MB/s (a decade below VL1's 2) up to 1000
+        assertTrue(html.contains(">1</text>") && html.contains(">10</text>") && html.contains(">1000</text>"), html);
+        // one panel per driven VL, titled with its measured and predicted share
+        for (final SoakResult.Vl v : result.vls)
+        {
+            assertEquals(v.driven, html.contains(String.format(java.util.Locale.ROOT,
+                ">VL%d</text><text x=\"", v.vl)), "VL" + v.vl);
+        }
+        assertTrue(html.contains("measured 0."), html);
+        assertTrue(html.contains("<th>destroyed by faults</th><th>damaged</th>"), html);
+        assertTrue(html.contains(">ns</text>"), "latencies below 10 us are drawn in ns");
+        assertTrue(html.contains(">after 0.0 s</text>"), "the steady state beside the whole run");
+        assertEquals("ns", HtmlReport.timeUnit(HtmlReport.timeScale(9_999)));
+    }
+
+    @Test
     void aFaultWithNothingToDetectShowsADash()
     {
         final SoakResult result = SoakResultTest.sample();

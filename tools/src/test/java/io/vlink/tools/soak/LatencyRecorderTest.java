@@ -58,4 +58,20 @@ class LatencyRecorderTest
         assertEquals(2, recorder.total().getTotalCount());
         assertEquals(1, recorder.clamped());
     }
+
+    @Test
+    void theSteadyStateLeavesOutWhatWasDeliveredDuringTheWarmUp()
+    {
+        final LatencyRecorder recorder = new LatencyRecorder(1_000_000_000L);
+        recorder.steadyFrom(1_000_000);
+        recorder.record(0, 900_000);            // delivered in the warm-up: slow
+        recorder.record(999_000, 1_000_000);    // the first after it
+        recorder.record(1_999_000, 2_000_000);
+        recorder.sampleInterval();
+        assertEquals(3, recorder.total().getTotalCount());
+        assertEquals(2, recorder.steady().getTotalCount());
+        assertTrue(recorder.steady().getMaxValue() < 1_100, "the warm-up's 900 us is left out");
+        assertEquals(200_000_000L, SoakRunner.warmupNs(2), "10 % of a 2 s run");
+        assertEquals(2_000_000_000L, SoakRunner.warmupNs(3600), "at most 2 s");
+    }
 }

@@ -69,7 +69,8 @@ class SoakResultTest
         assertEquals(Map.of("drop-data", 7L), faults.get("detected"));
         assertEquals(Map.of("no_loss", true, "fifo", true, "no_overflow", true, "credits_recovered", true),
             doc.get("invariants"));
-        assertEquals(Map.of("p50", 0L, "p99", 0L, "p999", 0L, "max", 0L), doc.get("latency_ns"));
+        assertEquals(Map.of("p50", 0L, "p99", 0L, "p999", 0L, "max", 0L, "warmup_seconds", 0.0, "after_warmup", false,
+            "whole_run", Map.of("p50", 0L, "p99", 0L, "p999", 0L, "max", 0L)), doc.get("latency_ns"));
     }
 
     @Test

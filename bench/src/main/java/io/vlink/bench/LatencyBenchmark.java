@@ -1,0 +1,236 @@
+package io.vlink.bench;
+
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.Engine;
+import io.vlink.nic.Port;
+import io.vlink.nic.QueuePair;
+import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.agent.ThreadingMode;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * End-to-end latency in the engine (issue 14): one 64-byte message, one in flight, from {@code qp.offer} on port 0
+ * of a loopback engine to the handler on port 1 ({@link #oneWay}), and back to port 0's handler ({@link #roundTrip});
+ * with, as the baseline in the same run, the round trip of a bare Agrona {@link OneToOneRingBuffer} pair between
+ * the same threads ({@link #ringRoundTrip}): the benchmark thread alone in {@code invoker} mode (as the engine's agents
+ * run there), the benchmark thread and an echo thread in {@code split} mode (the engine runs a transmit and a
+ * receive thread). Sample time in ns: JMH prints p50, p90, p99, p99.9 of each. The engine's threads and the echo
+ * thread wait by yielding (two cores: spinning threads starve each other). Run:
+ * {@code bench/run LatencyBenchmark -prof gc}.
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "-Dagrona.disable.bounds.checks=true")
+public class LatencyBenchmark
+{
+    static final int SIZE = 64;
+
+    @State(Scope.Benchmark)
+    public static class Pipeline
+    {
+        @Param({"invoker", "split"})
+        String threads;
+
+        Engine engine;
+        Port portA;
+        Port portB;
+        QueuePair qpA;
+        QueuePair qpB;
+        boolean invoker;
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[SIZE]);
+        long atB;
+        long atA;
+        boolean echo;
+        final ReceiveHandler toB = (vl, buffer, offset, length) -> atB++;
+        final ReceiveHandler toA = (vl, buffer, offset, length) -> atA++;
+
+        // the baseline: two rings, and in split mode an echo thread
+        OneToOneRingBuffer out;
+        OneToOneRingBuffer back;
+        Thread echoThread;
+        volatile boolean running;
+        long ringReplies;
+        final MessageHandler echoHandler = (type, buffer, index, length) ->
+        {
+            while (!back.write(1, buffer, index, length))
+            {
+                Thread.onSpinWait();
+            }
+        };
+        final MessageHandler replyHandler = (type, buffer, index, length) -> ringReplies++;
+
+        @Setup(Level.Trial)
+        public void setUp()
+        {
+            engine = Engine.builder()
+                .name("latency-" + ProcessHandle.current().pid())
+                .threading(ThreadingMode.parse(threads))
+                .idle("yield")
+                .qos(QosConfig.opensmDefaults(8))
+                .build();
+            invoker = ThreadingMode.INVOKER == engine.threading();
+            portA = engine.port(0);
+            portB = engine.port(1);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (portA.linkState() != LinkState.ACTIVE || portB.linkState() != LinkState.ACTIVE)
+            {
+                if (System.nanoTime() > deadline)
+                {
+                    throw new IllegalStateException("link did not come up");
+                }
+                duty();
+            }
+            qpA = portA.createQueuePair(1, 1, 2);
+            qpB = portB.createQueuePair(2, 1, 1);
+
+            final int length = 64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH;
+            out = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(length)));
+            back = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(length)));
+            if (!invoker)
+            {
+                running = true;
+                echoThread = new Thread(() ->
+                {
+                    while (running)
+                    {
+                        if (0 == out.read(echoHandler))
+                        {
+                            Thread.yield();
+                        }
+                    }
+                }, "ring-echo");
+                echoThread.setDaemon(true);
+                echoThread.start();
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException
+        {
+            running = false;
+            if (null != echoThread)
+            {
+                echoThread.join();
+            }
+            engine.close();
+        }
+
+        void duty()
+        {
+            if (invoker)
+            {
+                engine.invoke();
+            }
+            else
+            {
+                Thread.yield();
+            }
+        }
+
+        void send(final QueuePair qp)
+        {
+            while (QueuePair.BACK_PRESSURED == qp.offer(message, 0, SIZE))
+            {
+                duty();
+            }
+        }
+
+        void awaitAtB()
+        {
+            final long target = atB + 1;
+            while (atB < target)
+            {
+                if (0 == portB.poll(toB, 16))
+                {
+                    duty();
+                }
+            }
+        }
+
+        void awaitAtA()
+        {
+            final long target = atA + 1;
+            while (atA < target)
+            {
+                if (0 == portA.poll(toA, 16))
+                {
+                    duty();
+                }
+            }
+        }
+    }
+
+    /**
+     * @param p the engine.
+     * @return messages delivered (so the work is not dead code).
+     */
+    @Benchmark
+    public long oneWay(final Pipeline p)
+    {
+        p.send(p.qpA);
+        p.awaitAtB();
+        return p.atB;
+    }
+
+    /**
+     * @param p the engine.
+     * @return messages delivered.
+     */
+    @Benchmark
+    public long roundTrip(final Pipeline p)
+    {
+        p.send(p.qpA);
+        p.awaitAtB();
+        p.send(p.qpB);
+        p.awaitAtA();
+        return p.atA;
+    }
+
+    /**
+     * @param p the rings (and the echo thread in split mode).
+     * @return replies received.
+     */
+    @Benchmark
+    public long ringRoundTrip(final Pipeline p)
+    {
+        final long target = p.ringReplies + 1;
+        while (!p.out.write(1, p.message, 0, SIZE))
+        {
+            Thread.onSpinWait();
+        }
+        if (p.invoker)
+        {
+            p.out.read(p.echoHandler);
+        }
+        while (p.ringReplies < target)
+        {
+            if (0 == p.back.read(p.replyHandler) && !p.invoker)
+            {
+                Thread.yield();
+            }
+        }
+        return p.ringReplies;
+    }
+}

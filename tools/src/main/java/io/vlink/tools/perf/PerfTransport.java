@@ -1,0 +1,92 @@
+package io.vlink.tools.perf;
+
+import io.vlink.nic.link.Link;
+import io.vlink.nic.link.ShmLink;
+import org.agrona.DirectBuffer;
+
+/**
+ * What {@code vlink perf} sends its messages through: the engine over a link ({@link EngineTransport}) or the bare
+ * mapped rings without the engine ({@link RingTransport}), so that both are measured by the same loops.
+ * Single-threaded: the application's thread offers, polls and (in invoker mode) runs the engine.
+ */
+public interface PerfTransport extends AutoCloseable
+{
+    /** Receives the messages {@link #poll} delivers. */
+    @FunctionalInterface
+    interface MessageHandler
+    {
+        /**
+         * @param buffer holds the message.
+         * @param offset the message's first byte (its kind).
+         */
+        void onMessage(DirectBuffer buffer, int offset);
+    }
+
+    /**
+     * @return whether both ends can exchange messages (the link is up).
+     */
+    boolean ready();
+
+    /**
+     * Send one message once, if there is room.
+     *
+     * @param message the message's bytes, from offset 0.
+     * @param length  its length: 1 to {@link PerfPeer#MAX_SIZE}.
+     * @param sl      the SL it goes on.
+     * @return whether it was taken.
+     */
+    boolean offer(DirectBuffer message, int length, int sl);
+
+    /**
+     * @param handler receives each message.
+     * @return messages delivered.
+     */
+    int poll(MessageHandler handler);
+
+    /**
+     * @return whether every message taken is on the wire (so the transport may close without losing it).
+     */
+    boolean flushed();
+
+    /**
+     * @return work done by the engine's duty cycle on this thread (invoker mode), else 0.
+     */
+    int duty();
+
+    /**
+     * Called when nothing arrives for a while, so it may cost a system call.
+     *
+     * @return why the peer is gone (it detached, restarted or its process ended), or null when it may be there.
+     */
+    String peerGone();
+
+    /**
+     * @return the link, as the report's preamble says it.
+     */
+    String describe();
+
+    @Override
+    void close();
+
+    /**
+     * What a link says about a peer that was there.
+     *
+     * @param link the link.
+     * @param known the peer's incarnation when the link came up ({@link Link#UNKNOWN_INCARNATION}: not known).
+     * @return why the peer is gone, or null when the link does not say it is.
+     */
+    static String gone(final Link link, final long known)
+    {
+        final long now = link.peerIncarnation();
+        if (Link.UNKNOWN_INCARNATION != known && now != known)
+        {
+            return Link.UNKNOWN_INCARNATION == now ? "its end of the link closed" :
+                "it restarted (a new incarnation of its end of the link)";
+        }
+        if (link instanceof ShmLink && !((ShmLink)link).peerProcessAlive())
+        {
+            return "its process ended";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,298 @@
+package io.vlink.tools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@code vlink perf}: the output parses as perftest's does (the header, then one row of numbers per size), the JSON
+ * holds the same figures, both sides print, UDP and shm; a server whose client vanishes says so and serves the next
+ * one; a client whose server vanishes exits 1 with one line; usage errors are one line and a hint.
+ */
+class PerfCommandTest
+{
+    private static final long DEADLINE_S = 120;
+
+    @TempDir
+    Path dir;
+
+    /** A {@code vlink} run in this process on a thread of its own, whose output can be read while it runs. */
+    private static final class Running
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final CompletableFuture<Integer> exit;
+
+        Running(final String... args)
+        {
+            final CommandLine commandLine = Vlink.commandLine();
+            commandLine.setOut(new PrintWriter(out, true));
+            commandLine.setErr(new PrintWriter(err, true));
+            exit = CompletableFuture.supplyAsync(() -> commandLine.execute(args), r ->
+            {
+                final Thread thread = new Thread(r, "perf-" + args[1]);
+                thread.setDaemon(true);
+                thread.start();
+            });
+        }
+
+        int exitCode() throws Exception
+        {
+            return exit.get(DEADLINE_S, TimeUnit.SECONDS);
+        }
+
+        void awaitOut(final String text) throws Exception
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+            while (!out.toString().contains(text))
+            {
+                assertTrue(System.nanoTime() < deadline, "timed out waiting for '" + text + "' in\n" + this);
+                assertFalse(exit.isDone(), "ended before printing '" + text + "':\n" + this);
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+        }
+
+        @Override
+        public String toString()
+        {
+            return "--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    @Test
+    void latencyOverShmParsesAsPerftestsOnBothSidesWithEverySizeAndTheJson() throws Exception
+    {
+        final String file = dir.resolve("lat.shm").toString();
+        final Path json = dir.resolve("client.json");
+        // a patient peer timeout: both ends run on this JVM's threads beside the rest of the suite on two cores
+        final Running server = new Running("perf", "send-lat", "--server", "--link", "shm", "--path", file,
+            "--warmup", "20", "-n", "200", "--peer-timeout", "30");
+        final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "20",
+            "-n", "200", "-a", "--json", json.toString(), "--peer-timeout", "30");
+        assertEquals(0, client.exitCode(), client.toString());
+        assertEquals(0, server.exitCode(), server.toString());
+
+        final int[] sizes = {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+        final List<double[]> clientRows = rows(client.out.toString(), "t_min[usec]", 9);
+        final List<double[]> serverRows = rows(server.out.toString(), "t_min[usec]", 9);
+        assertEquals(sizes.length, clientRows.size());
+        assertEquals(sizes.length, serverRows.size());
+        for (int i = 0; i < sizes.length; i++)
+        {
+            final double[] row = clientRows.get(i);
+            assertEquals(sizes[i], (int)row[0]);
+            assertEquals(200, (long)row[1], "warm-up not counted");
+            assertTrue(row[2] > 0 && row[2] <= row[4] && row[4] <= row[3], "min <= typical <= max: " + Arrays.toString(row));
+            assertTrue(row[4] <= row[7] && row[7] <= row[8] && row[8] <= row[3], "median <= p99 <= p99.9 <= max");
+            assertEquals(sizes[i], (int)serverRows.get(i)[0]);
+        }
+        assertTrue(client.out.toString().contains(" Warm-up        : 20 messages per size, not counted"));
+        assertFalse(Files.exists(Path.of(file)), "the link's file is gone");
+
+        final Map<String, Object> parsed = Json.object(Files.readString(json));
+        assertEquals("send-lat", parsed.get("test"));
+        @SuppressWarnings("unchecked")
+        final List<Map<String, Object>> results = (List<Map<String, Object>>)parsed.get("results");
+        assertEquals(sizes.length, results.size());
+        assertEquals(64L, ((Number)results.get(5).get("bytes")).longValue());
+        assertEquals(clientRows.get(5)[4], ((Number)results.get(5).get("t_typical_usec")).doubleValue(), 0.006);
+    }
+
+    @Test
+    void bandwidthOverUdpOnPerftestsPortSchemeAndRingLatencyBothPrint() throws Exception
+    {
+        final int port = freeUdpPort();
+        final Running server = new Running("perf", "send-bw", "--server", "--port", String.valueOf(port),
+            "--warmup", "100", "-n", "3000", "-s", "4096", "--peer-timeout", "30");
+        final Running client = new Running("perf", "send-bw", "--connect", "127.0.0.1:" + port, "--warmup", "100",
+            "-n", "3000", "-s", "4096", "--peer-timeout", "30");
+        assertEquals(0, client.exitCode(), client.toString());
+        assertEquals(0, server.exitCode(), server.toString());
+        final double[] row = rows(client.out.toString(), "BW peak[MB/sec]", 5).get(0);
+        assertEquals(4096, (int)row[0]);
+        assertEquals(3000, (long)row[1]);
+        assertTrue(row[3] > 0 && row[2] >= row[3], "peak >= average > 0: " + Arrays.toString(row));
+        assertEquals(row[3] * 1024 * 1024 / 4096 / 1e6, row[4], row[4] * 0.01, "MsgRate agrees with the average");
+        assertEquals(3000, (long)rows(server.out.toString(), "BW peak[MB/sec]", 5).get(0)[1], "the server got all");
+
+        final String file = dir.resolve("ring.shm").toString();
+        final Running ringServer = new Running("perf", "ring-lat", "--server", "--path", file, "-n", "500");
+        final Running ringClient = new Running("perf", "ring-lat", "--path", file, "-n", "500", "-s", "64");
+        assertEquals(0, ringClient.exitCode(), ringClient.toString());
+        assertEquals(0, ringServer.exitCode(), ringServer.toString());
+        assertEquals(64, (int)rows(ringClient.out.toString(), "t_min[usec]", 9).get(0)[0]);
+        assertTrue(ringClient.out.toString().contains("bare rings, no engine"));
+    }
+
+    @Test
+    void aServerWhoseClientVanishesSaysSoAndServesTheNextOne() throws Exception
+    {
+        final String file = dir.resolve("vanish.shm").toString();
+        // the process check finds the killed client at once; the timeout only bounds a starved next client's start
+        final Running server = new Running("perf", "send-lat", "--server", "--link", "shm", "--path", file,
+            "--peer-timeout", "20");
+        final Process doomed = child("perf", "send-lat", "--link", "shm", "--path", file, "-D", "60");
+        try
+        {
+            awaitLine(doomed, "#bytes");
+            server.awaitOut("#bytes");
+        }
+        finally
+        {
+            doomed.destroyForcibly();
+            doomed.waitFor();
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+        while (!server.err.toString().contains("waiting for the next client"))
+        {
+            assertTrue(System.nanoTime() < deadline, server.toString());
+            Thread.yield();
+        }
+        assertTrue(server.err.toString().startsWith("vlink perf: the client vanished ("), server.toString());
+
+        final Process next = child("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "10", "-n", "100");
+        try
+        {
+            assertTrue(next.waitFor(DEADLINE_S, TimeUnit.SECONDS));
+            final String output = new String(next.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, next.exitValue(), output + "\n--- server\n" + server);
+        }
+        finally
+        {
+            next.destroyForcibly();
+        }
+        assertEquals(0, server.exitCode(), server.toString());
+        assertEquals(100, (long)rows(server.out.toString(), "t_min[usec]", 9).get(0)[1]);
+    }
+
+    @Test
+    void aClientWhoseServerVanishesExitsOneWithOneLine() throws Exception
+    {
+        final String file = dir.resolve("gone.shm").toString();
+        final Process doomed = child("perf", "send-lat", "--server", "--link", "shm", "--path", file);
+        try
+        {
+            final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "-D", "60",
+                "--peer-timeout", "2");
+            client.awaitOut("#bytes");
+            doomed.destroyForcibly();
+            doomed.waitFor();
+            assertEquals(1, client.exitCode(), client.toString());
+            final String err = client.err.toString();
+            assertTrue(err.startsWith("vlink perf: the server vanished: "), err);
+            assertEquals(1, err.lines().count(), err);
+
+            final Cli nobody = Cli.run("perf", "send-lat", "--connect", "127.0.0.1:" + freeUdpPort());
+            assertEquals(1, nobody.exitCode, nobody.toString());
+            assertTrue(nobody.err.startsWith("vlink perf: the server vanished: no vlink perf server answered at "),
+                nobody.toString());
+        }
+        finally
+        {
+            doomed.destroyForcibly();
+            doomed.waitFor();
+        }
+    }
+
+    @Test
+    void usageErrorsAreOneLineAndAHint()
+    {
+        usage("unknown test 'send-rdma': use send-lat, send-bw or ring-lat", "send-rdma", "--server");
+        usage("give --server, or --connect HOST[:PORT]", "send-lat");
+        usage("--link shm needs --path FILE", "send-lat", "--server", "--link", "shm");
+        usage("-s 5000: use 1 to 4096 bytes (one packet)", "send-lat", "--server", "-s", "5000");
+        usage("-s and -a: give one of them", "send-lat", "--server", "-s", "64", "-a");
+        usage("-n and -D: give one of them", "send-lat", "--server", "-n", "5", "-D", "1");
+        usage("ring-lat measures the shm link's rings", "ring-lat", "--server", "--link", "udp");
+        usage("--connect is for --link udp", "send-lat", "--link", "shm", "--path", "x.shm", "--connect", "h");
+        usage("unknown idle strategy", "send-lat", "--server", "--idle", "nap");
+    }
+
+    private static void usage(final String message, final String... args)
+    {
+        final String[] full = new String[args.length + 1];
+        full[0] = "perf";
+        System.arraycopy(args, 0, full, 1, args.length);
+        final Cli cli = Cli.run(full);
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertEquals("", cli.out);
+        final List<String> lines = cli.err.lines().toList();
+        assertEquals(2, lines.size(), cli.toString());
+        assertTrue(lines.get(0).startsWith("vlink perf: ") && lines.get(0).contains(message), cli.toString());
+        assertEquals("see 'vlink perf --help'", lines.get(1));
+    }
+
+    /** The rows under the header that names {@code column}, split on white space as perftest's parsers do. */
+    private static List<double[]> rows(final String out, final String column, final int fields)
+    {
+        final List<String> lines = out.lines().toList();
+        int at = 0;
+        while (at < lines.size() && !lines.get(at).contains(column))
+        {
+            at++;
+        }
+        assertTrue(at < lines.size(), "no header in\n" + out);
+        assertTrue(lines.get(at).startsWith(" #bytes"), lines.get(at));
+        final List<double[]> rows = new ArrayList<>();
+        for (int i = at + 1; i < lines.size() && !lines.get(i).startsWith("---"); i++)
+        {
+            final String[] words = lines.get(i).trim().split("\\s+");
+            assertEquals(fields, words.length, lines.get(i));
+            rows.add(Arrays.stream(words).mapToDouble(Double::parseDouble).toArray());
+        }
+        return rows;
+    }
+
+    private static Process child(final String... args) throws Exception
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            new File(System.getProperty("java.home"), "bin/java").getPath(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"), Vlink.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    private static void awaitLine(final Process process, final String text) throws Exception
+    {
+        final BufferedReader reader =
+            new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while (null != (line = reader.readLine()))
+        {
+            if (line.contains(text))
+            {
+                return;
+            }
+        }
+        fail("the child ended before printing '" + text + "'");
+    }
+
+    private static int freeUdpPort() throws Exception
+    {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress()))
+        {
+            return socket.getLocalPort();
+        }
+    }
+}
