@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -68,7 +69,9 @@ public final class Engine implements AutoCloseable
         /** One port, linked over UDP to a peer engine. */
         UDP,
         /** One port, linked to a peer engine on this host through a memory-mapped file. */
-        SHM
+        SHM,
+        /** One port on a link the caller makes, given the port's counters: a switch's port in a fabric. */
+        EXTERNAL
     }
 
     private final EngineConfiguration config;
@@ -96,6 +99,7 @@ public final class Engine implements AutoCloseable
             throw ex;
         }
         final boolean loopback = LinkKind.LOOPBACK == config.linkKind();
+        final boolean external = LinkKind.EXTERNAL == config.linkKind();
         final Port[] ports = new Port[loopback ? 2 : 1];
         final Link[] links = new Link[ports.length];
         CaptureTap capture = null;
@@ -123,6 +127,10 @@ public final class Engine implements AutoCloseable
                 final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0], counters[1]);
                 links[0] = ends[0];
                 links[1] = ends[1];
+            }
+            else if (external)
+            {
+                links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0]), "link factory returned null");
             }
             else if (LinkKind.SHM == config.linkKind())
             {
@@ -498,6 +506,7 @@ public final class Engine implements AutoCloseable
         int maxCounters = EngineConfiguration.DEFAULT_MAX_COUNTERS;
         int errorLogLength = EngineConfiguration.DEFAULT_ERROR_LOG_LENGTH;
         UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
+        Function<PortCounters, Link> externalLink;
 
         Builder()
         {
@@ -766,6 +775,23 @@ public final class Engine implements AutoCloseable
             this.linkKind = LinkKind.UDP;
             this.udpLocal = Objects.requireNonNull(local, "local");
             this.udpRemote = Objects.requireNonNull(remote, "remote");
+            return lids(localLid, remoteLid);
+        }
+
+        /**
+         * One port on a link the caller makes: the factory is called once while the engine is built, with the port's
+         * counters (which the link counts its frames and back-pressure in), e.g. one end of a {@code LoopbackLink}
+         * whose other end is a switch port.
+         *
+         * @param factory   makes the port's link given its counters; the engine owns and closes what it returns.
+         * @param localLid  this port's LID (unicast: 1..0xBFFF).
+         * @param remoteLid the LID of the port at the link's other end (unicast, not the local one).
+         * @return this.
+         */
+        public Builder link(final Function<PortCounters, Link> factory, final int localLid, final int remoteLid)
+        {
+            this.linkKind = LinkKind.EXTERNAL;
+            this.externalLink = Objects.requireNonNull(factory, "factory");
             return lids(localLid, remoteLid);
         }
 

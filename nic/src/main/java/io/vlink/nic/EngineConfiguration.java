@@ -9,6 +9,7 @@ import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
+import io.vlink.nic.status.PortCounters;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -18,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -133,6 +135,7 @@ public final class EngineConfiguration
     private final InetSocketAddress udpLocal;
     private final InetSocketAddress udpRemote;
     private final io.vlink.nic.link.LinkKey udpKey;
+    private final Function<PortCounters, Link> externalLink;
     private final Path shmFile;
     private final ShmLink.Role shmRole;
     private final int localLid;
@@ -236,6 +239,7 @@ public final class EngineConfiguration
         udpLocal = b.udpLocal;
         udpRemote = b.udpRemote;
         udpKey = b.udpKey;
+        externalLink = b.externalLink;
         if (Engine.LinkKind.SHM == linkKind)
         {
             shmFile = directory.toPath().resolve(b.shmFile).toAbsolutePath();
@@ -655,6 +659,14 @@ public final class EngineConfiguration
     public io.vlink.nic.link.LinkKey udpKey()
     {
         return udpKey;
+    }
+
+    /**
+     * @return the factory of an {@link Engine.LinkKind#EXTERNAL} engine's link, null for the other kinds.
+     */
+    public Function<PortCounters, Link> externalLink()
+    {
+        return externalLink;
     }
 
     /**

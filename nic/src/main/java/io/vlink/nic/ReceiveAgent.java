@@ -1,5 +1,6 @@
 package io.vlink.nic;
 
+import io.vlink.core.credit.DataCheck;
 import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.FcpCheck;
 import io.vlink.core.credit.LinkState;
@@ -124,18 +125,11 @@ final class ReceiveAgent implements Agent
 
         private void onFcp(final DirectBuffer buffer, final int offset, final int length)
         {
-            if (length > Fcp.LENGTH)
-            {
-                // an FCP is exactly 8 bytes (docs/wire.md): anything longer is malformed, whatever its first 8 bytes
-                discard(DiscardReason.FCP_TOO_LONG);
-                counters.fcpMalformed.incrementRelease();
-                return;
-            }
             final long result = Fcp.decode(buffer, offset, length);
-            final int verdict = Fcp.verdict(result);
-            if (Fcp.OK != verdict)
+            final int malformed = FcpCheck.malformed(result, length);
+            if (FcpCheck.VALID != malformed)
             {
-                discard(FcpCheck.discardReason(verdict));
+                discard(malformed);
                 counters.fcpMalformed.incrementRelease();
                 return;
             }
@@ -149,44 +143,33 @@ final class ReceiveAgent implements Agent
             if (PacketChecker.OK != PacketChecker.verdict(result))
             {
                 // bad length, VCRC or ICRC: not accepted, ABR and free space do not move (docs/flow-control.md)
-                discard(DiscardReason.DATA_BAD_CRC);
+                discard(DiscardReason.DATA_BAD_CRC.id());
                 return;
             }
             final int vl = LrhFlyweight.vl(buffer, offset);
             final int size = length - Sizes.VCRC_LENGTH;
-            if (Port.VL15 == vl)
+            final int refused = DataCheck.admit(state, vl, dataVls);
+            if (DataCheck.STORE != refused)
             {
-                if (!state.isUp())
-                {
-                    discard(DiscardReason.VL15_STATE);
-                }
-                else if (rxRings[Port.VL15].offer(buffer, offset, size))
-                {
-                    received(vl, size);
-                }
-                else
-                {
-                    // the only loss allowed without a fault (docs/flow-control.md, VL15)
-                    discard(DiscardReason.VL15_FULL);
-                    counters.vl15Drops.incrementRelease();
-                }
-            }
-            else if (vl >= dataVls)
-            {
-                discard(DiscardReason.DATA_MISSING_VL);
-            }
-            else if (!state.mayReceiveData())
-            {
-                discard(DiscardReason.DATA_STATE);
+                discard(refused);
             }
             else if (rxRings[vl].offer(buffer, offset, size))
             {
-                accepted(vl, Sizes.blocks(size));
+                if (Port.VL15 != vl)
+                {
+                    accepted(vl, Sizes.blocks(size));
+                }
                 received(vl, size);
+            }
+            else if (Port.VL15 == vl)
+            {
+                // the only loss allowed without a fault (docs/flow-control.md, VL15)
+                discard(DiscardReason.VL15_FULL.id());
+                counters.vl15Drops.incrementRelease();
             }
             else
             {
-                discard(DiscardReason.DATA_OVERFLOW);
+                discard(DiscardReason.DATA_OVERFLOW.id());
             }
         }
 
@@ -230,9 +213,9 @@ final class ReceiveAgent implements Agent
             tally.add(vl, size);
         }
 
-        private void discard(final DiscardReason reason)
+        private void discard(final int reason)
         {
-            counters.discards(reason.id()).incrementRelease();
+            counters.discards(reason).incrementRelease();
         }
 
         private void event(final int type, final int value)

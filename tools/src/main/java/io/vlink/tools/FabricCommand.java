@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = "Fabrics of switches and channel adapters from an ibnetdiscover/ibsim topology file: check one, " +
         "print its routes.",
-    subcommands = {FabricCommand.Check.class, FabricCommand.RoutesCommand.class})
+    subcommands = {FabricCommand.Check.class, FabricCommand.RoutesCommand.class, FabricSoakCommand.class})
 public final class FabricCommand implements Runnable
 {
     @Spec
@@ -70,6 +70,46 @@ public final class FabricCommand implements Runnable
         }
     }
 
+    /**
+     * @param qos  an opensm.conf, or null for OpenSM's defaults with 8 data VLs.
+     * @param type which port type's options.
+     * @param err  where findings go.
+     * @return the port type's QoS, or null when the file was refused (its findings printed).
+     */
+    static QosConfig readQos(final Path qos, final PortType type, final PrintWriter err)
+    {
+        if (null == qos)
+        {
+            return QosConfig.opensmDefaults(8);
+        }
+        final QosReader.Result result = QosConfig.read(qos, type, false);
+        Diagnostics.print(err, result.diagnostics());
+        return result.ok() ? result.config() : null;
+    }
+
+    /**
+     * @param t   the topology.
+     * @param lft forwarding tables a subnet manager dumped, or null for min-hop routing.
+     * @param err where findings go.
+     * @return the routes, or null when the dump was refused (its findings printed).
+     */
+    static Routes readRoutes(final Topology t, final Path lft, final PrintWriter err)
+    {
+        if (null == lft)
+        {
+            return MinHopRouting.route(t);
+        }
+        final LftReader.Result result = LftReader.read(lft, t);
+        final int errors = Diagnostics.print(err, result.diagnostics());
+        if (!result.ok())
+        {
+            err.println(lft + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
+            err.flush();
+            return null;
+        }
+        return result.routes();
+    }
+
     /** {@code vlink fabric check TOPO [--qos FILE]}. */
     @Command(
         name = "check",
@@ -103,21 +143,11 @@ public final class FabricCommand implements Runnable
             boolean refused = false;
             for (final PortType type : new PortType[]{PortType.CA, PortType.SWE, PortType.SW0, PortType.RTR})
             {
-                final QosConfig config;
-                if (null == qos)
+                final QosConfig config = readQos(qos, type, err);
+                if (null == config)
                 {
-                    config = QosConfig.opensmDefaults(8);
-                }
-                else
-                {
-                    final QosReader.Result result = QosConfig.read(qos, type, false);
-                    Diagnostics.print(err, result.diagnostics());
-                    if (!result.ok())
-                    {
-                        refused = true;
-                        continue;
-                    }
-                    config = result.config();
+                    refused = true;
+                    continue;
                 }
                 qosLines.add("qos " + type.label() + ": " + Diagnostics.count(config.dataVls(), "data VL") +
                     ", VLHighLimit " + config.highLimit() + ", SL2VL " + sl2vl(config));
@@ -264,22 +294,10 @@ public final class FabricCommand implements Runnable
             {
                 return Vlink.EXIT_FAILURE;
             }
-            final Routes routes;
-            if (null == lft)
+            final Routes routes = readRoutes(t, lft, err);
+            if (null == routes)
             {
-                routes = MinHopRouting.route(t);
-            }
-            else
-            {
-                final LftReader.Result result = LftReader.read(lft, t);
-                final int errors = Diagnostics.print(err, result.diagnostics());
-                if (!result.ok())
-                {
-                    err.println(lft + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
-                    err.flush();
-                    return Vlink.EXIT_FAILURE;
-                }
-                routes = result.routes();
+                return Vlink.EXIT_FAILURE;
             }
             final StringBuilder text = new StringBuilder();
             routes.print(text);

@@ -271,6 +271,18 @@ public final class SoakCommand implements Callable<Integer>
      */
     private String checkOutputs()
     {
+        return checkOutputs(json, report, capture, directory);
+    }
+
+    /**
+     * @param json      --json's value ('-' or null: nothing to check).
+     * @param report    --report, or null.
+     * @param capture   --capture, or null.
+     * @param directory --dir, or null.
+     * @return what is wrong with the first output that cannot be written, or null.
+     */
+    static String checkOutputs(final String json, final Path report, final Path capture, final File directory)
+    {
         String problem = null == json || "-".equals(json) ? null : checkOutputFile("--json", Path.of(json));
         problem = null != problem || null == report ? problem : checkOutputFile("--report", report);
         problem = null != problem || null == capture ? problem : checkOutputFile("--capture", capture);

@@ -40,7 +40,11 @@ public enum DiscardReason
      * reordered on its way. */
     FCP_STALE(13, "FCP whose FCTBS or FCCL moved backwards"),
     /** The SL2VL table maps the packet's SL to VL15 or to a data VL the port lacks: dropped before the wire. */
-    SL2VL_UNMAPPED(14, "Packet of an SL that SL2VL maps to no data VL");
+    SL2VL_UNMAPPED(14, "Packet of an SL that SL2VL maps to no data VL"),
+    /** A switch's forwarding table has no port for the packet's DLID (or names a port without a link). */
+    NO_ROUTE(15, "Packet whose DLID the forwarding table does not route"),
+    /** A packet waited at the head of a switch's input FIFO longer than the head-of-queue lifetime. */
+    HOQ_LIFETIME(16, "Packet past the switch's head-of-queue lifetime");
 
     private static final DiscardReason[] BY_ID;
 

@@ -63,4 +63,22 @@ public final class FcpCheck
                 return DiscardReason.FCP_BAD_LPCRC;
         }
     }
+
+    /**
+     * A link frame as it came off the wire, before the credit layer sees its word.
+     *
+     * @param decoded what {@link Fcp#decode} returned for it.
+     * @param length  the frame's length.
+     * @return {@link #VALID}, or the {@link DiscardReason#id()} of a malformed frame: longer than an FCP's 8 bytes
+     * (whatever its first 8), or refused by {@link Fcp#decode}.
+     */
+    public static int malformed(final long decoded, final int length)
+    {
+        if (length > Fcp.LENGTH)
+        {
+            return DiscardReason.FCP_TOO_LONG.id();
+        }
+        final int verdict = Fcp.verdict(decoded);
+        return Fcp.OK == verdict ? VALID : discardReason(verdict).id();
+    }
 }

@@ -66,6 +66,16 @@ public final class Routes
     }
 
     /**
+     * @param sw a switch of the topology.
+     * @return a copy of its linear forwarding table: the output port per LID (index) from 0 to the topology's
+     * highest LID, {@link #NO_ROUTE} where there is none. What the switch engine looks up per packet.
+     */
+    public int[] lft(final Topology.Node sw)
+    {
+        return port[sw.index()].clone();
+    }
+
+    /**
      * @param sw  a switch of the topology.
      * @param lid a destination LID with a route.
      * @return links from this switch to the destination (0 for its own LID), or {@link #NO_ROUTE}.

@@ -64,4 +64,23 @@ public final class PacketFramer
         }
         return size + Sizes.VCRC_LENGTH;
     }
+
+    /**
+     * A switch's VL rewrite (docs/fabric.md): the packet leaves on another VL than it arrived on, so its LRH VL field
+     * is rewritten and its VCRC, which covers every byte, recomputed. The ICRC is left as it is: it treats the VL
+     * field as ones (docs/wire.md), so no hop changes it, and damage done before this hop is still found at the
+     * destination.
+     *
+     * @param buffer holding the packet from its first LRH byte, with its VCRC after the ICRC.
+     * @param offset of the first LRH byte.
+     * @param size   bytes from the first LRH byte through the ICRC ({@code 4 * PktLen}).
+     * @param vl     the VL it leaves on, 0..15.
+     * @return the packet's length on the wire, {@code size + 2}.
+     */
+    public static int relabel(final MutableDirectBuffer buffer, final int offset, final int size, final int vl)
+    {
+        LrhFlyweight.vl(buffer, offset, vl);
+        buffer.putShort(offset + size, (short)Crc16.compute(buffer, offset, size), LITTLE_ENDIAN);
+        return size + Sizes.VCRC_LENGTH;
+    }
 }

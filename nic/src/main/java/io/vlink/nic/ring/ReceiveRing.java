@@ -179,6 +179,25 @@ public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
     }
 
     /**
+     * Consumer. Hand the oldest packet to the consumer without taking it: it stays, and its blocks stay charged, until
+     * {@link #poll} takes it. A switch reads the head's LRH to route it while it waits in its input buffer.
+     *
+     * @param consumer receives the packet, read in place.
+     * @return false when the ring is empty.
+     */
+    public boolean peek(final PacketConsumer consumer)
+    {
+        final long packetHead = positions.getLong(PACKET_HEAD_OFFSET);
+        if (packetHead >= positions.getLongAcquire(PACKET_TAIL_OFFSET))
+        {
+            return false;
+        }
+        final long descriptor = positions.getLong(descriptorOffset(packetHead));
+        consumer.onPacket(data, (int)(descriptor >>> 32) * Sizes.BLOCK_LENGTH, (int)descriptor);
+        return true;
+    }
+
+    /**
      * @return packets waiting (approximate from a third thread).
      */
     public int size()

@@ -1,0 +1,603 @@
+package io.vlink.nic;
+
+import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.Credits;
+import io.vlink.core.fabric.Crossbar;
+import io.vlink.core.fabric.CreditLoop;
+import io.vlink.core.fabric.Routes;
+import io.vlink.core.fabric.Topology;
+import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.Link;
+import io.vlink.nic.link.LoopbackLink;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Every node of a topology in one process (docs/fabric.md, "Running a fabric"): a {@link Switch} per switch, an
+ * {@link Engine} of one port per connected CA port, and an in-process {@link LoopbackLink} per cable, switch to CA
+ * and switch to switch. Each switch forwards by its table from {@link Routes}; every port runs the same link layer
+ * as a CA port, so credits, FCPs and link states hold on every hop.
+ * <p>
+ * The fabric runs on its caller's thread: {@link #invoke()} is one duty cycle of every node (the engines in invoker
+ * mode), which on a small machine beats a thread per node; a test or a soak calls it in a loop.
+ * <p>
+ * What is not run: routers, and cables between two CAs (the engine's own loopback is that).
+ */
+public final class Fabric implements AutoCloseable
+{
+    private final Topology topology;
+    private final List<Switch> switches = new ArrayList<>();
+    private final List<Topology.Node> switchNodes = new ArrayList<>();
+    private final Switch[] switchOfNode;
+    private final List<Endpoint> endpoints = new ArrayList<>();
+
+    /**
+     * Wraps one end of a cable as it is made: the wrapped link is what the node's port uses (a test checks frames,
+     * a soak injects faults).
+     */
+    @FunctionalInterface
+    public interface LinkWrapper
+    {
+        /**
+         * @param node the node whose port uses the link.
+         * @param port the port.
+         * @param link the end of the cable.
+         * @return the link the port uses.
+         */
+        Link wrap(Topology.Node node, int port, Link link);
+    }
+
+    /**
+     * A CA port of the fabric: its engine, of one port.
+     */
+    public static final class Endpoint
+    {
+        private final Topology.Node node;
+        private final int portNumber;
+        private final int lid;
+        private final Engine engine;
+
+        Endpoint(final Topology.Node node, final int portNumber, final int lid, final Engine engine)
+        {
+            this.node = node;
+            this.portNumber = portNumber;
+            this.lid = lid;
+            this.engine = engine;
+        }
+
+        /**
+         * @return the CA.
+         */
+        public Topology.Node node()
+        {
+            return node;
+        }
+
+        /**
+         * @return the CA's port number in the topology.
+         */
+        public int portNumber()
+        {
+            return portNumber;
+        }
+
+        /**
+         * @return the port's base LID.
+         */
+        public int lid()
+        {
+            return lid;
+        }
+
+        /**
+         * @return the engine that runs the port.
+         */
+        public Engine engine()
+        {
+            return engine;
+        }
+
+        /**
+         * @return the engine's one port.
+         */
+        public Port port()
+        {
+            return engine.port(0);
+        }
+
+        /**
+         * @return {@code ID} for a CA of one connected port, {@code ID[P]} otherwise.
+         */
+        public String name()
+        {
+            return node.connectedPorts() == 1 ? node.id() : node.id() + "[" + portNumber + "]";
+        }
+
+        @Override
+        public String toString()
+        {
+            return name() + " lid " + lid;
+        }
+    }
+
+    /**
+     * One input buffer of a switch: a (switch, input port, VL) of a credit loop.
+     *
+     * @param switchId the switch.
+     * @param port     the input port.
+     * @param vl       the VL.
+     */
+    public record Buffer(String switchId, int port, int vl)
+    {
+        @Override
+        public String toString()
+        {
+            return switchId + "[" + port + "] VL" + vl;
+        }
+    }
+
+    /**
+     * How the fabric's nodes are built.
+     */
+    public static final class Settings
+    {
+        String name = "fabric";
+        File directory = new File(System.getProperty("java.io.tmpdir"), "vlink-" + System.getProperty("user.name"));
+        QosConfig ca = QosConfig.opensmDefaults(8);
+        QosConfig external = QosConfig.opensmDefaults(8);
+        QosConfig management = QosConfig.opensmDefaults(8);
+        final Switch.Settings switches = new Switch.Settings();
+        int loopbackCapacity = LoopbackLink.DEFAULT_CAPACITY;
+        int vlBufferBlocks = EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
+        LinkWrapper wrapper = (node, port, link) -> link;
+        NanoClock nanoClock = SystemNanoClock.INSTANCE;
+        EpochClock epochClock = SystemEpochClock.INSTANCE;
+
+        /**
+         * @param name prefix of every node's counters file name (letters, digits, '.', '_', '-').
+         * @return this.
+         */
+        public Settings name(final String name)
+        {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * @param directory where the nodes' counters files go.
+         * @return this.
+         */
+        public Settings directory(final File directory)
+        {
+            this.directory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /**
+         * @param ca         CA ports' QoS ({@code qos_ca_*}).
+         * @param external   switches' external ports' QoS ({@code qos_swe_*}).
+         * @param management switches' port 0 QoS ({@code qos_sw0_*}).
+         * @return this.
+         */
+        public Settings qos(final QosConfig ca, final QosConfig external, final QosConfig management)
+        {
+            if (ca.dataVls() != external.dataVls())
+            {
+                throw new IllegalArgumentException("CA ports have " + ca.dataVls() + " data VLs and switch ports " +
+                    external.dataVls() + ": a link runs one VL count at both ends; give qos_ca_max_vls and " +
+                    "qos_swe_max_vls the same value");
+            }
+            this.ca = ca;
+            this.external = external;
+            this.management = management;
+            return this;
+        }
+
+        /**
+         * @return the switches' settings (buffers, lifetime, clocks are set through this object).
+         */
+        public Switch.Settings switches()
+        {
+            return switches;
+        }
+
+        /**
+         * @param blocks each data VL's receive buffer, CA ports and switch inputs alike, in 64-byte blocks.
+         * @return this.
+         */
+        public Settings vlBufferBlocks(final int blocks)
+        {
+            switches.vlBufferBlocks(blocks);
+            this.vlBufferBlocks = blocks;
+            return this;
+        }
+
+        /**
+         * @param bytes each direction's ring of every cable (a power of two, at least 64 KiB).
+         * @return this.
+         */
+        public Settings loopbackCapacity(final int bytes)
+        {
+            this.loopbackCapacity = bytes;
+            return this;
+        }
+
+        /**
+         * @param wrapper wraps each end of every cable.
+         * @return this.
+         */
+        public Settings linkWrapper(final LinkWrapper wrapper)
+        {
+            this.wrapper = Objects.requireNonNull(wrapper, "wrapper");
+            return this;
+        }
+
+        /**
+         * @param nanoClock  every node's clock (FCP schedules, link timeouts, head-of-queue lifetime).
+         * @param epochClock the counters files' clock.
+         * @return this.
+         */
+        public Settings clocks(final NanoClock nanoClock, final EpochClock epochClock)
+        {
+            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+            this.epochClock = Objects.requireNonNull(epochClock, "epochClock");
+            switches.clocks(nanoClock, epochClock);
+            return this;
+        }
+    }
+
+    private Fabric(final Topology topology)
+    {
+        this.topology = topology;
+        this.switchOfNode = new Switch[topology.nodes().size()];
+    }
+
+    /**
+     * Build and start every node. A failure leaves nothing behind.
+     *
+     * @param topology the fabric.
+     * @param routes   its forwarding tables.
+     * @param settings how the nodes are built.
+     * @return the running fabric.
+     * @throws IllegalArgumentException for a router or a cable between two CAs.
+     */
+    public static Fabric build(final Topology topology, final Routes routes, final Settings settings)
+    {
+        final Fabric fabric = new Fabric(topology);
+        try
+        {
+            fabric.buildNodes(routes, settings);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            fabric.close();
+            throw ex;
+        }
+        return fabric;
+    }
+
+    private void buildNodes(final Routes routes, final Settings settings)
+    {
+        final Set<String> names = new HashSet<>();
+        for (final Topology.Node node : topology.nodes())
+        {
+            if (Topology.NodeType.ROUTER == node.type())
+            {
+                throw new IllegalArgumentException(node + ": routers are not run in a fabric; remove it or cable " +
+                    "its neighbours to each other");
+            }
+            if (node.isSwitch())
+            {
+                final Switch sw = new Switch(nodeName(settings.name, node.id(), names), settings.directory,
+                    node.portCount(), node.baseLid(0), routes.lft(node), settings.external, settings.management,
+                    settings.switches);
+                switchOfNode[node.index()] = sw;
+                switches.add(sw);
+                switchNodes.add(node);
+            }
+        }
+        for (final Topology.Node node : topology.nodes())
+        {
+            for (int p = 1; p <= node.portCount(); p++)
+            {
+                final Topology.Link cable = node.link(p);
+                if (null == cable)
+                {
+                    continue;
+                }
+                final Topology.Node remote = cable.remote();
+                if (!node.isSwitch() && !remote.isSwitch())
+                {
+                    throw new IllegalArgumentException(node + "[" + p + "] is cabled to " + remote + ": a fabric " +
+                        "runs CAs cabled to switches; two CAs back to back are 'vlink soak'");
+                }
+                if (node.isSwitch() && remote.isSwitch())
+                {
+                    if (node.index() < remote.index() || (node.index() == remote.index() && p < cable.remotePort()))
+                    {
+                        cableSwitches(settings, node, p, remote, cable.remotePort());
+                    }
+                }
+                else if (!node.isSwitch())
+                {
+                    addEndpoint(settings, node, p, remote, cable.remotePort(), names);
+                }
+            }
+        }
+        for (final Switch sw : switches)
+        {
+            sw.start();
+        }
+    }
+
+    private void cableSwitches(
+        final Settings settings, final Topology.Node a, final int pa, final Topology.Node b, final int pb)
+    {
+        final Switch swA = switchOfNode[a.index()];
+        final Switch swB = switchOfNode[b.index()];
+        final LoopbackLink[] ends = LoopbackLink.pair(settings.loopbackCapacity, swA.counters(pa), swB.counters(pb));
+        swA.attach(pa, settings.wrapper.wrap(a, pa, ends[0]));
+        swB.attach(pb, settings.wrapper.wrap(b, pb, ends[1]));
+    }
+
+    private void addEndpoint(
+        final Settings settings,
+        final Topology.Node ca,
+        final int port,
+        final Topology.Node swNode,
+        final int swPort,
+        final Set<String> names)
+    {
+        final Switch sw = switchOfNode[swNode.index()];
+        final String id = ca.connectedPorts() == 1 ? ca.id() : ca.id() + "-p" + port;
+        final Engine engine = Engine.builder()
+            .name(nodeName(settings.name, id, names))
+            .directory(settings.directory)
+            .threading(ThreadingMode.INVOKER)
+            .qos(settings.ca)
+            .vlBufferBlocks(settings.vlBufferBlocks)
+            .loopbackCapacity(settings.loopbackCapacity)
+            .clocks(settings.nanoClock, settings.epochClock)
+            .link((PortCounters counters) ->
+            {
+                final LoopbackLink[] ends = LoopbackLink.pair(settings.loopbackCapacity, sw.counters(swPort), counters);
+                sw.attach(swPort, settings.wrapper.wrap(swNode, swPort, ends[0]));
+                return settings.wrapper.wrap(ca, port, ends[1]);
+            }, ca.baseLid(port), sw.lid())
+            .build();
+        endpoints.add(new Endpoint(ca, port, ca.baseLid(port), engine));
+    }
+
+    /**
+     * @return {@code PREFIX-ID} with every character a counters file name refuses as '_', unique in the fabric.
+     */
+    private static String nodeName(final String prefix, final String id, final Set<String> names)
+    {
+        String name = (prefix + "-" + id).replaceAll("[^A-Za-z0-9._-]", "_");
+        if (name.length() > 60)
+        {
+            name = name.substring(0, 60);
+        }
+        String unique = name;
+        for (int i = 2; !names.add(unique); i++)
+        {
+            unique = name + "-" + i;
+        }
+        return unique;
+    }
+
+    /**
+     * @return the topology the fabric runs.
+     */
+    public Topology topology()
+    {
+        return topology;
+    }
+
+    /**
+     * @return the switches, in file order.
+     */
+    public List<Switch> switches()
+    {
+        return switches;
+    }
+
+    /**
+     * @param node a switch of the topology.
+     * @return its running switch.
+     */
+    public Switch switchOf(final Topology.Node node)
+    {
+        return switchOfNode[node.index()];
+    }
+
+    /**
+     * @return the CA ports, in file order.
+     */
+    public List<Endpoint> endpoints()
+    {
+        return endpoints;
+    }
+
+    /**
+     * One duty cycle of every node: each CA engine's agents, then each switch.
+     *
+     * @return work done.
+     */
+    public int invoke()
+    {
+        int work = 0;
+        for (final Endpoint endpoint : endpoints)
+        {
+            work += endpoint.engine.invoke();
+        }
+        for (final Switch sw : switches)
+        {
+            work += sw.doWork();
+        }
+        return work;
+    }
+
+    /**
+     * @return whether every link of the fabric is Active (on the invoking thread).
+     */
+    public boolean isActive()
+    {
+        for (final Endpoint endpoint : endpoints)
+        {
+            if (!endpoint.port().linkState().maySendData())
+            {
+                return false;
+            }
+        }
+        for (int s = 0; s < switches.size(); s++)
+        {
+            final Switch sw = switches.get(s);
+            final Topology.Node node = switchNodes.get(s);
+            for (int p = 1; p <= sw.ports(); p++)
+            {
+                if (null != node.link(p) && !sw.linkState(p).maySendData())
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the credits came back on every hop: on every cable, both ways, the sender may send as many blocks as
+     * the receiver's free buffer advertises ({@code min(free, 2048)}), which holds once the fabric is idle and an FCP
+     * of each VL has crossed since (an FCP period, {@code EngineConfiguration.DEFAULT_FCP_PERIOD_NS} by default).
+     * Call on the invoking thread.
+     *
+     * @return the cable ends whose sender holds less (or more), as {@code NODE[PORT] VLn: CL-FCTBS x, free y};
+     * empty when every credit is back.
+     */
+    public List<String> unrecoveredCredits()
+    {
+        final List<String> unrecovered = new ArrayList<>();
+        for (final Topology.Node node : topology.nodes())
+        {
+            for (int p = 1; p <= node.portCount(); p++)
+            {
+                final Topology.Link cable = node.link(p);
+                if (null == cable)
+                {
+                    continue;
+                }
+                final PortCounters sender = counters(node, p);
+                final PortCounters receiver = counters(cable.remote(), cable.remotePort());
+                if (null == sender || null == receiver)
+                {
+                    continue;
+                }
+                for (int vl = 0; vl < sender.dataVls(); vl++)
+                {
+                    final int available = Credits.available(
+                        (int)sender.txCreditLimit(vl).get(), (int)sender.txFctbs(vl).get());
+                    final long free = receiver.rxFreeBlocks(vl).get();
+                    if (available != Math.min(Credits.MAX_CREDIT, free))
+                    {
+                        unrecovered.add(node.id() + "[" + p + "] VL" + vl + ": CL-FCTBS " + available + ", free " + free);
+                    }
+                }
+            }
+        }
+        return unrecovered;
+    }
+
+    /**
+     * @param node a node of the fabric.
+     * @param port its port.
+     * @return the port's counters, or null for a port the fabric does not run.
+     */
+    public PortCounters counters(final Topology.Node node, final int port)
+    {
+        if (node.isSwitch())
+        {
+            return switchOfNode[node.index()].counters(port);
+        }
+        for (final Endpoint endpoint : endpoints)
+        {
+            if (endpoint.node == node && endpoint.portNumber == port)
+            {
+                return endpoint.port().counters();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A credit loop, if the switches hold one now: input buffers each of whose head packet waits for an output that
+     * lacks the credit only the next buffer can return (docs/fabric.md, "Deadlock"). Call on the invoking thread.
+     *
+     * @return the buffers of the cycle in waiting order, empty when there is none.
+     */
+    public List<Buffer> creditLoop()
+    {
+        // buffer number: (switch position * (254 + 1) + port) * 16 + VL
+        final int perSwitch = (Topology.MAX_PORTS + 1) * VlArbiter.VL_COUNT;
+        final int[] waitsOn = new int[switches.size() * perSwitch];
+        java.util.Arrays.fill(waitsOn, CreditLoop.NONE);
+        for (int s = 0; s < switches.size(); s++)
+        {
+            final Switch sw = switches.get(s);
+            final Topology.Node node = switchNodes.get(s);
+            for (int in = 1; in <= sw.ports(); in++)
+            {
+                for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
+                {
+                    final int out = sw.waitingOutput(in, vl);
+                    if (Crossbar.NONE == out || Switch.MANAGEMENT_PORT == out)
+                    {
+                        continue;
+                    }
+                    final int outVl = sw.waitingVl(in, vl);
+                    final Topology.Link cable = node.link(out);
+                    if (null == cable || !cable.remote().isSwitch() || !sw.creditStalled(out, outVl))
+                    {
+                        continue;
+                    }
+                    final int next = switches.indexOf(switchOfNode[cable.remote().index()]);
+                    waitsOn[(s * perSwitch) + in * VlArbiter.VL_COUNT + vl] =
+                        next * perSwitch + cable.remotePort() * VlArbiter.VL_COUNT + outVl;
+                }
+            }
+        }
+        final int[] cycle = CreditLoop.find(waitsOn);
+        final List<Buffer> loop = new ArrayList<>(cycle.length);
+        for (final int b : cycle)
+        {
+            final int rest = b % perSwitch;
+            loop.add(new Buffer(switchNodes.get(b / perSwitch).id(), rest / VlArbiter.VL_COUNT,
+                rest % VlArbiter.VL_COUNT));
+        }
+        return loop;
+    }
+
+    @Override
+    public void close()
+    {
+        for (final Endpoint endpoint : endpoints)
+        {
+            CloseHelper.quietClose(endpoint.engine);
+        }
+        for (final Switch sw : switches)
+        {
+            CloseHelper.quietClose(sw);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.vlink.tools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code vlink fabric soak}: a short soak of ibsim's two-switch fabric holds every invariant; a ring of switches
+ * with one VL deadlocks under shift traffic and names the credit loop (exit 3); the same ring with the dateline SL
+ * policy and SL 1 on VL 1 completes. Every run is bounded by a packet count and runs on the test's thread.
+ */
+class FabricSoakCommandTest
+{
+    /** Five switches in a ring, each with one CA: shift sends every packet two hops clockwise. */
+    private static final String RING = ring(5);
+
+    @TempDir
+    Path dir;
+
+    private static String ring(final int n)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++)
+        {
+            sb.append("Switch 3 \"S").append(i).append("\"\n")
+                .append("[1] \"S").append((i + 1) % n).append("\"[2]\n")
+                .append("[2] \"S").append((i + n - 1) % n).append("\"[1]\n")
+                .append("[3] \"H").append(i).append("\"[1]\n\n");
+        }
+        for (int i = 0; i < n; i++)
+        {
+            sb.append("Ca 1 \"H").append(i).append("\"\n[1] \"S").append(i).append("\"[3]\n\n");
+        }
+        return sb.toString();
+    }
+
+    private String write(final String name, final String text) throws IOException
+    {
+        final Path file = dir.resolve(name);
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file.toString();
+    }
+
+    private String resource(final String name)
+    {
+        try (InputStream in = FabricSoakCommandTest.class.getResourceAsStream("/topology/" + name))
+        {
+            final Path target = dir.resolve(name);
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+            return target.toString();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Test
+    void aShortSoakOfTwoSwitchesAndFourHcasHoldsEveryInvariant() throws IOException
+    {
+        final Path json = dir.resolve("soak.json");
+        final Path report = dir.resolve("soak.html");
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--packets", "20000",
+            "--seconds", "60", "--sls", "0,1", "--size", "128", "--json", json.toString(), "--report", report.toString(),
+            "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("invariant no_loss: held"), cli.out);
+        assertTrue(cli.out.contains("Switch1[3]"), cli.out);
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEquals(20000L, ((Number)summary.get("sent")).longValue());
+        assertEquals(20000L, ((Number)summary.get("delivered")).longValue());
+        assertEquals(null, summary.get("deadlock"));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> invariants = (Map<String, Object>)summary.get("invariants");
+        for (final Map.Entry<String, Object> inv : invariants.entrySet())
+        {
+            assertEquals(Boolean.TRUE, inv.getValue(), inv.getKey());
+        }
+        assertEquals(4, ((List<?>)summary.get("cas")).size());
+        assertEquals(8, ((List<?>)summary.get("switch_ports")).size());
+        assertTrue(Files.readString(report).contains("invariant fifo: held"));
+    }
+
+    @Test
+    void aRingWithOneVlDeadlocksUnderShiftTrafficAndTheCreditLoopIsNamed() throws IOException
+    {
+        final Path json = dir.resolve("ring.json");
+        final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "200000",
+            "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--json", json.toString(),
+            "--dir", dir.toString());
+        assertEquals(3, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("credit loop: S"), cli.out);
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> deadlock = (Map<String, Object>)summary.get("deadlock");
+        final List<?> cycle = (List<?>)deadlock.get("cycle");
+        // the loop runs around the ring: one input buffer of each switch, each fed by the one before
+        assertEquals(5, cycle.size(), cycle.toString());
+        for (final Object b : cycle)
+        {
+            @SuppressWarnings("unchecked")
+            final Map<String, Object> buffer = (Map<String, Object>)b;
+            assertEquals(0L, ((Number)buffer.get("vl")).longValue());
+            assertEquals(2L, ((Number)buffer.get("port")).longValue(), "the input from the previous switch");
+        }
+    }
+
+    @Test
+    void theSameRingWithTheDatelineSlPolicyAndSl1OnVl1Completes() throws IOException
+    {
+        final String qos = write("qos.conf", "qos TRUE\nqos_max_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+        final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "30000",
+            "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--qos", qos, "--sl-policy", "dateline:S0[1]",
+            "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("invariant no_deadlock: held"), cli.out);
+        assertTrue(cli.out.contains("invariant credits_recovered: held"), cli.out);
+    }
+
+    @Test
+    void anSlMapAssignsTheSameSlsAsTheDatelineAndCompletes() throws IOException
+    {
+        // LIDs: switches 1..5, CAs 6..10; H_i sends to H_{i+2}, clockwise; the paths from H4 (to H1) and from H0
+        // (to H2) cross S0[1] -> S1[2]
+        final String map = write("sl.map", "# SRC DST SL\n10 7 1\n6 8 1\n");
+        final String qos = write("qos.conf", "qos TRUE\nqos_max_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+        final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "20000",
+            "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--qos", qos, "--sl-map", map,
+            "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+    }
+
+    @Test
+    void mistakesAreRefusedWithWhereAndHow() throws IOException
+    {
+        final String ring = write("ring5", RING);
+        Cli cli = Cli.run("fabric", "soak", ring, "--pattern", "tornado");
+        assertEquals(2, cli.exitCode);
+        assertTrue(cli.err.contains("--pattern tornado: use uniform, permutation, all-to-one or shift"), cli.err);
+        assertTrue(cli.err.contains("see 'vlink fabric soak --help'"), cli.err);
+        cli = Cli.run("fabric", "soak", ring, "--sl-policy", "dateline:S0[3]");
+        assertEquals(2, cli.exitCode);
+        assertTrue(cli.err.contains("port 3 of \"S0\" is not cabled to a switch"), cli.err);
+        cli = Cli.run("fabric", "soak", ring, "--sl-map", write("bad.map", "6 7\n6 99 1\n6 7 16\n"));
+        assertEquals(1, cli.exitCode);
+        assertTrue(cli.err.contains("bad.map:1:1: error: expected 'SRC_LID DST_LID SL', found 2 fields"), cli.err);
+        assertTrue(cli.err.contains("bad.map:2:3: error: no port of the topology has LID 99"), cli.err);
+        assertTrue(cli.err.contains("bad.map:3:5: error: SL '16' is not a number from 0 to 15"), cli.err);
+        cli = Cli.run("fabric", "soak", ring, "--json", dir.resolve("missing/out.json").toString());
+        assertEquals(2, cli.exitCode);
+        assertTrue(cli.err.contains("no such directory"), cli.err);
+    }
+}
