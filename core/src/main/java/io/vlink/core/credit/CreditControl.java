@@ -41,6 +41,13 @@ public final class CreditControl
     /** {@link #onFcp} result: the FCP was applied (the same value as {@link FcpCheck#VALID}). */
     public static final int APPLIED = FcpCheck.VALID;
 
+    /**
+     * Stale FCPs in a row on one VL that make the port re-train: one is a duplicate or a replay, discarded; a run means
+     * this port applied an FCP of the peer's previous incarnation (one still in flight when both ends re-initialized)
+     * and its ABR or CL is wrong, which only re-training repairs.
+     */
+    public static final int STALE_RUN_LIMIT = 3;
+
     /** No silence limit: a silent peer is never declared lost. */
     public static final long NO_SILENCE_LIMIT = Long.MAX_VALUE;
 
@@ -65,6 +72,7 @@ public final class CreditControl
     private final int[] creditLimit;
     private final long[] accepted;
     private final long[] released;
+    private final int[] staleRun;
     private long lastHeardNs;
     private long lastCheckNs;
     private boolean peerArmed;
@@ -105,6 +113,7 @@ public final class CreditControl
         this.creditLimit = new int[dataVls];
         this.accepted = new long[dataVls];
         this.released = new long[dataVls];
+        this.staleRun = new int[dataVls];
     }
 
     public int dataVls()
@@ -187,6 +196,7 @@ public final class CreditControl
         {
             receiver.reset();
             Arrays.fill(creditLimit, 0);
+            Arrays.fill(staleRun, 0);
             peerArmed = false;
             if (LinkState.INITIALIZE == state)
             {
@@ -257,8 +267,15 @@ public final class CreditControl
         }
         if (stale)
         {
+            if (++staleRun[vl] >= STALE_RUN_LIMIT)
+            {
+                errorRecoveries++;
+                down(nowNs);
+                up(nowNs);
+            }
             return DiscardReason.FCP_STALE.id();
         }
+        staleRun[vl] = 0;
         receiver.onBlocksSent(vl, fctbs);
         creditLimit[vl] = fccl;
         peerArmed |= Fcp.OP_NORMAL == op;

@@ -301,4 +301,37 @@ class CreditControlTest
         assertFalse(control.down(4));
         assertEquals(List.of(INITIALIZE, ARMED, ACTIVE, DOWN), entered);
     }
+
+    @Test
+    void aRunOfStaleFcpsMeansTheCountersDisagreeAndTheLinkRetrains()
+    {
+        bringUp(0);
+        // an FCP of the peer's previous incarnation, applied after both ends re-initialized, left ABR ahead: every FCP
+        // of the peer's new incarnation now looks stale
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 2000, 0, 1024), 1));
+        entered.clear();
+        for (int i = 1; i < CreditControl.STALE_RUN_LIMIT; i++)
+        {
+            assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 5, 0, 1024), 1 + i));
+            assertEquals(ACTIVE, control.state(), "one stale FCP is a duplicate or a replay: discarded");
+        }
+        assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 5, 0, 1024), 9));
+        assertEquals(List.of(DOWN, INITIALIZE), entered, "a run of them: re-train");
+        assertEquals(1, control.errorRecoveries());
+        assertEquals(0, control.receiver().blocksReceived(0));
+    }
+
+    @Test
+    void anAppliedFcpEndsAStaleRun()
+    {
+        bringUp(0);
+        control.onAccepted(0, 100, 1);
+        for (int i = 0; i < 10; i++)
+        {
+            assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 50, 0, 1024), 2));
+            assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 100, 0, 1024), 3));
+        }
+        assertEquals(ACTIVE, control.state(), "replays among good FCPs never take the link down");
+        assertEquals(0, control.errorRecoveries());
+    }
 }
