@@ -46,12 +46,7 @@ class PerfCommandTest
 
         Running(final String... args) throws Exception
         {
-            final List<String> command = new ArrayList<>(List.of(
-                new File(System.getProperty("java.home"), "bin/java").getPath(),
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), Vlink.class.getName()));
-            command.addAll(List.of(args));
-            process = new ProcessBuilder(command).start();
+            process = new ProcessBuilder(command(args)).start();
             outReader = copier(process.getInputStream(), out);
             errReader = copier(process.getErrorStream(), err);
         }
@@ -293,14 +288,25 @@ class PerfCommandTest
         return rows;
     }
 
-    private static Process child(final String... args) throws Exception
+    /** The vlink command in a JVM of its own, with the flags the launcher gives it. */
+    private static List<String> command(final String... args)
     {
         final List<String> command = new ArrayList<>(List.of(
             new File(System.getProperty("java.home"), "bin/java").getPath(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"), Vlink.class.getName()));
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        if (Runtime.version().feature() >= 24)
+        {
+            // JDK 24 and later warn on stderr that JCTools uses sun.misc.Unsafe (the README says so): not vlink's output
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Vlink.class.getName()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        return command;
+    }
+
+    private static Process child(final String... args) throws Exception
+    {
+        return new ProcessBuilder(command(args)).redirectErrorStream(true).start();
     }
 
     private static void awaitLine(final Process process, final String text) throws Exception

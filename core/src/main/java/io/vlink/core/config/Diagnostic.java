@@ -3,7 +3,9 @@ package io.vlink.core.config;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -90,7 +92,9 @@ public final class Diagnostic
     {
         if (ex instanceof NoSuchFileException)
         {
-            return "no such file";
+            // a path through a regular file: some JDKs say "no such file", the system says "not a directory"
+            final String file = ((NoSuchFileException)ex).getFile();
+            return null != file && throughAFile(Path.of(file)) ? "not a directory" : "no such file";
         }
         if (ex instanceof AccessDeniedException)
         {
@@ -102,6 +106,25 @@ public final class Diagnostic
             reason = "input/output error";
         }
         return reason.substring(0, 1).toLowerCase(Locale.ROOT) + reason.substring(1);
+    }
+
+    private static boolean throughAFile(final Path path)
+    {
+        try
+        {
+            for (Path parent = path.getParent(); null != parent; parent = parent.getParent())
+            {
+                if (Files.exists(parent))
+                {
+                    return !Files.isDirectory(parent);
+                }
+            }
+        }
+        catch (final RuntimeException ignore)
+        {
+            // not a path the file system can check: keep the exception's own word
+        }
+        return false;
     }
 
     /**
