@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 
 /**
- * The link CRCs against the JDK's intrinsified CRC-32 over the same bytes, in the same run (issue 2: VCRC at least a
+ * The link CRCs against the JDK's intrinsified CRC-32 over the same bytes, in the same run (the goal: VCRC at least a
  * quarter of CRC32's bytes per second at 4096 bytes). Also the ICRC of a local packet (masked headers from a
  * scratch array, the rest straight from the buffer), framing (ICRC + VCRC) and checking a packet.
  * <p>

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One flow-control packet through the codec: build the word, encode it with its LPCRC, decode it again (LPCRC and
- * Op checked). Issue 2's goal: under 10 ns, 0 B/op. The fields change at every call so nothing folds to a constant.
+ * Op checked). The goal: under 10 ns, 0 B/op. The fields change at every call so nothing folds to a constant.
  * Baseline: {@code baseline} builds the word and writes it without a CRC.
  * <p>
  * Run: {@code bench/run FcpBenchmark -prof gc}.

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The engine end to end on the loopback peer (issue 6): packets per second at 64 and 4096 bytes (packet size S,
+ * The engine end to end on the loopback peer: packets per second at 64 and 4096 bytes (packet size S,
  * LRH through ICRC), in dedicated, shared and split thread modes, with two baselines measured in the same run:
  * <ul>
  *     <li>{@link #ringBuffer64}: an Agrona {@link OneToOneRingBuffer} moving 64-byte messages between two threads

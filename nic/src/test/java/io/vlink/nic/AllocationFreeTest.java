@@ -14,7 +14,7 @@ import java.lang.management.ManagementFactory;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 6: no allocation per packet in steady state. In invoker mode every agent runs on this thread, so the
+ * No allocation per packet in steady state. In invoker mode every agent runs on this thread, so the
  * thread's allocated bytes over a million packets, posted, injected, arbitrated, framed, checked, received and
  * delivered, measure the whole pipeline.
  */

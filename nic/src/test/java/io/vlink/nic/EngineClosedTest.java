@@ -22,7 +22,7 @@ import java.io.File;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 13: nothing an application can call after {@code close()} touches the engine's freed memory. Every call on
+ * Nothing an application can call after {@code close()} touches the engine's freed memory. Every call on
  * the engine, a port, a queue pair or a counter throws {@link EngineClosedException} ("engine closed"), where it used
  * to crash the JVM (a counter read of the unmapped counters file) or throw an IndexOutOfBoundsException; the final
  * counter values stay readable from the engine's snapshot.

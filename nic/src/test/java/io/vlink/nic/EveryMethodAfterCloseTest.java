@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Issue 13, by reflection, so that a method added later cannot forget the check: after {@code close()} every public
+ * By reflection, so that a method added later cannot forget the check: after {@code close()} every public
  * method of {@link Engine}, {@link Port}, {@link QueuePair} and {@link CountersFile}, and every counter a
  * {@link PortCounters} hands out, throws {@link EngineClosedException} ("engine closed"), except the fixed settings
  * named here, which read no engine memory. Arguments are valid ones, so a refusal can only be the closed check.

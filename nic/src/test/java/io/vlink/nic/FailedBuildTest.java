@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 13: a {@code build()} that fails after it started making things (the counters file, the capture's ring,
+ * A {@code build()} that fails after it started making things (the counters file, the capture's ring,
  * the ports' buffers) gives every one of them back: no file in the directory, no off-heap memory, and the same name
  * can be built again at once.
  */

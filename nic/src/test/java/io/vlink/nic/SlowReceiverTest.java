@@ -14,7 +14,7 @@ import java.io.File;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 6: a slow receiver. The transmitter stalls on credits, the receive buffers never overflow, nothing is
+ * A slow receiver. The transmitter stalls on credits, the receive buffers never overflow, nothing is
  * lost, and traffic resumes when the receiver drains again.
  */
 class SlowReceiverTest

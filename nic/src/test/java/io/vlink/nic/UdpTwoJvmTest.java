@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 6: UDP between two JVMs, the same checks as on loopback over a shorter run: both directions, 4 VLs, no
+ * UDP between two JVMs, the same checks as on loopback over a shorter run: both directions, 4 VLs, no
  * loss, no duplication, FIFO per VL, no discards.
  */
 class UdpTwoJvmTest

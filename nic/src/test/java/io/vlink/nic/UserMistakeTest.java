@@ -16,7 +16,7 @@ import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Issue 7: bad input from a user never loses data that was accepted. A bad configuration pushed to a running engine
+ * Bad input from a user never loses data that was accepted. A bad configuration pushed to a running engine
  * is refused and the old one keeps working; closing while traffic flows delivers or reports every accepted packet.
  * Both with the engine on its own thread (shared), traffic posted and polled from the test's thread.
  */

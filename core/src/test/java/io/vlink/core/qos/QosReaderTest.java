@@ -21,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Reads every file of {@code ../shared/data/opensm/} (copied to {@code src/test/resources/opensm/}, origins in
- * its {@code ORIGINS.md}) and a file of damaged configurations.
+ * Reads every real OpenSM file in {@code src/test/resources/opensm/} (origins in its {@code ORIGINS.md}) and a file
+ * of damaged configurations.
  */
 class QosReaderTest
 {
