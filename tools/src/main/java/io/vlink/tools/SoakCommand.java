@@ -9,6 +9,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.LinkKey;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.HtmlReport;
+import io.vlink.tools.soak.SoakReceiver;
 import io.vlink.tools.soak.SoakResult;
 import io.vlink.tools.soak.SoakRunner;
 import io.vlink.tools.soak.SoakTraffic;
@@ -25,6 +26,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -137,6 +139,10 @@ public final class SoakCommand implements Callable<Integer>
             "for vlink stat.")
     File directory;
 
+    /** The soak that started this process: serve its port B through this channel file (docs/soak.md). */
+    @Option(names = "--peer-of", paramLabel = "FILE", hidden = true)
+    File peerOf;
+
     @Override
     public Integer call() throws IOException
     {
@@ -204,6 +210,23 @@ public final class SoakCommand implements Callable<Integer>
             return Vlink.EXIT_FAILURE;
         }
         options.qos = qos;
+        if (null != peerOf)
+        {
+            // the peer process of a two-process soak: port B, until the soak that started it is done
+            options.directory = peerOf.getAbsoluteFile().getParentFile();
+            final String name = peerOf.getName().replaceFirst("\\.peer$", "");
+            options.shm = true;
+            options.peerCommand = null;
+            return SoakReceiver.serve(options, new File(options.directory, name + ".shm").toPath(), peerOf, err);
+        }
+        if (options.shm)
+        {
+            // port B runs in a peer process: this program, with the same arguments
+            // (the original arguments are the whole command line: the soak's own follow its name)
+            final List<String> args = spec.commandLine().getParseResult().originalArgs();
+            options.peerCommand = new java.util.ArrayList<>(List.of(Vlink.class.getName(), spec.name()));
+            options.peerCommand.addAll(args.subList(args.indexOf(spec.name()) + 1, args.size()));
+        }
 
         out.println(String.format(Locale.ROOT, "vlink soak: %s s%s, link %s, threads %s, idle %s, %d data VLs, " +
             "packets %s, %s, seed %d%s", fmt(seconds), 0 == options.packets ? "" : " or " + options.packets +
