@@ -212,7 +212,9 @@ public final class SoakCommand implements Callable<Integer>
         options.qos = qos;
         if (null != peerOf)
         {
-            // the peer process of a two-process soak: port B, until the soak that started it is done
+            // the peer process of a two-process soak: port B, until the soak that started it is done (a Ctrl-C at
+            // the terminal reaches both: the soak drains and then ends this process)
+            Interrupt.ignore();
             options.directory = peerOf.getAbsoluteFile().getParentFile();
             final String name = peerOf.getName().replaceFirst("\\.peer$", "");
             options.shm = true;

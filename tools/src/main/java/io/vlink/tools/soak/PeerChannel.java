@@ -39,7 +39,8 @@ final class PeerChannel implements AutoCloseable
     static final int PEER_PID = 128;
     static final int READY = 136;
     static final int LINK_STATE = 144;
-    static final int PENDING_VL15 = 152;
+    /** The value of {@link #HOLD} the peer obeys: 1 once it polls nothing. */
+    static final int HELD = 152;
     static final int INTERVAL_P99_NS = 160;
     static final int FINISHED = 168;
     static final int VERSION = 176;

@@ -253,12 +253,13 @@ final class SoakFaults
         final PortCounters rx = rig.rxCounters;
         // every SMP so far accounted for and the VL15 buffer emptied, so that exactly `extra` find it full
         if (!rig.await(FAULT_DEADLINE_NS, () -> tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
-            vl15Accounted() == traffic.smpsSent && rig.rxPendingSmps() == 0, null))
+            vl15Accounted() == traffic.smpsSent &&
+            traffic.vl15Delivered == rx.rxPackets(LrhFlyweight.VL15).get(), null))
         {
             return;
         }
-        // nothing is received until every flood SMP arrived or was dropped (a peer process is told to hold)
-        rig.receive(false);
+        // nothing is received until every flood SMP arrived or was dropped
+        rig.hold();
         final long dropsBefore = rx.vl15Drops.get();
         final int total = SoakRunner.VL15_PACKETS + extra;
         final long deadlineNs = rig.clock.nanoTime() + FAULT_DEADLINE_NS;

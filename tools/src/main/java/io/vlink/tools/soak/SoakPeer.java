@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * The parent's side of a two-process soak: the peer process that runs port B ({@link SoakReceiver}), started with this
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 final class SoakPeer implements WireCounts, AutoCloseable
 {
     private static final long ALIVE_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final long FINISH_DEADLINE_NS = TimeUnit.SECONDS.toNanos(15);
+    private static final long ANSWER_DEADLINE_NS = TimeUnit.SECONDS.toNanos(15);
     private static final long EXIT_DEADLINE_MS = 5_000;
 
     private final Process process;
@@ -243,11 +244,35 @@ final class SoakPeer implements WireCounts, AutoCloseable
     }
 
     /**
-     * @return packets waiting on VL15 at port B, as the peer last published it.
+     * Tell the peer to hold (poll nothing), and wait until it does.
+     *
+     * @param duty runs this process's engine in invoker mode while it waits.     *
+     * @throws IllegalStateException when the peer dies or does not answer within 15 s.
      */
-    long pendingVl15()
+    void hold(final IntSupplier duty)
     {
-        return channel.get(PeerChannel.PENDING_VL15);
+        holding = true;
+        channel.put(PeerChannel.HOLD, 1);
+        awaitPeer(PeerChannel.HELD, "hold its receiving", duty);
+    }
+
+    private void awaitPeer(final int word, final String what, final IntSupplier duty)
+    {
+        final long deadlineNs = System.nanoTime() + ANSWER_DEADLINE_NS;
+        while (0 == channel.get(word))
+        {
+            checkAlive();
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new IllegalStateException("the peer process " + process.pid() + " did not " + what +
+                    " within 15 s");
+            }
+            // this process's engine runs meanwhile (invoker mode): its silence would take the link down
+            if (0 == duty.getAsInt())
+            {
+                Thread.yield();
+            }
+        }
     }
 
     /**
@@ -287,22 +312,13 @@ final class SoakPeer implements WireCounts, AutoCloseable
      *
      * @param traffic the parent's traffic.
      * @param latency the parent's recorder.
+     * @param duty    runs this process's engine in invoker mode while it waits.
      * @throws IllegalStateException when the peer dies or does not answer within 15 s.
      */
-    void finish(final SoakTraffic traffic, final LatencyRecorder latency)
+    void finish(final SoakTraffic traffic, final LatencyRecorder latency, final IntSupplier duty)
     {
         channel.put(PeerChannel.DONE, 1);
-        final long deadlineNs = System.nanoTime() + FINISH_DEADLINE_NS;
-        while (0 == channel.get(PeerChannel.FINISHED))
-        {
-            checkAlive();
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                throw new IllegalStateException("the peer process " + process.pid() + " did not report its results " +
-                    "within 15 s");
-            }
-            Thread.yield();
-        }
+        awaitPeer(PeerChannel.FINISHED, "report its results", duty);
         finished = true;
         mirror(traffic);
         latency.merge(channel.totalHistogram(), channel.steadyHistogram(),
@@ -378,6 +394,11 @@ final class SoakPeer implements WireCounts, AutoCloseable
         finally
         {
             CloseHelper.quietClose(counters);
+            if (!process.isAlive() && 0 != process.exitValue() && !channel.countersPath().isEmpty())
+            {
+                // a peer that died could not remove its counters file
+                IoUtil.deleteIfExists(new File(channel.countersPath()));
+            }
             channel.close();
             IoUtil.deleteIfExists(channel.file());
             IoUtil.deleteIfExists(errFile);

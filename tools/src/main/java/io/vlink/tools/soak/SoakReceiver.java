@@ -2,7 +2,6 @@ package io.vlink.tools.soak;
 
 import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.credit.LinkState;
-import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
@@ -63,8 +62,8 @@ public final class SoakReceiver
                 new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency, clock);
             final FaultyLink[] wire = new FaultyLink[1];
             try (Engine engine = SoakRig.builder(options, "soak-b", false,
-                link -> wire[0] = new FaultyLink(link, options.faults, options.seed, 1)).shm(linkFile, ShmLink.Role.B)
-                .build())
+                link -> wire[0] = new FaultyLink(link, options.faults, options.seed, 1))
+                .linkTimeoutNs(SoakRig.PEER_LINK_TIMEOUT_NS).shm(linkFile, ShmLink.Role.B).build())
             {
                 final Port rx = engine.port(0);
                 wire[0].attach(rx);
@@ -132,12 +131,13 @@ public final class SoakReceiver
                 latency.steadyFrom(channel.get(PeerChannel.STEADY_FROM_NS));
             }
             int work = invoker ? engine.invoke() : 0;
-            if (0 == channel.get(PeerChannel.HOLD))
+            final long hold = channel.get(PeerChannel.HOLD);
+            channel.put(PeerChannel.HELD, hold);
+            if (0 == hold)
             {
                 work += rx.poll(traffic, SoakRig.POLL_LIMIT);
             }
             channel.put(PeerChannel.LINK_STATE, rx.linkState().ordinal());
-            channel.put(PeerChannel.PENDING_VL15, rx.pending(LrhFlyweight.VL15));
             if (nowNs - nextSampleNs >= 0)
             {
                 final Histogram interval = latency.sampleInterval();

@@ -1,7 +1,6 @@
 package io.vlink.tools.soak;
 
 import io.vlink.core.credit.LinkState;
-import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
@@ -44,6 +43,12 @@ final class SoakRig implements AutoCloseable
     static final int POLL_LIMIT = 256;
 
     private static final long LINK_UP_DEADLINE_NS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * The silence after which a port of a two-process soak takes its link down: two processes are descheduled
+     * independently (one engine of a process stops while the other runs), for hundreds of milliseconds on a loaded
+     * machine; a peer that dies is seen by its process ending, at once.
+     */
+    static final long PEER_LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     /** The link's file: {@code soak-PID.shm}; with a peer process, its channel is {@code soak-PID.peer}. */
     static final String SHM_SUFFIX = ".shm";
 
@@ -103,7 +108,7 @@ final class SoakRig implements AutoCloseable
             final String name = "soak-" + ProcessHandle.current().pid();
             peer = SoakPeer.start(options.peerCommand, directory, name);
             linkFile = new File(directory, name + SHM_SUFFIX);
-            final Engine a = builder("soak-a", true).directory(directory)
+            final Engine a = builder("soak-a", true).directory(directory).linkTimeoutNs(PEER_LINK_TIMEOUT_NS)
                 .shm(linkFile.toPath(), ShmLink.Role.A).build();
             engines.add(a);
             tx = a.port(0);
@@ -260,11 +265,15 @@ final class SoakRig implements AutoCloseable
     }
 
     /**
-     * @return SMPs waiting at port B.
+     * Port B receives nothing until the next {@link #receive(boolean)} or {@link #await}: in one process nothing polls
+     * meanwhile anyway; a peer process is told to hold, and this returns once it does.
      */
-    long rxPendingSmps()
+    void hold()
     {
-        return null != peer ? peer.pendingVl15() : rx.pending(LrhFlyweight.VL15);
+        if (null != peer)
+        {
+            peer.hold(this::duty);
+        }
     }
 
     /**
@@ -322,7 +331,7 @@ final class SoakRig implements AutoCloseable
     {
         if (null != peer)
         {
-            peer.finish(traffic, latency);
+            peer.finish(traffic, latency, this::duty);
         }
     }
 
