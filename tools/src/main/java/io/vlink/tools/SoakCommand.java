@@ -88,8 +88,9 @@ public final class SoakCommand implements Callable<Integer>
     Long rate;
 
     @Option(names = "--link", paramLabel = "KIND", defaultValue = "loopback",
-        description = "loopback (in-process peer), udp (two engines over 127.0.0.1) or shm (two engines through a " +
-            "shared-memory file in the counters directory) (default: ${DEFAULT-VALUE}).")
+        description = "loopback (in-process peer), udp (two engines over 127.0.0.1) or shm (port B in a second " +
+            "process the soak starts, through a shared-memory file in the counters directory) " +
+            "(default: ${DEFAULT-VALUE}).")
     String link;
 
     @Option(names = "--key", paramLabel = "FILE",
@@ -215,11 +216,17 @@ public final class SoakCommand implements Callable<Integer>
             // the peer process of a two-process soak: port B, until the soak that started it is done (a Ctrl-C at
             // the terminal reaches both: the soak drains and then ends this process)
             Interrupt.ignore();
-            options.directory = peerOf.getAbsoluteFile().getParentFile();
-            final String name = peerOf.getName().replaceFirst("\\.peer$", "");
-            options.shm = true;
-            options.peerCommand = null;
-            return SoakReceiver.serve(options, new File(options.directory, name + ".shm").toPath(), peerOf, err);
+            try
+            {
+                return SoakReceiver.serve(options, peerOf, err);
+            }
+            catch (final RuntimeException ex)
+            {
+                // the soak shows this line as the peer's last words
+                err.println("vlink soak: peer: " + ex.getMessage());
+                err.flush();
+                return Vlink.EXIT_FAILURE;
+            }
         }
         if (options.shm)
         {

@@ -29,6 +29,10 @@ import java.util.function.IntSupplier;
  */
 final class SoakPeer implements WireCounts, AutoCloseable
 {
+    /** The link's file is {@code NAME.shm}, the channel {@code NAME.peer}, the peer's stderr {@code NAME.peer.err}. */
+    static final String SHM_SUFFIX = ".shm";
+    static final String PEER_SUFFIX = ".peer";
+
     private static final long ALIVE_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long ANSWER_DEADLINE_NS = TimeUnit.SECONDS.toNanos(15);
     private static final long EXIT_DEADLINE_MS = 5_000;
@@ -63,8 +67,8 @@ final class SoakPeer implements WireCounts, AutoCloseable
     static SoakPeer start(final List<String> command, final File directory, final String name)
     {
         IoUtil.ensureDirectoryExists(directory, "vlink counters directory");
-        final File peerFile = new File(directory, name + ".peer");
-        final File errFile = new File(directory, name + ".peer.err");
+        final File peerFile = new File(directory, name + PEER_SUFFIX);
+        final File errFile = new File(directory, name + PEER_SUFFIX + ".err");
         final PeerChannel channel = PeerChannel.create(peerFile);
         final List<String> line = new ArrayList<>();
         line.add(ProcessHandle.current().info().command()
@@ -90,6 +94,27 @@ final class SoakPeer implements WireCounts, AutoCloseable
             IoUtil.deleteIfExists(errFile);
             throw new UncheckedIOException("could not start the peer process: " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * @param peerFile a channel's file.
+     * @return the link's file beside it.
+     */
+    static File linkFile(final File peerFile)
+    {
+        final String name = peerFile.getName();
+        final String base = name.endsWith(PEER_SUFFIX) ? name.substring(0, name.length() - PEER_SUFFIX.length()) : name;
+        return new File(peerFile.getAbsoluteFile().getParentFile(), base + SHM_SUFFIX);
+    }
+
+    /**
+     * @param directory where the soak's files go.
+     * @param name      their base name.
+     * @return the link's file.
+     */
+    static File linkFile(final File directory, final String name)
+    {
+        return new File(directory, name + SHM_SUFFIX);
     }
 
     /**

@@ -39,14 +39,15 @@ public final class SoakReceiver
     /**
      * Serve as port B until the parent is done.
      *
-     * @param options  the soak's options (the parent's command line).
-     * @param linkFile the link's file (end B).
-     * @param peerFile the parent's {@link PeerChannel}.
+     * @param options  the soak's options (the parent's command line); the directory becomes the channel's.
+     * @param peerFile the parent's {@link PeerChannel}, beside the link's file.
      * @param err      where a reason for stopping goes.
      * @return 0 when the parent read the results, 1 when the parent vanished or the run could not go on.
      */
-    public static int serve(final SoakRunner.Options options, final Path linkFile, final File peerFile, final PrintWriter err)
+    public static int serve(final SoakRunner.Options options, final File peerFile, final PrintWriter err)
     {
+        options.directory = peerFile.getAbsoluteFile().getParentFile();
+        final Path linkFile = SoakPeer.linkFile(peerFile).toPath();
         try (PeerChannel channel = PeerChannel.open(peerFile))
         {
             final long parentPid = channel.get(PeerChannel.PARENT_PID);

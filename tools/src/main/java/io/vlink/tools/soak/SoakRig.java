@@ -49,8 +49,6 @@ final class SoakRig implements AutoCloseable
      * machine; a peer that dies is seen by its process ending, at once.
      */
     static final long PEER_LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
-    /** The link's file: {@code soak-PID.shm}; with a peer process, its channel is {@code soak-PID.peer}. */
-    static final String SHM_SUFFIX = ".shm";
 
     final SoakRunner.Options options;
     final NanoClock clock;
@@ -107,7 +105,7 @@ final class SoakRig implements AutoCloseable
                 null != options.directory ? options.directory : CountersFileDescriptor.defaultDirectory();
             final String name = "soak-" + ProcessHandle.current().pid();
             peer = SoakPeer.start(options.peerCommand, directory, name);
-            linkFile = new File(directory, name + SHM_SUFFIX);
+            linkFile = SoakPeer.linkFile(directory, name);
             final Engine a = builder("soak-a", true).directory(directory).linkTimeoutNs(PEER_LINK_TIMEOUT_NS)
                 .shm(linkFile.toPath(), ShmLink.Role.A).build();
             engines.add(a);
@@ -116,7 +114,7 @@ final class SoakRig implements AutoCloseable
         else if (options.shm)
         {
             // relative: under the engines' directory, removed when both have closed
-            final Path file = Path.of("soak-" + ProcessHandle.current().pid() + SHM_SUFFIX);
+            final Path file = Path.of("soak-" + ProcessHandle.current().pid() + SoakPeer.SHM_SUFFIX);
             final Engine a = builder("soak-a", true).shm(file, ShmLink.Role.A).build();
             engines.add(a);
             final Engine b = builder("soak-b", false).shm(file, ShmLink.Role.B).build();
