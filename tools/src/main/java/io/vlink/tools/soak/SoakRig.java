@@ -183,7 +183,7 @@ final class SoakRig implements AutoCloseable
         }
         if (capture && null != options.capture)
         {
-            // both directions of the wire, as pcap; over UDP, engine A records what it sends and receives
+            // both directions of the wire, as pcap; over UDP and shm, engine A records what it sends and receives
             builder.capture(options.capture, 64L * 1024 * 1024);
         }
         return builder;
