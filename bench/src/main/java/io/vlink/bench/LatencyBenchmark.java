@@ -222,7 +222,12 @@ public class LatencyBenchmark
         }
         if (p.invoker)
         {
-            p.out.read(p.echoHandler);
+            // A read that meets the padding record at the ring's end consumes only the padding and returns 0: the
+            // message is at index 0, so read again until it is echoed (one read would leave it there for ever).
+            while (0 == p.out.read(p.echoHandler))
+            {
+                Thread.onSpinWait();
+            }
         }
         while (p.ringReplies < target)
         {

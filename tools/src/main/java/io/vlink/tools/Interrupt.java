@@ -61,6 +61,22 @@ final class Interrupt implements AutoCloseable
     }
 
     /**
+     * Ignore SIGINT in this process: for a helper process that shares its parent's terminal (Ctrl-C reaches the whole
+     * foreground process group) and is ended by its parent instead.
+     */
+    static void ignore()
+    {
+        try
+        {
+            Signal.handle(new Signal(SIGINT), SignalHandler.SIG_IGN);
+        }
+        catch (final IllegalArgumentException | UnsupportedOperationException ex)
+        {
+            // no SIGINT here: nothing to ignore
+        }
+    }
+
+    /**
      * @return whether SIGINT came.
      */
     boolean interrupted()

@@ -9,6 +9,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.LinkKey;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.HtmlReport;
+import io.vlink.tools.soak.SoakReceiver;
 import io.vlink.tools.soak.SoakResult;
 import io.vlink.tools.soak.SoakRunner;
 import io.vlink.tools.soak.SoakTraffic;
@@ -25,6 +26,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -86,8 +88,9 @@ public final class SoakCommand implements Callable<Integer>
     Long rate;
 
     @Option(names = "--link", paramLabel = "KIND", defaultValue = "loopback",
-        description = "loopback (in-process peer), udp (two engines over 127.0.0.1) or shm (two engines through a " +
-            "shared-memory file in the counters directory) (default: ${DEFAULT-VALUE}).")
+        description = "loopback (in-process peer), udp (two engines over 127.0.0.1) or shm (port B in a second " +
+            "process the soak starts, through a shared-memory file in the counters directory) " +
+            "(default: ${DEFAULT-VALUE}).")
     String link;
 
     @Option(names = "--key", paramLabel = "FILE",
@@ -136,6 +139,10 @@ public final class SoakCommand implements Callable<Integer>
         description = "Where the engines' counters files go (default: ${java.io.tmpdir}/vlink-${user.name}), " +
             "for vlink stat.")
     File directory;
+
+    /** The soak that started this process: serve its port B through this channel file (docs/soak.md). */
+    @Option(names = "--peer-of", paramLabel = "FILE", hidden = true)
+    File peerOf;
 
     @Override
     public Integer call() throws IOException
@@ -204,6 +211,31 @@ public final class SoakCommand implements Callable<Integer>
             return Vlink.EXIT_FAILURE;
         }
         options.qos = qos;
+        if (null != peerOf)
+        {
+            // the peer process of a two-process soak: port B, until the soak that started it is done (a Ctrl-C at
+            // the terminal reaches both: the soak drains and then ends this process)
+            Interrupt.ignore();
+            try
+            {
+                return SoakReceiver.serve(options, peerOf, err);
+            }
+            catch (final RuntimeException ex)
+            {
+                // the soak shows this line as the peer's last words
+                err.println("vlink soak: peer: " + ex.getMessage());
+                err.flush();
+                return Vlink.EXIT_FAILURE;
+            }
+        }
+        if (options.shm)
+        {
+            // port B runs in a peer process: this program, with the same arguments
+            // (the original arguments are the whole command line: the soak's own follow its name)
+            final List<String> args = spec.commandLine().getParseResult().originalArgs();
+            options.peerCommand = new java.util.ArrayList<>(List.of(Vlink.class.getName(), spec.name()));
+            options.peerCommand.addAll(args.subList(args.indexOf(spec.name()) + 1, args.size()));
+        }
 
         out.println(String.format(Locale.ROOT, "vlink soak: %s s%s, link %s, threads %s, idle %s, %d data VLs, " +
             "packets %s, %s, seed %d%s", fmt(seconds), 0 == options.packets ? "" : " or " + options.packets +

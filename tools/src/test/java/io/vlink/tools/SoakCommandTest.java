@@ -160,12 +160,15 @@ class SoakCommandTest
     }
 
     @Test
-    void shmSoakHoldsEveryInvariantAndLeavesNoFile() throws Exception
+    void shmSoakRunsPortBInAPeerProcessHoldsEveryInvariantAndLeavesNoFile() throws Exception
     {
         final Map<String, Object> json = soak(0, "--packets", "3000", "--link", "shm", "--threads", "shared", "--vls",
             "4", "--sizes", "64-2048", "--faults", "drop-data=0.001,link-bounce=1");
         assertEveryInvariant(json);
         assertEquals("shm", json.get("link"));
+        final long peer = number(json, "peer_pid");
+        assertNotEquals(ProcessHandle.current().pid(), peer, "port B ran in another process");
+        assertFalse(ProcessHandle.of(peer).map(ProcessHandle::isAlive).orElse(false), "the peer was reaped");
         assertEquals(1L, number(map(map(json, "faults"), "detected"), "link-bounce"));
         long sent = 0;
         for (final Map<String, Object> vl : vls(json))
@@ -177,6 +180,34 @@ class SoakCommandTest
         {
             assertEquals(List.of(dir.resolve("soak.json")), left.toList(), "the link's file and the counters files are gone");
         }
+    }
+
+    @Test
+    void shmSoakWithThePeerInjectsAndDetectsTheWireAndTimedFaults() throws Exception
+    {
+        // the peer holds its receiving for a flood, its wire loses and damages packets, its port bounces
+        final Map<String, Object> json = soak(0, "--seconds", "2.5", "--link", "shm", "--threads", "shared", "--vls",
+            "2", "--size", "512", "--faults",
+            "drop-data=0.002,corrupt-data=0.002,corrupt-fcp=0.01,vl15-flood=10,retable=1,link-bounce=1",
+            "--allow-fewer-faults");
+        assertEveryInvariant(json);
+        final Map<String, Object> injected = map(map(json, "faults"), "injected");
+        final Map<String, Object> detected = map(map(json, "faults"), "detected");
+        for (final String kind : List.of("drop-data", "corrupt-data", "corrupt-fcp", "vl15-flood", "retable", "link-bounce"))
+        {
+            assertEquals(number(injected, kind), number(detected, kind), kind);
+        }
+        assertTrue(number(injected, "drop-data") > 0 && number(injected, "corrupt-data") > 0, injected.toString());
+        assertEquals(1L, number(injected, "link-bounce"));
+        assertNotEquals(ProcessHandle.current().pid(), number(json, "peer_pid"));
+        assertTrue(number(map(json, "latency_ns"), "p50") > 0, "the peer's latencies are in the summary");
+    }
+
+    @Test
+    void aLoopbackSoakHasNoPeerProcess() throws Exception
+    {
+        final Map<String, Object> json = soak(0, "--packets", "1000", "--threads", "invoker", "--vls", "2");
+        assertNull(json.get("peer_pid"), json.toString());
     }
 
     @Test

@@ -9,7 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Two cache lines before the transmitting thread's fields.
+ * Two cache lines before the receiving thread's field.
  */
 abstract class LoopbackLinkPad1
 {
@@ -17,28 +17,10 @@ abstract class LoopbackLinkPad1
 }
 
 /**
- * The transmitting thread's fields (this end's transmit ring): the tail as published, the tail of the frame
- * claimed, the head it last saw.
+ * The receiving thread's field (this end's receive ring): its head. The transmitting thread's fields are in its
+ * {@link RingProducer}, padded on its own.
  */
-abstract class LoopbackLinkProducer extends LoopbackLinkPad1
-{
-    long tail;
-    long claimedTail;
-    long headCache;
-}
-
-/**
- * Two cache lines between the transmitting and the receiving thread's fields.
- */
-abstract class LoopbackLinkPad2 extends LoopbackLinkProducer
-{
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-/**
- * The receiving thread's field (this end's receive ring): its head.
- */
-abstract class LoopbackLinkConsumer extends LoopbackLinkPad2
+abstract class LoopbackLinkConsumer extends LoopbackLinkPad1
 {
     long head;
 }
@@ -63,11 +45,13 @@ abstract class LoopbackLinkPad3 extends LoopbackLinkConsumer
  * records carry their own commit flag, nothing is zeroed after reading, and a poll costs two ordered accesses
  * whatever the number of frames. The memory of both rings is freed when both ends are closed.
  * <p>
+ * The transmitting side (claim, padding, commit) is {@link RingProducer}, which {@link ShmLink} shares.
+ * <p>
  * Layout, as Agrona's ring buffers and JCTools' queues: after each ring, the tail and the head each with two cache
- * lines of their own before them and two after the head; in this object, the fields of both threads, the
- * transmitting thread's (one end's transmit ring) and the receiving thread's (its receive ring) are each two cache
- * lines from the next (class-hierarchy padding, as Agrona's and JCTools' queues), so that neither thread's writes
- * invalidate a line the other reads.
+ * lines of their own before them and two after the head; the transmitting thread's fields (in its
+ * {@link RingProducer}) and the receiving thread's (in this object) each have two cache lines on both sides
+ * (class-hierarchy padding, as Agrona's and JCTools' queues), so that neither thread's writes invalidate a line the
+ * other reads.
  */
 public final class LoopbackLink extends LoopbackLinkPad3 implements Link
 {
@@ -75,8 +59,6 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     public static final int DEFAULT_CAPACITY = 1024 * 1024;
 
     private static final int HEADER_LENGTH = 8;
-    private static final int ALIGNMENT = 8;
-    private static final int PADDING = 0;
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
     private static final int TRAILER_LENGTH = 3 * PAD;
 
@@ -88,6 +70,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     private final int headIndex;
     private final Shared shared;
     private final PortCounters counters;
+    private final RingProducer producer;
     private boolean closed;
 
     private LoopbackLink(
@@ -105,6 +88,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
         this.headIndex = capacity + 2 * PAD;
         this.shared = shared;
         this.counters = counters;
+        this.producer = new RingProducer(transmitBuffer, capacity, transmitBuffer, tailIndex, headIndex, HEADER_LENGTH);
     }
 
     /**
@@ -160,46 +144,23 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
         {
             throw new IllegalArgumentException("frame length " + length + " outside 1.." + maxFrameLength());
         }
-        if (frameType <= PADDING)
+        if (frameType <= RingProducer.PADDING)
         {
             throw new IllegalArgumentException("frame type must be positive: " + frameType);
         }
-        final int record = BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
-        final int index = (int)(tail & mask);
-        final int toEnd = capacity - index;
-        final int padding = record > toEnd ? toEnd : 0;
-        if (tail + padding + record - headCache > capacity)
+        final int at = producer.claim(frameType, length);
+        if (BACK_PRESSURED == at)
         {
-            headCache = transmitBuffer.getLongAcquire(headIndex);
-            if (tail + padding + record - headCache > capacity)
-            {
-                counters.linkBackPressure.incrementRelease();
-                return BACK_PRESSURED;
-            }
+            counters.linkBackPressure.incrementRelease();
+            return BACK_PRESSURED;
         }
-        int at = index;
-        if (0 != padding)
-        {
-            // the rest of the ring is skipped: a padding record to its end, published with the frame
-            transmitBuffer.putLong(index, ((long)PADDING << 32) | padding);
-            at = 0;
-        }
-        transmitBuffer.putLong(at, ((long)frameType << 32) | length);
-        claimedTail = tail + padding + record;
         return at + HEADER_LENGTH;
     }
 
     @Override
     public boolean hasRoomFor(final int length)
     {
-        // a claim may first pad the rest of the ring, which is shorter than the record: twice the record suffices
-        final long needed = 2L * BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
-        if (capacity - (tail - headCache) >= needed)
-        {
-            return true;
-        }
-        headCache = transmitBuffer.getLongAcquire(headIndex);
-        return capacity - (tail - headCache) >= needed;
+        return producer.hasRoomFor(length);
     }
 
     @Override
@@ -211,8 +172,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     @Override
     public void commit(final int offset)
     {
-        tail = claimedTail;
-        transmitBuffer.putLongRelease(tailIndex, tail);
+        producer.commit();
         counters.linkFramesSent.incrementRelease();
     }
 
@@ -220,7 +180,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     public void abort(final int offset)
     {
         // nothing was published: the next claim takes the same space (and writes any padding again)
-        claimedTail = tail;
+        producer.abort();
     }
 
     @Override
@@ -239,13 +199,13 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
                 final long header = buffer.getLong(index);
                 final int length = (int)header;
                 final int type = (int)(header >>> 32);
-                if (PADDING == type)
+                if (RingProducer.PADDING == type)
                 {
                     position += length;
                     continue;
                 }
                 // consumed before the handler runs: a handler that throws does not see the frame again
-                position += BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
+                position += BitUtil.align(length + HEADER_LENGTH, RingProducer.ALIGNMENT);
                 frames++;
                 handler.onFrame(type, buffer, index + HEADER_LENGTH, length);
             }

@@ -31,14 +31,11 @@ abstract class ShmLinkPad1
 }
 
 /**
- * The transmitting thread's fields: the tail as published, the tail of the frame claimed, the head it last saw, the
- * peer incarnation it last saw and the session its frames are stamped with.
+ * The transmitting thread's fields (its ring's positions are in its {@link RingProducer}): the peer incarnation it
+ * last saw and the session its frames are stamped with.
  */
 abstract class ShmLinkProducer extends ShmLinkPad1
 {
-    long tail;
-    long claimedTail;
-    long headCache;
     long txPeer;
     long txSession;
 }
@@ -75,7 +72,8 @@ abstract class ShmLinkPad3 extends ShmLinkConsumer
  * A link between two processes on one host through a memory-mapped file: one single-producer single-consumer
  * frame ring per direction, with the discipline of the {@link LoopbackLink}'s rings (a frame is written once, in
  * place, and read in place; the tail published with one release per commit, the head returned with one release per
- * poll), plus what two processes that do not trust each other need:
+ * poll; the transmitting side is the same {@link RingProducer}, with a 16-byte record header that adds the session),
+ * plus what two processes that do not trust each other need:
  * <ul>
  *     <li><b>Bounds.</b> Every position, length and type read from the file is checked before it is used: the
  *     peer's tail must be 8-aligned and at most one ring ahead of the head, a record must be a known type with a
@@ -198,8 +196,8 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     static final int RINGS_OFFSET = 4096;
     static final int HEADER_LENGTH = 16;
     static final int SESSION_OFFSET = 8;
-    static final int ALIGNMENT = 8;
-    static final int PADDING = 0;
+    static final int ALIGNMENT = RingProducer.ALIGNMENT;
+    static final int PADDING = RingProducer.PADDING;
 
     /** How often {@link #open} starts again when the file changed under it (made, reclaimed or removed). */
     private static final int OPEN_ATTEMPTS = 16;
@@ -230,6 +228,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     private final int heartbeatIndex;
     private final long incarnation;
     private final PortCounters counters;
+    private final RingProducer producer;
     private volatile boolean closed;
     // receiving thread: a peer was attached since the last close notice
     private boolean peerAttached;
@@ -266,6 +265,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         this.heartbeatIndex = endIndex(ownEnd) + HEARTBEAT_OFFSET;
         this.incarnation = incarnation;
         this.counters = counters;
+        this.producer = new RingProducer(transmitBuffer, capacity, header, tailIndex, peerHeadIndex, HEADER_LENGTH);
     }
 
     /**
@@ -467,9 +467,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         header.putLongVolatile(end + PID_OFFSET, ProcessHandle.current().pid());
         header.putLongVolatile(end + START_OFFSET, startMs(ProcessHandle.current()));
         // transmit: go on from what the previous holder of this end published (an unpublished claim is lost)
-        tail = BitUtil.align(Math.max(0, header.getLongVolatile(tailIndex)), ALIGNMENT);
-        claimedTail = tail;
-        headCache = header.getLongVolatile(peerHeadIndex);
+        producer.reset(BitUtil.align(Math.max(0, header.getLongVolatile(tailIndex)), ALIGNMENT));
         // receive: whatever the peer wrote before this incarnation existed was not meant for it
         head = header.getLongVolatile(peerTailIndex);
         header.putLongVolatile(headIndex, head);
@@ -659,28 +657,13 @@ public final class ShmLink extends ShmLinkPad3 implements Link
             counters.linkBackPressure.incrementRelease();
             return BACK_PRESSURED;
         }
-        final int record = BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
-        final int index = (int)(tail & mask);
-        final int toEnd = capacity - index;
-        final int padding = record > toEnd ? toEnd : 0;
-        if (tail + padding + record - headCache > capacity)
+        final int at = producer.claim(frameType, length);
+        if (BACK_PRESSURED == at)
         {
-            headCache = header.getLongAcquire(peerHeadIndex);
-            if (tail + padding + record - headCache > capacity)
-            {
-                counters.linkBackPressure.incrementRelease();
-                return BACK_PRESSURED;
-            }
+            counters.linkBackPressure.incrementRelease();
+            return BACK_PRESSURED;
         }
-        int at = index;
-        if (0 != padding)
-        {
-            transmitBuffer.putLong(index, ((long)PADDING << 32) | padding);
-            at = 0;
-        }
-        transmitBuffer.putLong(at, ((long)frameType << 32) | length);
         transmitBuffer.putLong(at + SESSION_OFFSET, txSession);
-        claimedTail = tail + padding + record;
         return at + HEADER_LENGTH;
     }
 
@@ -699,18 +682,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     @Override
     public boolean hasRoomFor(final int length)
     {
-        if (!session())
-        {
-            return false;
-        }
-        // a claim may first pad the rest of the ring, which is shorter than the record: twice the record suffices
-        final long needed = 2L * BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
-        if (capacity - (tail - headCache) >= needed)
-        {
-            return true;
-        }
-        headCache = header.getLongAcquire(peerHeadIndex);
-        return capacity - (tail - headCache) >= needed;
+        return session() && producer.hasRoomFor(length);
     }
 
     @Override
@@ -722,15 +694,14 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     @Override
     public void commit(final int offset)
     {
-        tail = claimedTail;
-        header.putLongRelease(tailIndex, tail);
+        producer.commit();
         counters.linkFramesSent.incrementRelease();
     }
 
     @Override
     public void abort(final int offset)
     {
-        claimedTail = tail;
+        producer.abort();
     }
 
     @Override

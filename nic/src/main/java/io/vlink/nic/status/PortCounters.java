@@ -2,13 +2,18 @@ package io.vlink.nic.status;
 
 import io.vlink.core.wire.LrhFlyweight;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersReader;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Every counter of one port, allocated in the engine's {@link CountersFile} when the port is built. Per-VL counters
  * are indexed by VL (0..15); a VL the port lacks has none.
  * <p>
  * Each counter has one writer (the agent that owns what it counts), which updates it with release semantics
- * ({@code incrementRelease}, {@code getAndAddRelease}): no locked instruction on the hot path.
+ * ({@code incrementRelease}, {@code getAndAddRelease}): no locked instruction on the hot path. A process that watches
+ * a port of an engine in another process reads the same counters through {@link #attach(CountersReader, int, int)}.
  */
 public final class PortCounters
 {
@@ -63,6 +68,51 @@ public final class PortCounters
      */
     public PortCounters(final CountersFile file, final int port, final int dataVls)
     {
+        this(file::newCounter, port, dataVls);
+    }
+
+    /**
+     * Read the counters of a port of an engine in another process, live, from its counters file: views over the
+     * same memory, for a process that watches the engine (the soak's parent reads its peer's port this way). The
+     * owner stays the only writer; the views are read only.
+     *
+     * @param reader  the counters of the other engine's file ({@code CountersFileReader.counters()}).
+     * @param port    the port number.
+     * @param dataVls the port's data VLs.
+     * @return the port's counters.
+     * @throws IllegalStateException when the file lacks a counter of the port.
+     */
+    public static PortCounters attach(final CountersReader reader, final int port, final int dataVls)
+    {
+        final Map<String, Integer> ids = new HashMap<>();
+        reader.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (CounterKey.port(keyBuffer) == port)
+            {
+                ids.put(typeId + "/" + CounterKey.vl(keyBuffer) + "/" + CounterKey.reason(keyBuffer), counterId);
+            }
+        });
+        return new PortCounters((type, p, vl, reason) ->
+        {
+            final Integer id = ids.get(type.typeId() + "/" + vl + "/" + reason);
+            if (null == id)
+            {
+                throw new IllegalStateException("no counter " + type.counterName() + " of port " + port +
+                    (CounterKey.NONE != vl ? " vl " + vl : "") + " in the counters file");
+            }
+            return new AtomicCounter(reader.valuesBuffer(), id);
+        }, port, dataVls);
+    }
+
+    /** Where the counters come from: allocated in this engine's file, or found in another's. */
+    @FunctionalInterface
+    private interface CounterSource
+    {
+        AtomicCounter counter(CounterType type, int port, int vl, int reason);
+    }
+
+    private PortCounters(final CounterSource file, final int port, final int dataVls)
+    {
         if (dataVls < 1 || dataVls > VL15)
         {
             throw new IllegalArgumentException("data VLs must be 1..15: " + dataVls);
@@ -116,18 +166,18 @@ public final class PortCounters
         discards = new AtomicCounter[DiscardReasons.count()];
         for (int reason = 0; reason < discards.length; reason++)
         {
-            discards[reason] = file.newCounter(CounterType.DISCARDS, port, CounterKey.NONE, reason);
+            discards[reason] = file.counter(CounterType.DISCARDS, port, CounterKey.NONE, reason);
         }
     }
 
-    private AtomicCounter portCounter(final CountersFile file, final CounterType type)
+    private AtomicCounter portCounter(final CounterSource file, final CounterType type)
     {
-        return file.newCounter(type, port, CounterKey.NONE, CounterKey.NONE);
+        return file.counter(type, port, CounterKey.NONE, CounterKey.NONE);
     }
 
-    private AtomicCounter vlCounter(final CountersFile file, final CounterType type, final int vl)
+    private AtomicCounter vlCounter(final CounterSource file, final CounterType type, final int vl)
     {
-        return file.newCounter(type, port, vl, CounterKey.NONE);
+        return file.counter(type, port, vl, CounterKey.NONE);
     }
 
     public int port()

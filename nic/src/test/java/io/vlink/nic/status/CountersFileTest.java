@@ -27,6 +27,36 @@ class CountersFileTest
     private final CachedEpochClock clock = new CachedEpochClock();
 
     @Test
+    void aPortAttachedFromAnotherReaderSeesTheSameCountersLive()
+    {
+        clock.update(System.currentTimeMillis());
+        try (CountersFile counters = CountersFile.create(dir, "attach", 512, 64 * 1024, clock))
+        {
+            new PortCounters(counters, 0, 2);
+            final PortCounters port = new PortCounters(counters, 1, 4);
+            try (CountersFileReader reader = CountersFileReader.open(counters.file()))
+            {
+                final PortCounters view = PortCounters.attach(reader.counters(), 1, 4);
+                port.rxAbr(3).setRelease(1234);
+                port.rxPackets(PortCounters.VL15).incrementRelease();
+                port.discards(2).getAndAddRelease(7);
+                port.linkTransitions.setRelease(3);
+                assertEquals(1234, view.rxAbr(3).get(), "the writer's value, not port 0's");
+                assertEquals(1, view.rxPackets(PortCounters.VL15).get());
+                assertEquals(7, view.discards(2).get());
+                assertEquals(3, view.linkTransitions.get());
+                assertEquals(0, view.rxAbr(0).get());
+                port.rxAbr(3).setRelease(1235);
+                assertEquals(1235, view.rxAbr(3).get(), "live");
+
+                final IllegalStateException missing =
+                    assertThrows(IllegalStateException.class, () -> PortCounters.attach(reader.counters(), 0, 4));
+                assertTrue(missing.getMessage().contains("of port 0 vl 2"), missing.getMessage());
+            }
+        }
+    }
+
+    @Test
     void anotherReaderSeesEveryCounterWithItsKeyAndValueThenTheFileIsGoneOnClose()
     {
         // The PID-reuse check compares the file's start time with the process's: use the real time.

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>
  * Transmit calls go straight to the wrapped link. Threading: {@link #poll} on the receive thread only.
  */
-public final class FaultyLink extends ForwardingLink
+public final class FaultyLink extends ForwardingLink implements WireCounts
 {
     /** The FCP's word and LPCRC: the bytes the LPCRC check covers (bytes 6-7 are reserved and ignored). */
     private static final int FCP_CHECKED_BYTES = 6;

@@ -113,4 +113,19 @@ public final class LatencyRecorder
     {
         return clamped;
     }
+
+    /**
+     * Reader thread, after the writer stopped: add what another recorder (the peer process's, in a two-process soak)
+     * recorded.
+     *
+     * @param otherTotal   its whole run.
+     * @param otherSteady  its packets after the warm-up.
+     * @param otherClamped its latencies beyond the trackable range.
+     */
+    public void merge(final Histogram otherTotal, final Histogram otherSteady, final long otherClamped)
+    {
+        total.add(otherTotal);
+        steady.add(otherSteady);
+        clamped += otherClamped;
+    }
 }

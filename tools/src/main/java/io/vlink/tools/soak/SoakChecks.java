@@ -90,12 +90,12 @@ final class SoakChecks
         }
         return rig.tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
             faults.vl15Accounted() == traffic.smpsSent &&
-            traffic.vl15Delivered == rig.rx.counters().rxPackets(LrhFlyweight.VL15).get();
+            traffic.vl15Delivered == rig.rxCounters.rxPackets(LrhFlyweight.VL15).get();
     }
 
     private long faultLost(final int vl)
     {
-        final FaultyLink wire = rig.links[1];
+        final WireCounts wire = rig.wire;
         return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl) + wire.stateLost(vl);
     }
 
@@ -116,7 +116,7 @@ final class SoakChecks
     private boolean creditsRecovered()
     {
         final PortCounters sender = rig.tx.counters();
-        final PortCounters receiver = rig.rx.counters();
+        final PortCounters receiver = rig.rxCounters;
         for (int vl = 0; vl < dataVls; vl++)
         {
             final int fctbs = (int)sender.txFctbs(vl).get();
@@ -156,7 +156,7 @@ final class SoakChecks
 
         final Totals totals = vls(result);
         final PortCounters sender = rig.tx.counters();
-        final PortCounters receiver = rig.rx.counters();
+        final PortCounters receiver = rig.rxCounters;
         result.vl15Sent = traffic.smpsSent;
         result.vl15Received = traffic.vl15Delivered;
         result.vl15Dropped = receiver.vl15Drops.get();
@@ -174,7 +174,7 @@ final class SoakChecks
     {
         final double[] predicted = phases.predicted(driven, options.sizeMin, options.sizeMax, options.seed);
         final Totals totals = new Totals();
-        final FaultyLink wire = rig.links[1];
+        final WireCounts wire = rig.wire;
         for (int vl = 0; vl < dataVls; vl++)
         {
             final SoakResult.Vl v = new SoakResult.Vl(vl);
@@ -214,15 +214,15 @@ final class SoakChecks
     private void faults(final SoakResult result, final Totals totals)
     {
         final PortCounters sender = rig.tx.counters();
-        final PortCounters receiver = rig.rx.counters();
+        final PortCounters receiver = rig.rxCounters;
         final long[] injected = faults.injected;
         final long[] detected = faults.detected;
         final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
         final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
         injected[FaultKind.DROP_DATA.ordinal()] = totals.dropped;
         injected[FaultKind.CORRUPT_DATA.ordinal()] = totals.corrupted;
-        injected[FaultKind.DROP_FCP.ordinal()] = rig.links[0].droppedFcps() + rig.links[1].droppedFcps();
-        injected[FaultKind.CORRUPT_FCP.ordinal()] = rig.links[0].corruptedFcps() + rig.links[1].corruptedFcps();
+        injected[FaultKind.DROP_FCP.ordinal()] = rig.links[0].droppedFcps() + rig.wire.droppedFcps();
+        injected[FaultKind.CORRUPT_FCP.ordinal()] = rig.links[0].corruptedFcps() + rig.wire.corruptedFcps();
         // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state), found damaged, or
         // the wire lost at a link bounce
         detected[FaultKind.DROP_DATA.ordinal()] =
@@ -257,7 +257,7 @@ final class SoakChecks
         for (final DiscardReason reason : DiscardReason.values())
         {
             final long count = rig.tx.counters().discards(reason.id()).get() +
-                rig.rx.counters().discards(reason.id()).get();
+                rig.rxCounters.discards(reason.id()).get();
             if (count > 0)
             {
                 final String name = DiscardReasons.name(reason.id());
@@ -313,7 +313,7 @@ final class SoakChecks
         final SoakResult result, final Totals totals, final boolean drained, final boolean creditsRecovered)
     {
         final PortCounters sender = rig.tx.counters();
-        final PortCounters receiver = rig.rx.counters();
+        final PortCounters receiver = rig.rxCounters;
         final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
         final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
         final long vl15Missing = traffic.smpsSent - result.vl15Received - result.vl15Dropped -
@@ -363,7 +363,7 @@ final class SoakChecks
         final int discardsBefore = result.violations.size();
         result.discards.forEach((reason, count) -> violation(result, null != result.discardCauses.get(reason),
             count + " discard(s) for " + reason + " that no injected fault or documented cause explains"));
-        final long corruptedFcps = rig.links[0].corruptedFcps() + rig.links[1].corruptedFcps();
+        final long corruptedFcps = rig.links[0].corruptedFcps() + rig.wire.corruptedFcps();
         final long badLpcrc = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
             receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
         violation(result, corruptedFcps == badLpcrc,
@@ -404,7 +404,7 @@ final class SoakChecks
         {
             state.append(String.format(Locale.ROOT, "VL%d FCTBS=%d CL=%d ABR=%d free=%d; ", vl,
                 rig.tx.counters().txFctbs(vl).get(), rig.tx.counters().txCreditLimit(vl).get(),
-                rig.rx.counters().rxAbr(vl).get(), rig.rx.counters().rxFreeBlocks(vl).get()));
+                rig.rxCounters.rxAbr(vl).get(), rig.rxCounters.rxFreeBlocks(vl).get()));
         }
         return state.toString();
     }

@@ -242,7 +242,7 @@ final class SoakFaults
      */
     long vl15Accounted()
     {
-        final PortCounters counters = rig.rx.counters();
+        final PortCounters counters = rig.rxCounters;
         return counters.rxPackets(LrhFlyweight.VL15).get() + counters.vl15Drops.get() +
             counters.discards(DiscardReason.VL15_STATE.id()).get();
     }
@@ -250,14 +250,17 @@ final class SoakFaults
     private void vl15Flood(final int extra)
     {
         final Port tx = rig.tx;
-        final Port rx = rig.rx;
+        final PortCounters rx = rig.rxCounters;
         // every SMP so far accounted for and the VL15 buffer emptied, so that exactly `extra` find it full
         if (!rig.await(FAULT_DEADLINE_NS, () -> tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
-            vl15Accounted() == traffic.smpsSent && rx.pending(LrhFlyweight.VL15) == 0, null))
+            vl15Accounted() == traffic.smpsSent &&
+            traffic.vl15Delivered == rx.rxPackets(LrhFlyweight.VL15).get(), null))
         {
             return;
         }
-        final long dropsBefore = rx.counters().vl15Drops.get();
+        // nothing is received until every flood SMP arrived or was dropped
+        rig.hold();
+        final long dropsBefore = rx.vl15Drops.get();
         final int total = SoakRunner.VL15_PACKETS + extra;
         final long deadlineNs = rig.clock.nanoTime() + FAULT_DEADLINE_NS;
         int posted = 0;
@@ -276,7 +279,7 @@ final class SoakFaults
         }
         rig.spinUntil(deadlineNs, () -> vl15Accounted() == traffic.smpsSent);
         injected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, posted - SoakRunner.VL15_PACKETS);
-        detected[FaultKind.VL15_FLOOD.ordinal()] += rx.counters().vl15Drops.get() - dropsBefore;
+        detected[FaultKind.VL15_FLOOD.ordinal()] += rx.vl15Drops.get() - dropsBefore;
     }
 
     private void retable(final int index)
@@ -298,24 +301,23 @@ final class SoakFaults
     private void bounce()
     {
         final Port tx = rig.tx;
-        final Port rx = rig.rx;
         injected[FaultKind.LINK_BOUNCE.ordinal()]++;
         // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again
-        rig.links[1].cut(true);
+        rig.cut(true);
         tx.down();
-        rx.down();
+        rig.rxLink(false);
         if (rig.await(FAULT_DEADLINE_NS,
-            () -> tx.linkState() == LinkState.DOWN && rx.linkState() == LinkState.DOWN, null))
+            () -> tx.linkState() == LinkState.DOWN && rig.rxLinkState() == LinkState.DOWN, null))
         {
             tx.up();
-            rx.up();
+            rig.rxLink(true);
             if (rig.await(FAULT_DEADLINE_NS,
-                () -> tx.linkState() == LinkState.ACTIVE && rx.linkState() == LinkState.ACTIVE, null))
+                () -> tx.linkState() == LinkState.ACTIVE && rig.rxLinkState() == LinkState.ACTIVE, null))
             {
                 detected[FaultKind.LINK_BOUNCE.ordinal()]++;
             }
         }
-        rig.links[1].cut(false);
+        rig.cut(false);
     }
 
     /**

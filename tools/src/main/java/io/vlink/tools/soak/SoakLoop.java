@@ -4,7 +4,6 @@ import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.credit.DiscardReason;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
-import org.HdrHistogram.Histogram;
 
 import java.io.PrintWriter;
 import java.util.Arrays;
@@ -87,10 +86,7 @@ final class SoakLoop
         while ((nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs)) && !allOffered() &&
             !stop.getAsBoolean())
         {
-            if (!faults.receiverStalled(nowNs))
-            {
-                rig.rx.poll(traffic, SoakRig.POLL_LIMIT);
-            }
+            rig.receive(!faults.receiverStalled(nowNs));
             offer(Math.min(nowNs, endNs - 1));
             rig.duty();
             nowNs = rig.clock.nanoTime();
@@ -177,7 +173,6 @@ final class SoakLoop
 
     private void report(final int second)
     {
-        final Histogram interval = latency.sampleInterval();
         final long[] stalls = new long[VlArbiter.VL_COUNT];
         final StringBuilder line = new StringBuilder(200);
         line.append(String.format(Locale.ROOT, "%4ds", second));
@@ -201,7 +196,7 @@ final class SoakLoop
         {
             stallSum += s;
         }
-        final long p99 = interval.getTotalCount() == 0 ? 0 : interval.getValueAtPercentile(99);
+        final long p99 = rig.intervalP99(latency);
         line.append(String.format(Locale.ROOT, " | %.1f MB/s | stalls %d | discards %d | p99 %s",
             bytes / 1e6, stallSum, discards(), SoakRunner.nanos(p99)));
         timeline.addSecond(traffic.intervalBytes, stalls, p99);
@@ -218,7 +213,7 @@ final class SoakLoop
         long total = 0;
         for (int reason = 0; reason < DiscardReason.values().length; reason++)
         {
-            total += rig.rx.counters().discards(reason).get() + rig.tx.counters().discards(reason).get();
+            total += rig.rxCounters.discards(reason).get() + rig.tx.counters().discards(reason).get();
         }
         return total;
     }

@@ -51,6 +51,8 @@ public final class SoakResult
     public double seconds;
     /** Stopped early by Ctrl-C: {@link #seconds} is the time traffic was offered until then. */
     public boolean interrupted;
+    /** With {@code --link shm}: the process that ran port B (not this one); 0 otherwise. */
+    public long peerPid;
     public String link = "loopback";
     public String threads = "shared";
     public String idle = "backoff";
@@ -194,8 +196,16 @@ public final class SoakResult
             .field("ok", ok())
             .name("seconds").value(seconds, 3)
             .field("interrupted", interrupted)
-            .field("link", link)
-            .field("threads", threads)
+            .field("link", link);
+        if (0 == peerPid)
+        {
+            json.field("peer_pid", (String)null);
+        }
+        else
+        {
+            json.field("peer_pid", peerPid);
+        }
+        json.field("threads", threads)
             .field("idle", idle)
             .field("seed", seed)
             .field("data_vls", dataVls);

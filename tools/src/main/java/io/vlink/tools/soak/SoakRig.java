@@ -6,11 +6,15 @@ import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
+import io.vlink.nic.status.CountersFileDescriptor;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.IoUtil;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.errors.ErrorLogReader;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
@@ -21,12 +25,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 /**
- * The soak's set-up: one engine with two ports back to back (or two engines over UDP on 127.0.0.1, or through a
- * shared-memory file), each port's link
- * wrapped by a {@link FaultyLink}, brought up to Active; and the two things every part of the soak does with it: run
- * the engines' duty cycles (in invoker mode) and wait, receiving, for a condition.
+ * The soak's set-up: one engine with two ports back to back (or two engines over UDP on 127.0.0.1, or port A here and
+ * port B in a peer process through a shared-memory file), each port's link wrapped by a {@link FaultyLink}, brought
+ * up to Active; and the two things every part of the soak does with it: run the engines' duty cycles (in invoker
+ * mode) and wait, receiving, for a condition.
+ * <p>
+ * Port B is reached through this class only: its counters ({@link #rxCounters}), its wire's fault counts
+ * ({@link #wire}), receiving ({@link #receive(boolean)}), its link state and its link going down and up. In one
+ * process these are the port and its link; with a peer process ({@link SoakPeer}), what the peer publishes and obeys.
  */
 final class SoakRig implements AutoCloseable
 {
@@ -34,18 +43,35 @@ final class SoakRig implements AutoCloseable
     static final int POLL_LIMIT = 256;
 
     private static final long LINK_UP_DEADLINE_NS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * The silence after which a port of a two-process soak takes its link down: two processes are descheduled
+     * independently (one engine of a process stops while the other runs), for hundreds of milliseconds on a loaded
+     * machine; a peer that dies is seen by its process ending, at once.
+     */
+    static final long PEER_LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
 
     final SoakRunner.Options options;
     final NanoClock clock;
     final SoakTraffic traffic;
     final List<Engine> engines = new ArrayList<>(2);
-    /** [0] is what port A receives (FCPs from B), [1] what port B receives (A's data). */
+    /**
+     * [0] is what port A receives (FCPs from B), [1] what port B receives (A's data); [1] is null when port B runs in
+     * a peer process.
+     */
     final FaultyLink[] links = new FaultyLink[2];
     /** Port A: sends the data. */
     Port tx;
-    /** Port B: receives it. */
-    Port rx;
+    /** Port B's counters (with a peer process: its counters file, read live). */
+    PortCounters rxCounters;
+    /** What the wire destroyed on its way to port B. */
+    WireCounts wire;
+    /** Port B: receives the data (null when it runs in a peer process). */
+    private Port rx;
+    /** The peer process that runs port B, or null. */
+    private SoakPeer peer;
     private int linkCount;
+    /** With a peer process: the link's file. */
+    private File linkFile;
 
     SoakRig(final SoakRunner.Options options, final SoakTraffic traffic)
     {
@@ -72,10 +98,23 @@ final class SoakRig implements AutoCloseable
             tx = a.port(0);
             rx = b.port(0);
         }
+        else if (options.shm && null != options.peerCommand)
+        {
+            // port B in a peer process; the link's file, the peer's channel and counters files in one directory
+            final File directory =
+                null != options.directory ? options.directory : CountersFileDescriptor.defaultDirectory();
+            final String name = "soak-" + ProcessHandle.current().pid();
+            peer = SoakPeer.start(options.peerCommand, directory, name);
+            linkFile = SoakPeer.linkFile(directory, name);
+            final Engine a = builder("soak-a", true).directory(directory).linkTimeoutNs(PEER_LINK_TIMEOUT_NS)
+                .shm(linkFile.toPath(), ShmLink.Role.A).build();
+            engines.add(a);
+            tx = a.port(0);
+        }
         else if (options.shm)
         {
             // relative: under the engines' directory, removed when both have closed
-            final Path file = Path.of("soak-" + ProcessHandle.current().pid() + ".shm");
+            final Path file = Path.of("soak-" + ProcessHandle.current().pid() + SoakPeer.SHM_SUFFIX);
             final Engine a = builder("soak-a", true).shm(file, ShmLink.Role.A).build();
             engines.add(a);
             final Engine b = builder("soak-b", false).shm(file, ShmLink.Role.B).build();
@@ -91,14 +130,42 @@ final class SoakRig implements AutoCloseable
             rx = engine.port(1);
         }
         ((FaultyLink)tx.link()).attach(tx);
-        ((FaultyLink)rx.link()).attach(rx);
         links[0] = (FaultyLink)tx.link();
-        links[1] = (FaultyLink)rx.link();
-        await(LINK_UP_DEADLINE_NS, () -> tx.linkState() == LinkState.ACTIVE && rx.linkState() == LinkState.ACTIVE,
+        if (null != rx)
+        {
+            ((FaultyLink)rx.link()).attach(rx);
+            links[1] = (FaultyLink)rx.link();
+            rxCounters = rx.counters();
+            wire = links[1];
+        }
+        else
+        {
+            wire = peer;
+        }
+        await(LINK_UP_DEADLINE_NS, () -> tx.linkState() == LinkState.ACTIVE && rxLinkState() == LinkState.ACTIVE,
             "the link to come up (Initialize, Armed, Active)");
+        if (null != peer)
+        {
+            rxCounters = peer.attach(options.qos.dataVls());
+        }
     }
 
     private Engine.Builder builder(final String name, final boolean capture)
+    {
+        return builder(options, name, capture, this::wrap);
+    }
+
+    /**
+     * The engine of a soak's port: its settings, clocks and directory, and each link wrapped.
+     *
+     * @param options what runs.
+     * @param name    the engine's name.
+     * @param capture whether this engine writes {@code --capture}.
+     * @param wrapper wraps each link the engine makes (the fault injector).
+     * @return the builder, with the link still to choose.
+     */
+    static Engine.Builder builder(
+        final SoakRunner.Options options, final String name, final boolean capture, final UnaryOperator<Link> wrapper)
     {
         final Engine.Builder builder = Engine.builder()
             .name(name)
@@ -108,15 +175,15 @@ final class SoakRig implements AutoCloseable
             .vlBufferBlocks(SoakRunner.VL_BUFFER_BLOCKS)
             .vl15Packets(SoakRunner.VL15_PACKETS)
             .burst(SoakRunner.BURST)
-            .clocks(clock, SystemEpochClock.INSTANCE)
-            .linkWrapper(this::wrap);
+            .clocks(options.clock, SystemEpochClock.INSTANCE)
+            .linkWrapper(wrapper);
         if (null != options.directory)
         {
             builder.directory(options.directory);
         }
         if (capture && null != options.capture)
         {
-            // both directions of the wire, as pcap; over UDP, engine A records what it sends and receives
+            // both directions of the wire, as pcap; over UDP and shm, engine A records what it sends and receives
             builder.capture(options.capture, 64L * 1024 * 1024);
         }
         return builder;
@@ -146,8 +213,132 @@ final class SoakRig implements AutoCloseable
     {
         for (final FaultyLink link : links)
         {
-            link.arm(armed);
+            if (null != link)
+            {
+                link.arm(armed);
+            }
         }
+        if (null != peer)
+        {
+            peer.arm(armed);
+        }
+    }
+
+    /**
+     * @param cut whether the wire to port B loses every data packet (a link bounce).
+     */
+    void cut(final boolean cut)
+    {
+        if (null != peer)
+        {
+            peer.cut(cut);
+        }
+        else
+        {
+            links[1].cut(cut);
+        }
+    }
+
+    /**
+     * Port B receives (polls its packets into the soak's checks), or holds them (a stalled receiver).
+     *
+     * @param receiving false: nothing is polled (with a peer process: it is told to hold).
+     * @return packets received.
+     */
+    int receive(final boolean receiving)
+    {
+        if (null != peer)
+        {
+            return peer.receive(traffic, receiving);
+        }
+        return receiving ? rx.poll(traffic, POLL_LIMIT) : 0;
+    }
+
+    /**
+     * @return port B's link state.
+     */
+    LinkState rxLinkState()
+    {
+        return null != peer ? peer.linkState() : rx.linkState();
+    }
+
+    /**
+     * Port B receives nothing until the next {@link #receive(boolean)} or {@link #await}: in one process nothing polls
+     * meanwhile anyway; a peer process is told to hold, and this returns once it does.
+     */
+    void hold()
+    {
+        if (null != peer)
+        {
+            peer.hold(this::duty);
+        }
+    }
+
+    /**
+     * @param up whether port B's link goes up or down.
+     */
+    void rxLink(final boolean up)
+    {
+        if (null != peer)
+        {
+            peer.link(up);
+        }
+        else if (up)
+        {
+            rx.up();
+        }
+        else
+        {
+            rx.down();
+        }
+    }
+
+    /**
+     * @param latency the soak's recorder (its interval is sampled here in one process).
+     * @return the latency p99 of the last second's deliveries (with a peer process: of its last whole second).
+     */
+    long intervalP99(final LatencyRecorder latency)
+    {
+        if (null != peer)
+        {
+            return peer.intervalP99();
+        }
+        final org.HdrHistogram.Histogram interval = latency.sampleInterval();
+        return interval.getTotalCount() == 0 ? 0 : interval.getValueAtPercentile(99);
+    }
+
+    /**
+     * @param latency the soak's recorder; packets delivered from this time on are after the warm-up.
+     * @param fromNs  the end of the warm-up.
+     */
+    void steadyFrom(final LatencyRecorder latency, final long fromNs)
+    {
+        latency.steadyFrom(fromNs);
+        if (null != peer)
+        {
+            peer.steadyFrom(fromNs);
+        }
+    }
+
+    /**
+     * After the checks' waits: a peer process publishes its final counts and latencies into the soak's.
+     *
+     * @param latency the soak's recorder.
+     */
+    void finish(final LatencyRecorder latency)
+    {
+        if (null != peer)
+        {
+            peer.finish(traffic, latency, this::duty);
+        }
+    }
+
+    /**
+     * @return the peer process that runs port B, or 0 when it runs in this one.
+     */
+    long peerPid()
+    {
+        return null != peer ? peer.pid() : 0;
     }
 
     /**
@@ -189,7 +380,7 @@ final class SoakRig implements AutoCloseable
                 }
                 return false;
             }
-            if (0 == duty() + rx.poll(traffic, POLL_LIMIT))
+            if (0 == duty() + receive(true))
             {
                 Thread.onSpinWait();
             }
@@ -228,18 +419,40 @@ final class SoakRig implements AutoCloseable
         final StringBuilder errors = new StringBuilder();
         for (final Engine engine : engines)
         {
-            ErrorLogReader.read(engine.countersFile().errorLogBuffer(), (count, first, last, encoded) ->
-                errors.append(count).append(" x ").append(encoded.lines().findFirst().orElse("")).append("; "));
+            appendErrors(engine, errors);
+        }
+        if (null != peer)
+        {
+            errors.append(peer.errors());
         }
         return errors.toString();
     }
 
+    /**
+     * @param engine an engine.
+     * @param errors where its error log goes, one entry per distinct error.
+     */
+    static void appendErrors(final Engine engine, final StringBuilder errors)
+    {
+        ErrorLogReader.read(engine.countersFile().errorLogBuffer(), (count, first, last, encoded) ->
+            errors.append(count).append(" x ").append(encoded.lines().findFirst().orElse("")).append("; "));
+    }
+
+    /**
+     * Stop the peer process (reaped), then close the engines; with a peer, the link's file is removed even when the
+     * peer died holding its end.
+     */
     @Override
     public void close()
     {
+        CloseHelper.quietClose(peer);
         for (final Engine engine : engines)
         {
             CloseHelper.quietClose(engine);
+        }
+        if (null != linkFile)
+        {
+            IoUtil.deleteIfExists(linkFile);
         }
     }
 }

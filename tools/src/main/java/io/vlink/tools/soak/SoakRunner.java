@@ -42,6 +42,9 @@ public final class SoakRunner
      */
     public static final int BURST = 8;
 
+    /** The longest latency the histograms track. */
+    static final long HIGHEST_LATENCY_NS = TimeUnit.MINUTES.toNanos(10);
+
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     /** The latency summary leaves out the first tenth of the run... */
     static final double WARMUP_FRACTION = 0.1;
@@ -60,8 +63,16 @@ public final class SoakRunner
         /** Data packets a second over all driven VLs (shared evenly); 0: every VL backlogged. */
         public long rate;
         public boolean udp;
-        /** Two engines in this process linked through a shared-memory file (ignored with {@link #udp}). */
+        /**
+         * Port A linked to port B through a shared-memory file (ignored with {@link #udp}): port B in a peer process
+         * started with {@link #peerCommand}, or without one, in a second engine of this process.
+         */
         public boolean shm;
+        /**
+         * With {@link #shm}: the main class and arguments that run the peer process's side ({@code io.vlink.tools.Vlink
+         * soak ARGS}; the peer's file is appended as {@code --peer-of FILE}); null: both engines in this process.
+         */
+        public java.util.List<String> peerCommand;
         /** With {@link #udp}: the key that authenticates every datagram, or null. */
         public io.vlink.nic.link.LinkKey udpKey;
         public ThreadingMode threading = ThreadingMode.SHARED;
@@ -178,7 +189,7 @@ public final class SoakRunner
             slOf[vl] = slOf(qos, vl);
             driven[vl] = null == notDriven[vl];
         }
-        final LatencyRecorder latency = new LatencyRecorder(TimeUnit.MINUTES.toNanos(10));
+        final LatencyRecorder latency = new LatencyRecorder(HIGHEST_LATENCY_NS);
         final SoakTraffic traffic =
             new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency, options.clock);
         final SoakTimeline timeline = new SoakTimeline(dataVls);
@@ -192,13 +203,15 @@ public final class SoakRunner
             final SoakChecks checks = new SoakChecks(rig, faults, phases, latency, driven, notDriven);
 
             final long startNs = options.clock.nanoTime();
-            latency.steadyFrom(startNs + warmupNs(options.seconds));
+            rig.steadyFrom(latency, startNs + warmupNs(options.seconds));
             loop.run(startNs, startNs + (long)(options.seconds * SECOND_NS));
             final long offeredNs = options.clock.nanoTime() - startNs;
             final boolean drained = checks.drain();
             final boolean creditsRecovered = checks.awaitCredits();
+            rig.finish(latency);
             final SoakResult result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
             result.interrupted = options.stop.getAsBoolean();
+            result.peerPid = rig.peerPid();
             return new Outcome(result, timeline, latency.total(), latency.steady());
         }
     }

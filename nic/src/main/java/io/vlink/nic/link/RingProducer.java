@@ -1,0 +1,166 @@
+package io.vlink.nic.link;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * Two cache lines before the producer's fields.
+ */
+abstract class RingProducerPad1
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The producer's fields: the tail as published, the tail of the frame claimed, the consumer's head it last saw.
+ */
+abstract class RingProducerFields extends RingProducerPad1
+{
+    long tail;
+    long claimedTail;
+    long headCache;
+}
+
+/**
+ * Two cache lines after the producer's fields.
+ */
+abstract class RingProducerPad2 extends RingProducerFields
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The transmitting side of a single-producer single-consumer frame ring, shared by {@link LoopbackLink} (a ring in
+ * this process) and {@link ShmLink} (a ring in a file two processes map): a frame is claimed in place, preceded by a
+ * padding record to the ring's end when it would not fit before it, written by the caller, and published by
+ * {@link #commit()} with one release store of the tail; the consumer's head is read (acquire) only when the cached
+ * one says the ring is full.
+ * <p>
+ * A record is a header of {@code headerLength} bytes, whose first long is {@code (type << 32) | length} (type
+ * {@link #PADDING} for the padding record, whose length runs to the ring's end), then the frame, aligned to 8 bytes.
+ * What follows the first long of a header (the shm link's session) is the caller's. Positions are longs that only
+ * grow; a record's index is the position masked by the capacity.
+ * <p>
+ * Threading: the transmitting thread only. Its fields are padded on both sides (class-hierarchy padding, as Agrona's
+ * and JCTools' queues), so that its writes invalidate no line the receiving thread reads.
+ */
+final class RingProducer extends RingProducerPad2
+{
+    /** The type of the record that skips the rest of the ring. */
+    static final int PADDING = 0;
+    /** Records start and end on 8 bytes. */
+    static final int ALIGNMENT = 8;
+
+    private final AtomicBuffer ring;
+    private final AtomicBuffer positions;
+    private final int tailIndex;
+    private final int headIndex;
+    private final int capacity;
+    private final int mask;
+    private final int headerLength;
+
+    /**
+     * @param ring         the records (capacity bytes from index 0).
+     * @param capacity     a power of two.
+     * @param positions    where the tail and the head are (may be {@code ring} itself).
+     * @param tailIndex    the tail's index in {@code positions}, written here with release stores.
+     * @param headIndex    the consumer's head's index in {@code positions}, read here with acquire loads.
+     * @param headerLength a record header's bytes (8 or more, a multiple of 8).
+     */
+    RingProducer(
+        final AtomicBuffer ring,
+        final int capacity,
+        final AtomicBuffer positions,
+        final int tailIndex,
+        final int headIndex,
+        final int headerLength)
+    {
+        this.ring = ring;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.positions = positions;
+        this.tailIndex = tailIndex;
+        this.headIndex = headIndex;
+        this.headerLength = headerLength;
+    }
+
+    /**
+     * Go on from a tail (a ring whose producer this replaces: the shm link's end taken over); a new ring starts at 0.
+     *
+     * @param tail where the ring's tail is (8-aligned); the consumer's head is read again.
+     */
+    void reset(final long tail)
+    {
+        this.tail = tail;
+        this.claimedTail = tail;
+        this.headCache = positions.getLongVolatile(headIndex);
+    }
+
+    /**
+     * Claim room for a frame: its header's first long is written; the rest is the caller's until {@link #commit()}.
+     *
+     * @param frameType the frame's type (positive).
+     * @param length    the frame's bytes.
+     * @return the index of the record's header in the ring, or {@link Link#BACK_PRESSURED} when the ring is full.
+     */
+    int claim(final int frameType, final int length)
+    {
+        final int record = BitUtil.align(length + headerLength, ALIGNMENT);
+        final long tail = this.tail;
+        final int index = (int)(tail & mask);
+        final int toEnd = capacity - index;
+        final int padding = record > toEnd ? toEnd : 0;
+        if (tail + padding + record - headCache > capacity)
+        {
+            headCache = positions.getLongAcquire(headIndex);
+            if (tail + padding + record - headCache > capacity)
+            {
+                return Link.BACK_PRESSURED;
+            }
+        }
+        int at = index;
+        if (0 != padding)
+        {
+            // the rest of the ring is skipped: a padding record to its end, published with the frame
+            ring.putLong(index, ((long)PADDING << 32) | padding);
+            at = 0;
+        }
+        ring.putLong(at, ((long)frameType << 32) | length);
+        claimedTail = tail + padding + record;
+        return at;
+    }
+
+    /**
+     * @param length a frame's bytes.
+     * @return whether a claim of that length would succeed now.
+     */
+    boolean hasRoomFor(final int length)
+    {
+        // a claim may first pad the rest of the ring, which is shorter than the record: twice the record suffices
+        final long needed = 2L * BitUtil.align(length + headerLength, ALIGNMENT);
+        if (capacity - (tail - headCache) >= needed)
+        {
+            return true;
+        }
+        headCache = positions.getLongAcquire(headIndex);
+        return capacity - (tail - headCache) >= needed;
+    }
+
+    /**
+     * Publish the claimed frame (and its padding): one release store of the tail.
+     */
+    void commit()
+    {
+        tail = claimedTail;
+        positions.putLongRelease(tailIndex, tail);
+    }
+
+    /**
+     * Forget the claimed frame: nothing was published, the next claim takes the same space (and writes any padding
+     * again).
+     */
+    void abort()
+    {
+        claimedTail = tail;
+    }
+}

@@ -1,0 +1,284 @@
+package io.vlink.tools.soak;
+
+import io.vlink.core.arb.VlArbiter;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.HdrHistogram.Histogram;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.DataFormatException;
+
+/**
+ * The file through which a two-process soak's parent (port A, the sender) and its peer process (port B, the
+ * receiver) talk, beside the link's own file: the parent's commands (receive or hold, arm the wire faults, cut the
+ * wire, link up or down, done) and the peer's receive-side state (the soak's per-VL receive counts and its wire's
+ * fault counts, published as one consistent snapshot under a sequence word; the port's link state; the latency
+ * histograms and engine errors at the end). Each word has one writer: the parent writes the command words, the peer
+ * every other.
+ * <p>
+ * Layout (longs, each group on its own cache lines): commands at 0; the peer's words at 128; the snapshot at 256
+ * (eleven arrays of 16 VLs, then four longs); the peer's counters file path at 4096; at the end, its engine errors at
+ * 8192 and its two latency histograms (HdrHistogram's compressed form) at 73728 and 73728 + 1 MiB.
+ */
+final class PeerChannel implements AutoCloseable
+{
+    // commands: written by the parent
+    static final int PARENT_PID = 0;
+    static final int STEADY_FROM_NS = 8;
+    static final int HOLD = 16;
+    static final int ARMED = 24;
+    static final int CUT = 32;
+    static final int LINK_UP = 40;
+    /** 1: receive no more, publish the results; 2: the parent has read them, close and exit. */
+    static final int DONE = 48;
+
+    // the peer's words
+    static final int PEER_PID = 128;
+    static final int READY = 136;
+    static final int LINK_STATE = 144;
+    /** The value of {@link #HOLD} the peer obeys: 1 once it polls nothing. */
+    static final int HELD = 152;
+    static final int INTERVAL_P99_NS = 160;
+    static final int FINISHED = 168;
+    static final int VERSION = 176;
+
+    // the snapshot: arrays of VL_COUNT longs
+    static final int DELIVERED = 0;
+    static final int RECEIVED_BYTES = 1;
+    static final int OUT_OF_ORDER = 2;
+    static final int DUPLICATED = 3;
+    static final int DAMAGED = 4;
+    static final int GAPS = 5;
+    static final int EXPECTED = 6;
+    static final int DROPPED_DATA = 7;
+    static final int CORRUPTED_DATA = 8;
+    static final int BOUNCE_LOST = 9;
+    static final int STATE_LOST = 10;
+    private static final int ARRAYS = 11;
+    private static final int SNAPSHOT = 256;
+    private static final int SCALARS = SNAPSHOT + ARRAYS * VlArbiter.VL_COUNT * Long.BYTES;
+    static final int VL15_DELIVERED = 0;
+    static final int DROPPED_FCPS = 1;
+    static final int CORRUPTED_FCPS = 2;
+    static final int CLAMPED = 3;
+    private static final int SCALAR_COUNT = 4;
+    /** Longs in a snapshot. */
+    static final int SNAPSHOT_LONGS = ARRAYS * VlArbiter.VL_COUNT + SCALAR_COUNT;
+
+    private static final int COUNTERS_PATH = 4096;
+    private static final int ERRORS = 8192;
+    private static final int ERRORS_MAX = 64 * 1024 - Integer.BYTES;
+    private static final int TOTAL_HISTOGRAM = ERRORS + 64 * 1024;
+    private static final int HISTOGRAM_MAX = 1024 * 1024 - Integer.BYTES;
+    private static final int STEADY_HISTOGRAM = TOTAL_HISTOGRAM + 1024 * 1024;
+    private static final long LENGTH = STEADY_HISTOGRAM + 1024 * 1024;
+
+    private final File file;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+
+    private PeerChannel(final File file, final MappedByteBuffer mapped)
+    {
+        this.file = file;
+        this.mapped = mapped;
+        this.buffer = new UnsafeBuffer(mapped);
+    }
+
+    /**
+     * The parent: make the file (zeros: nothing armed, receiving, link up once the peer sees it).
+     *
+     * @param file where.
+     * @return the channel.
+     */
+    static PeerChannel create(final File file)
+    {
+        final PeerChannel channel = new PeerChannel(file, IoUtil.mapNewFile(file, LENGTH, false));
+        channel.buffer.putLongVolatile(LINK_UP, 1);
+        channel.buffer.putLongVolatile(PARENT_PID, ProcessHandle.current().pid());
+        return channel;
+    }
+
+    /**
+     * The peer: map the parent's file.
+     *
+     * @param file where.
+     * @return the channel.
+     * @throws IllegalStateException when the file is not a peer channel of this size.
+     */
+    static PeerChannel open(final File file)
+    {
+        if (!file.isFile() || file.length() != LENGTH)
+        {
+            throw new IllegalStateException(file + " is not a soak peer file");
+        }
+        return new PeerChannel(file, IoUtil.mapExistingFile(file, "soak peer"));
+    }
+
+    File file()
+    {
+        return file;
+    }
+
+    long get(final int offset)
+    {
+        return buffer.getLongVolatile(offset);
+    }
+
+    void put(final int offset, final long value)
+    {
+        buffer.putLongOrdered(offset, value);
+    }
+
+    /**
+     * The peer, its only writer: publish a snapshot (readers see all of it or retry).
+     *
+     * @param values {@link #SNAPSHOT_LONGS} longs: the arrays, then the scalars.
+     */
+    void publish(final long[] values)
+    {
+        final long version = buffer.getLong(VERSION) + 1;
+        buffer.putLongOrdered(VERSION, version);
+        // a store-store fence after the odd version: the values are not seen before it
+        java.lang.invoke.VarHandle.storeStoreFence();
+        for (int i = 0; i < SNAPSHOT_LONGS; i++)
+        {
+            buffer.putLong(SNAPSHOT + i * Long.BYTES, values[i]);
+        }
+        buffer.putLongOrdered(VERSION, version + 1);
+    }
+
+    /**
+     * The parent: read the latest snapshot whole.
+     *
+     * @param values where, {@link #SNAPSHOT_LONGS} longs.
+     * @return whether a consistent snapshot was read (false: the peer was writing on every try).
+     */
+    boolean read(final long[] values)
+    {
+        for (int attempt = 0; attempt < 100; attempt++)
+        {
+            final long before = buffer.getLongVolatile(VERSION);
+            if ((before & 1) != 0)
+            {
+                Thread.onSpinWait();
+                continue;
+            }
+            for (int i = 0; i < SNAPSHOT_LONGS; i++)
+            {
+                values[i] = buffer.getLong(SNAPSHOT + i * Long.BYTES);
+            }
+            java.lang.invoke.VarHandle.loadLoadFence();
+            if (buffer.getLongVolatile(VERSION) == before)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static int at(final int array, final int vl)
+    {
+        return array * VlArbiter.VL_COUNT + vl;
+    }
+
+    static int scalar(final int index)
+    {
+        return ARRAYS * VlArbiter.VL_COUNT + index;
+    }
+
+    void putCountersPath(final String path)
+    {
+        putString(COUNTERS_PATH, ERRORS - COUNTERS_PATH - Integer.BYTES, path);
+    }
+
+    String countersPath()
+    {
+        return getString(COUNTERS_PATH);
+    }
+
+    void putErrors(final String errors)
+    {
+        putString(ERRORS, ERRORS_MAX, errors);
+    }
+
+    String errors()
+    {
+        return getString(ERRORS);
+    }
+
+    void putHistograms(final Histogram total, final Histogram steady)
+    {
+        putHistogram(TOTAL_HISTOGRAM, total);
+        putHistogram(STEADY_HISTOGRAM, steady);
+    }
+
+    Histogram totalHistogram()
+    {
+        return histogram(TOTAL_HISTOGRAM);
+    }
+
+    Histogram steadyHistogram()
+    {
+        return histogram(STEADY_HISTOGRAM);
+    }
+
+    private void putHistogram(final int offset, final Histogram histogram)
+    {
+        final ByteBuffer encoded = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        final int length = histogram.encodeIntoCompressedByteBuffer(encoded);
+        if (length > HISTOGRAM_MAX)
+        {
+            throw new IllegalStateException("a latency histogram of " + length + " bytes does not fit the peer file");
+        }
+        buffer.putBytes(offset + Integer.BYTES, encoded.array(), 0, length);
+        buffer.putIntOrdered(offset, length);
+    }
+
+    private Histogram histogram(final int offset)
+    {
+        final int length = buffer.getIntVolatile(offset);
+        if (length <= 0 || length > HISTOGRAM_MAX)
+        {
+            throw new IllegalStateException("the peer's latency histogram is missing or damaged (" + length + " bytes)");
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset + Integer.BYTES, bytes);
+        try
+        {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0);
+        }
+        catch (final DataFormatException ex)
+        {
+            throw new IllegalStateException("the peer's latency histogram is damaged: " + ex.getMessage(), ex);
+        }
+    }
+
+    private void putString(final int offset, final int max, final String value)
+    {
+        final byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        final int length = Math.min(bytes.length, max);
+        buffer.putBytes(offset + Integer.BYTES, bytes, 0, length);
+        buffer.putIntOrdered(offset, length);
+    }
+
+    private String getString(final int offset)
+    {
+        final int length = buffer.getIntVolatile(offset);
+        if (length <= 0)
+        {
+            return "";
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset + Integer.BYTES, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close()
+    {
+        IoUtil.unmap(mapped);
+    }
+}
