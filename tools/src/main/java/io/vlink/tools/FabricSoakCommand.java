@@ -79,7 +79,8 @@ final class FabricSoakCommand implements Callable<Integer>
             {
                 throw usage("--fault-link " + faultLink + ": it places --faults; give --faults too");
             }
-            final Topology.Node node = traffic.nodePort(spec, options.topology, "--fault-link", faultLink, false);
+            final Topology.Node node = traffic.nodePort(spec, options.topology, "--fault-link " + faultLink, faultLink,
+                false);
             options.faultNode = node;
             options.faultPort = Integer.parseInt(faultLink.substring(faultLink.lastIndexOf('[') + 1,
                 faultLink.length() - 1));

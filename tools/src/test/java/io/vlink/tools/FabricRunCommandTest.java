@@ -213,11 +213,11 @@ class FabricRunCommandTest
         final String topology = resource("net.2sw2path4hca");
         final Cli noPeers = Cli.run("fabric", "run", topology, "--nodes", "Switch1,Hca1,Hca3");
         assertEquals(2, noPeers.exitCode, noPeers.toString());
-        assertTrue(noPeers.err.startsWith("--nodes runs part of the fabric: give --peers FILE"), noPeers.err);
+        assertTrue(noPeers.err.startsWith("vlink fabric run: --nodes runs part of the fabric: give --peers FILE"), noPeers.err);
         assertTrue(noPeers.err.contains("see 'vlink fabric run --help'"), noPeers.err);
         final Cli unknown = Cli.run("fabric", "run", topology, "--nodes", "Switch7");
         assertEquals(2, unknown.exitCode, unknown.toString());
-        assertTrue(unknown.err.startsWith("--nodes: no node \"Switch7\""), unknown.err);
+        assertTrue(unknown.err.startsWith("vlink fabric run: --nodes: no node \"Switch7\""), unknown.err);
     }
 
     @SuppressWarnings("unchecked")

@@ -143,6 +143,63 @@ class FabricSoakCommandTest
     }
 
     @Test
+    void everyWireFaultOnOneSwitchToSwitchCableIsExplained() throws IOException
+    {
+        final Path json = dir.resolve("faults.json");
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--packets", "20000",
+            "--seconds", "60", "--sls", "0,1", "--size", "128", "--seed", "7", "--faults",
+            "drop-data=0.005,corrupt-data=0.005,drop-fcp=0.02,corrupt-fcp=0.02", "--fault-link", "Switch1[3]",
+            "--json", json.toString(), "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("faults (injected/detected) on Switch1[3]: drop-data "), cli.out);
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> invariants = (Map<String, Object>)summary.get("invariants");
+        for (final Map.Entry<String, Object> inv : invariants.entrySet())
+        {
+            assertEquals(Boolean.TRUE, inv.getValue(), inv.getKey() + "\n" + cli.out);
+        }
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> faults = (Map<String, Object>)summary.get("faults");
+        assertEquals("Switch1[3]", faults.get("cable"));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> injected = (Map<String, Object>)faults.get("injected");
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> detected = (Map<String, Object>)faults.get("detected");
+        for (final String kind : new String[]{"drop-data", "corrupt-data", "drop-fcp", "corrupt-fcp"})
+        {
+            assertTrue(((Number)injected.get(kind)).longValue() > 0, kind + " ran: " + injected);
+        }
+        // a damaged packet is discarded at the port behind the faulty wire (its first hop), a damaged FCP too; a lost
+        // FCP leaves nothing to detect
+        assertEquals(injected.get("corrupt-data"), detected.get("corrupt-data"));
+        assertEquals(injected.get("corrupt-fcp"), detected.get("corrupt-fcp"));
+        assertEquals(injected.get("drop-data"), detected.get("drop-data"));
+        assertEquals(null, detected.get("drop-fcp"));
+        final long lost = ((Number)summary.get("sent")).longValue() - ((Number)summary.get("delivered")).longValue();
+        assertEquals(((Number)injected.get("drop-data")).longValue() + ((Number)injected.get("corrupt-data")).longValue(),
+            lost, "every packet lost was lost or damaged by the faulty wire");
+    }
+
+    @Test
+    void faultMistakesAreUsageErrors() throws IOException
+    {
+        final String topology = resource("net.2sw2path4hca");
+        Cli cli = Cli.run("fabric", "soak", topology, "--faults", "link-bounce=1");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --faults link-bounce: a fabric soak injects the wire's faults (drop-data, " +
+            "corrupt-data, drop-fcp, corrupt-fcp); link-bounce is vlink soak's"), cli.err);
+        cli = Cli.run("fabric", "soak", topology, "--fault-link", "Switch1[3]");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch1[3]: it places --faults; give --faults too"), cli.err);
+        cli = Cli.run("fabric", "soak", topology, "--faults", "drop-data=0.1", "--fault-link", "Switch1[4]");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch1[4]: give NODE[PORT], a node's ID and a cabled port (port 4 of " +
+            "\"Switch1\" is not cabled)"), cli.err);
+        assertTrue(cli.err.contains("see 'vlink fabric soak --help'"), cli.err);
+    }
+
+    @Test
     void mistakesAreRefusedWithWhereAndHow() throws IOException
     {
         final String ring = write("ring5", RING);

@@ -536,7 +536,7 @@ public final class FabricSoak
             {
                 idle.idle();
             }
-            if (!partial && !offering && traffic.receivedTotal == traffic.sentTotal)
+            if (!partial && !offering && traffic.receivedTotal == traffic.sentTotal - faultLost())
             {
                 drained = true;
                 elapsedNs = now - start;
@@ -546,7 +546,8 @@ public final class FabricSoak
             {
                 // the switches' counters are read at the watch's pace, not every duty cycle
                 nextWatch = now + WATCH_INTERVAL_NS;
-                queued = partial ? switchQueued() : traffic.sentTotal - traffic.receivedTotal - switchDiscards();
+                queued = partial ? switchQueued() :
+                    traffic.sentTotal - traffic.receivedTotal - switchDiscards() - faultLost();
                 if (!partial && !offering && queued <= 0)
                 {
                     drained = queued == 0;
