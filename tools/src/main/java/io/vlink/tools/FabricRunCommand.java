@@ -138,7 +138,11 @@ final class FabricRunCommand implements Callable<Integer>
             }
             options.remoteLinks = (node, port, counters) -> udp(addresses, node, port, counters);
         }
-        try (Interrupt interrupt = Interrupt.install(() -> { }))
+        try (Interrupt interrupt = Interrupt.install(() ->
+        {
+            err.println("vlink fabric run: interrupted: traffic stops; the summary of what ran follows");
+            err.flush();
+        }))
         {
             options.stop = interrupt::interrupted;
             return traffic.run(options, more, spec, "vlink fabric run");

@@ -220,6 +220,24 @@ class FabricRunCommandTest
         assertTrue(unknown.err.startsWith("vlink fabric run: --nodes: no node \"Switch7\""), unknown.err);
     }
 
+    @Test
+    void ctrlCStopsTheRunPrintsWhatRanAndExits130() throws Exception
+    {
+        final Path json = dir.resolve("stopped.json");
+        final Child child = new Child(resource("net.2sw2path4hca"), "--seconds", "600", "--size", "128", "--json",
+            json.toString(), "--dir", dir.toString());
+        child.awaitOut("sent ");
+        final Process kill = new ProcessBuilder("kill", "-INT", Long.toString(child.process.pid())).start();
+        assertTrue(kill.waitFor(DEADLINE_S, TimeUnit.SECONDS) && 0 == kill.exitValue(), "kill -INT");
+        assertEquals(130, child.exitCode(), child.toString());
+        assertTrue(child.err.contains("vlink fabric run: interrupted: traffic stops"), child.err);
+        assertTrue(child.out.contains("stopped before the end: the invariants hold for what ran"), child.out);
+        assertTrue(child.out.contains("invariant fifo: held"), child.out);
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEquals(true, summary.get("stopped"));
+        assertTrue(((Number)summary.get("seconds")).doubleValue() < 600);
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> list(final Object value)
     {
@@ -257,6 +275,19 @@ class FabricRunCommandTest
             errFile = Files.createTempFile("fabric-run", ".err");
             process = new ProcessBuilder(command).redirectOutput(outFile.toFile()).redirectError(errFile.toFile())
                 .start();
+        }
+
+        /** Wait until stdout holds the text (the file the child writes, read again until then). */
+        void awaitOut(final String text) throws Exception
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+            while (!Files.readString(outFile).contains(text))
+            {
+                assertTrue(process.isAlive(), "ended before printing '" + text + "': " + Files.readString(outFile) +
+                    Files.readString(errFile));
+                assertTrue(System.nanoTime() < deadline, "no '" + text + "' in " + DEADLINE_S + " s");
+                process.waitFor(50, TimeUnit.MILLISECONDS);
+            }
         }
 
         int exitCode() throws Exception
