@@ -51,8 +51,8 @@ final class FabricSoakCommand implements Callable<Integer>
     Traffic traffic;
 
     @Option(names = "--faults", paramLabel = "SPEC",
-        description = "The wire's seeded faults, as vlink soak's: drop-data=P, corrupt-data=P, drop-fcp=P, " +
-            "corrupt-fcp=P (on --fault-link's cable, or on every cable).")
+        description = "Seeded faults, as vlink soak's: drop-data=P, corrupt-data=P, drop-fcp=P, corrupt-fcp=P on " +
+            "--fault-link's cable (or every cable); stall-receiver=MS and retable=N on its CA port (or every CA port).")
     String faults;
 
     @Option(names = "--fault-link", paramLabel = "NODE[PORT]",
@@ -84,6 +84,13 @@ final class FabricSoakCommand implements Callable<Integer>
             options.faultNode = node;
             options.faultPort = Integer.parseInt(faultLink.substring(faultLink.lastIndexOf('[') + 1,
                 faultLink.length() - 1));
+            final boolean timed = options.faults.isOn(FaultKind.STALL_RECEIVER) ||
+                options.faults.isOn(FaultKind.RETABLE);
+            if (timed && node.isSwitch() && node.link(options.faultPort).remote().isSwitch())
+            {
+                throw usage("--fault-link " + faultLink + ": stall-receiver and retable act on a CA port; give a " +
+                    "cable with a CA at one end");
+            }
         }
         return traffic.run(options, options.faults.any() ? ", faults " + options.faults + " on " +
             (null == faultLink ? "every cable" : faultLink) : "", spec, "vlink fabric soak");
@@ -100,12 +107,13 @@ final class FabricSoakCommand implements Callable<Integer>
         {
             throw usage(ex.getMessage());
         }
-        for (final FaultKind kind : FaultKind.values())
+        for (final FaultKind kind : new FaultKind[]{FaultKind.VL15_FLOOD, FaultKind.LINK_BOUNCE})
         {
-            if (spec.isOn(kind) && FaultKind.Unit.PROBABILITY != kind.unit())
+            if (spec.isOn(kind))
             {
                 throw usage("--faults " + kind.label() + ": a fabric soak injects the wire's faults (drop-data, " +
-                    "corrupt-data, drop-fcp, corrupt-fcp); " + kind.label() + " is vlink soak's");
+                    "corrupt-data, drop-fcp, corrupt-fcp), stall-receiver and retable; " + kind.label() +
+                    " is vlink soak's");
             }
         }
         return spec;

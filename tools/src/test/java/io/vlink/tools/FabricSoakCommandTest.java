@@ -153,19 +153,9 @@ class FabricSoakCommandTest
         assertEquals(0, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("faults (injected/detected) on Switch1[3]: drop-data "), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> invariants = (Map<String, Object>)summary.get("invariants");
-        for (final Map.Entry<String, Object> inv : invariants.entrySet())
-        {
-            assertEquals(Boolean.TRUE, inv.getValue(), inv.getKey() + "\n" + cli.out);
-        }
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> faults = (Map<String, Object>)summary.get("faults");
-        assertEquals("Switch1[3]", faults.get("cable"));
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> injected = (Map<String, Object>)faults.get("injected");
-        @SuppressWarnings("unchecked")
-        final Map<String, Object> detected = (Map<String, Object>)faults.get("detected");
+        assertEveryInvariantHeld(summary, cli);
+        final Map<String, Object> injected = faults(summary, "injected");
+        final Map<String, Object> detected = faults(summary, "detected");
         for (final String kind : new String[]{"drop-data", "corrupt-data", "drop-fcp", "corrupt-fcp"})
         {
             assertTrue(((Number)injected.get(kind)).longValue() > 0, kind + " ran: " + injected);
@@ -182,13 +172,61 @@ class FabricSoakCommandTest
     }
 
     @Test
+    void everyFaultKindAFabricTakesOnOneCaCableIsExplained() throws IOException
+    {
+        // 2 s of offered traffic: the receiver stalls (200 ms at +0.5 s and +1.5 s) and the table replacements (at
+        // 1/3 and 2/3) are on the clock; small buffers make a stall back up into the switch at once
+        final Path json = dir.resolve("ca-faults.json");
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "2", "--sls", "0,1",
+            "--size", "128", "--seed", "11", "--vl-buffer", "64", "--faults",
+            "drop-data=0.005,corrupt-data=0.005,drop-fcp=0.02,corrupt-fcp=0.02,stall-receiver=200,retable=2",
+            "--fault-link", "Hca1[1]", "--json", json.toString(), "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEveryInvariantHeld(summary, cli);
+        final Map<String, Object> injected = faults(summary, "injected");
+        final Map<String, Object> detected = faults(summary, "detected");
+        assertEquals(6, injected.size(), injected.toString());
+        for (final Map.Entry<String, Object> kind : injected.entrySet())
+        {
+            assertTrue(((Number)kind.getValue()).longValue() > 0, kind.getKey() + " ran: " + injected);
+        }
+        assertEquals(2L, ((Number)injected.get("stall-receiver")).longValue(), cli.out);
+        assertEquals(2L, ((Number)detected.get("stall-receiver")).longValue(), "each stall backed up: " + cli.out);
+        assertEquals(2L, ((Number)injected.get("retable")).longValue());
+        assertEquals(2L, ((Number)detected.get("retable")).longValue(), "each replacement applied");
+        assertEquals(injected.get("corrupt-data"), detected.get("corrupt-data"));
+        assertEquals(injected.get("corrupt-fcp"), detected.get("corrupt-fcp"));
+    }
+
+    private static void assertEveryInvariantHeld(final Map<String, Object> summary, final Cli cli)
+    {
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> invariants = (Map<String, Object>)summary.get("invariants");
+        for (final Map.Entry<String, Object> inv : invariants.entrySet())
+        {
+            assertEquals(Boolean.TRUE, inv.getValue(), inv.getKey() + "\n" + cli.out);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> faults(final Map<String, Object> summary, final String which)
+    {
+        return (Map<String, Object>)((Map<String, Object>)summary.get("faults")).get(which);
+    }
+
+    @Test
     void faultMistakesAreUsageErrors() throws IOException
     {
         final String topology = resource("net.2sw2path4hca");
         Cli cli = Cli.run("fabric", "soak", topology, "--faults", "link-bounce=1");
         assertEquals(2, cli.exitCode, cli.toString());
         assertTrue(cli.err.startsWith("vlink fabric soak: --faults link-bounce: a fabric soak injects the wire's faults (drop-data, " +
-            "corrupt-data, drop-fcp, corrupt-fcp); link-bounce is vlink soak's"), cli.err);
+            "corrupt-data, drop-fcp, corrupt-fcp), stall-receiver and retable; link-bounce is vlink soak's"), cli.err);
+        cli = Cli.run("fabric", "soak", topology, "--faults", "retable=1", "--fault-link", "Switch2[5]");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch2[5]: stall-receiver and retable act on a " +
+            "CA port; give a cable with a CA at one end"), cli.err);
         cli = Cli.run("fabric", "soak", topology, "--fault-link", "Switch1[3]");
         assertEquals(2, cli.exitCode, cli.toString());
         assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch1[3]: it places --faults; give --faults too"), cli.err);

@@ -13,6 +13,7 @@ import io.vlink.tools.JsonWriter;
 import io.vlink.tools.soak.FaultKind;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.FaultyLink;
+import io.vlink.tools.soak.SoakFaults;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -67,6 +68,10 @@ public final class FabricSoak
      * machine starved for longer than the stall time has not deadlocked, it has not run.
      */
     private static final long STALL_CYCLES = 20_000;
+    /** A receiver stall's time in each second of the run, as {@code vlink soak}'s. */
+    private static final long STALL_OFFSET_NS = 500_000_000L;
+    /** How long the CA ports get to apply replaced tables. */
+    private static final long RETABLE_DEADLINE_NS = 5_000_000_000L;
     /** How often the progress watch reads the switches' counters. */
     private static final long WATCH_INTERVAL_NS = 1_000_000;
 
@@ -178,6 +183,14 @@ public final class FabricSoak
     private boolean partial;
     private boolean stopped;
     private final List<FaultyEnd> faultyEnds = new ArrayList<>();
+    /** The CA ports the timed faults act on: the fault cable's CA end, or every CA port. */
+    private final List<Fabric.Endpoint> faultCas = new ArrayList<>();
+    private final long[] timedInjected = new long[FaultKind.values().length];
+    private final long[] timedDetected = new long[FaultKind.values().length];
+    private long stalls;
+    private long stallUntilNs;
+    private long stallsAtStallStart;
+    private int retables;
     private int[] slOf;
     private long elapsedNs;
     private List<Fabric.Buffer> cycle = List.of();
@@ -244,6 +257,16 @@ public final class FabricSoak
                 lids[i] = options.topology.nodes().get(caPorts.get(i)[0]).baseLid(caPorts.get(i)[1]);
             }
             traffic = new FabricTraffic(lids, options.size, options.seed, options.clock);
+            for (final Fabric.Endpoint e : f.endpoints())
+            {
+                final Topology.Link cable = null == options.faultNode ? null :
+                    options.faultNode.link(options.faultPort);
+                if (null == cable || (e.node() == options.faultNode && e.portNumber() == options.faultPort) ||
+                    (e.node() == cable.remote() && e.portNumber() == cable.remotePort()))
+                {
+                    faultCas.add(e);
+                }
+            }
             slOf = assignSls();
             bringUp();
             final boolean deadlocked = !stopped && drive();
@@ -518,20 +541,22 @@ public final class FabricSoak
                 {
                     offering = false;
                     armFaults(false);
+                    endStall();
                     drainEnd = now + DRAIN_NS;
                 }
                 else
                 {
+                    timedFaults(now, now - start, offerEnd - start);
                     offer(fixed, pick, nextSl, now);
                 }
             }
             final int work = fabric.invoke();
             cyclesSinceProgress++;
-            for (final int i : local)
+            if (0 != stallUntilNs && now - stallUntilNs >= 0)
             {
-                traffic.receiver = i;
-                endpointAt[i].port().poll(traffic, 1024);
+                endStall();
             }
+            poll();
             if (partial && 0 == work && !offering)
             {
                 idle.idle();
@@ -588,6 +613,102 @@ public final class FabricSoak
             {
                 elapsedNs = now - start;
                 return false;
+            }
+        }
+    }
+
+    /** Every local CA port's application takes what it received, but those a receiver stall holds. */
+    private void poll()
+    {
+        for (final int i : local)
+        {
+            if (0 != stallUntilNs && faultCas.contains(endpointAt[i]))
+            {
+                continue;
+            }
+            traffic.receiver = i;
+            endpointAt[i].port().poll(traffic, 1024);
+        }
+    }
+
+    /**
+     * The timed faults that act on CA ports, as {@code vlink soak} schedules them: a receiver stall once a second (at
+     * +0.5 s), table replacements N times a run at k/(N+1) of it (of its packets with --packets, of its time
+     * otherwise).
+     */
+    private void timedFaults(final long nowNs, final long sinceNs, final long lengthNs)
+    {
+        final FaultSpec faults = options.faults;
+        final long retableCount = faults.count(FaultKind.RETABLE);
+        if (retables < retableCount && (options.packets > 0 ?
+            traffic.sentTotal >= (retables + 1) * options.packets / (retableCount + 1) :
+            sinceNs >= (retables + 1) * lengthNs / (retableCount + 1)))
+        {
+            retable(retables++);
+        }
+        final long stall = sinceNs < STALL_OFFSET_NS ? -1 : (sinceNs - STALL_OFFSET_NS) / 1_000_000_000L;
+        if (faults.isOn(FaultKind.STALL_RECEIVER) && 0 == stallUntilNs && stall >= stalls)
+        {
+            stalls = stall + 1;
+            timedInjected[FaultKind.STALL_RECEIVER.ordinal()]++;
+            stallsAtStallStart = stallsInto();
+            stallUntilNs = nowNs + faults.count(FaultKind.STALL_RECEIVER) * 1_000_000L;
+        }
+    }
+
+    /** A receiver stall ends: detected when a port sending to a stalled CA port ran out of credit meanwhile. */
+    private void endStall()
+    {
+        if (0 != stallUntilNs)
+        {
+            stallUntilNs = 0;
+            if (stallsInto() > stallsAtStallStart)
+            {
+                timedDetected[FaultKind.STALL_RECEIVER.ordinal()]++;
+            }
+        }
+    }
+
+    /** @return credit stalls of the switch ports that send to the CA ports the timed faults act on. */
+    private long stallsInto()
+    {
+        long total = 0;
+        for (final Fabric.Endpoint e : faultCas)
+        {
+            final Topology.Link cable = e.node().link(e.portNumber());
+            final PortCounters c = fabric.counters(cable.remote(), cable.remotePort());
+            total += null == c ? 0 : sum(c, c::creditStalls);
+        }
+        return total;
+    }
+
+    /** Replace the CA ports' arbitration tables: the variant, then the configured ones, in turn. */
+    private void retable(final int index)
+    {
+        final QosConfig replacement = index % 2 == 0 ? SoakFaults.variantOf(options.ca) : options.ca;
+        for (final Fabric.Endpoint e : faultCas)
+        {
+            e.port().replaceQos(replacement);
+            timedInjected[FaultKind.RETABLE.ordinal()]++;
+        }
+        final long deadline = options.clock.nanoTime() + RETABLE_DEADLINE_NS;
+        boolean applied;
+        do
+        {
+            fabric.invoke();
+            poll();
+            applied = true;
+            for (final Fabric.Endpoint e : faultCas)
+            {
+                applied &= e.port().currentQos() == replacement;
+            }
+        }
+        while (!applied && options.clock.nanoTime() - deadline < 0);
+        for (final Fabric.Endpoint e : faultCas)
+        {
+            if (e.port().currentQos() == replacement)
+            {
+                timedDetected[FaultKind.RETABLE.ordinal()]++;
             }
         }
     }
@@ -920,6 +1041,13 @@ public final class FabricSoak
             if (options.faults.isOn(kinds[k]))
             {
                 counts.put(kinds[k], values[k]);
+            }
+        }
+        for (final FaultKind kind : new FaultKind[]{FaultKind.STALL_RECEIVER, FaultKind.RETABLE})
+        {
+            if (options.faults.isOn(kind))
+            {
+                counts.put(kind, new long[]{timedInjected[kind.ordinal()], timedDetected[kind.ordinal()]});
             }
         }
         return counts;
