@@ -366,6 +366,28 @@ public final class Switch implements Agent, AutoCloseable
         }
     }
 
+    /**
+     * Take a port's link down, as a subnet manager's command or a cable pulled would: Down, and packets on the wire
+     * are lost; packets in the input FIFOs stay and go once the link is up again. The switch's thread only.
+     *
+     * @param p a port with a link, 1..N.
+     */
+    public void down(final int p)
+    {
+        port[p].control.down(clock.nanoTime());
+    }
+
+    /**
+     * Bring a port's link up again after {@link #down}: Initialize, then Armed and Active as FCPs are exchanged. The
+     * switch's thread only.
+     *
+     * @param p a port with a link, 1..N.
+     */
+    public void up(final int p)
+    {
+        port[p].control.up(clock.nanoTime());
+    }
+
     @Override
     public int doWork()
     {

@@ -52,7 +52,8 @@ final class FabricSoakCommand implements Callable<Integer>
 
     @Option(names = "--faults", paramLabel = "SPEC",
         description = "Seeded faults, as vlink soak's: drop-data=P, corrupt-data=P, drop-fcp=P, corrupt-fcp=P on " +
-            "--fault-link's cable (or every cable); stall-receiver=MS and retable=N on its CA port (or every CA port).")
+            "--fault-link's cable (or every cable); stall-receiver=MS and retable=N on its CA port (or every CA port); " +
+            "link-bounce=N on its cable.")
     String faults;
 
     @Option(names = "--fault-link", paramLabel = "NODE[PORT]",
@@ -107,14 +108,14 @@ final class FabricSoakCommand implements Callable<Integer>
         {
             throw usage(ex.getMessage());
         }
-        for (final FaultKind kind : new FaultKind[]{FaultKind.VL15_FLOOD, FaultKind.LINK_BOUNCE})
+        if (spec.isOn(FaultKind.VL15_FLOOD))
         {
-            if (spec.isOn(kind))
-            {
-                throw usage("--faults " + kind.label() + ": a fabric soak injects the wire's faults (drop-data, " +
-                    "corrupt-data, drop-fcp, corrupt-fcp), stall-receiver and retable; " + kind.label() +
-                    " is vlink soak's");
-            }
+            throw usage("--faults vl15-flood: a fabric soak injects the wire's faults (drop-data, corrupt-data, " +
+                "drop-fcp, corrupt-fcp), stall-receiver, retable and link-bounce; vl15-flood is vlink soak's");
+        }
+        if (spec.isOn(FaultKind.LINK_BOUNCE) && null == faultLink)
+        {
+            throw usage("--faults link-bounce: give --fault-link NODE[PORT], the cable to bounce");
         }
         return spec;
     }

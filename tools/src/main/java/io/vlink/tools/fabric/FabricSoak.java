@@ -1,6 +1,7 @@
 package io.vlink.tools.fabric;
 
 import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.credit.LinkState;
 import io.vlink.core.fabric.PathSl;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.Topology;
@@ -68,10 +69,13 @@ public final class FabricSoak
      * machine starved for longer than the stall time has not deadlocked, it has not run.
      */
     private static final long STALL_CYCLES = 20_000;
+    /** What a port whose link bounced discards: packets and FCPs of the link's previous incarnation or state. */
+    private static final Set<DiscardReason> BOUNCE_DISCARDS = java.util.EnumSet.of(DiscardReason.DATA_STATE,
+        DiscardReason.FCP_STATE, DiscardReason.FCP_STALE, DiscardReason.VL15_STATE);
     /** A receiver stall's time in each second of the run, as {@code vlink soak}'s. */
     private static final long STALL_OFFSET_NS = 500_000_000L;
-    /** How long the CA ports get to apply replaced tables. */
-    private static final long RETABLE_DEADLINE_NS = 5_000_000_000L;
+    /** How long a fault's steps get (tables applied, a bounced link down and up again). */
+    private static final long FAULT_DEADLINE_NS = 5_000_000_000L;
     /** How often the progress watch reads the switches' counters. */
     private static final long WATCH_INTERVAL_NS = 1_000_000;
 
@@ -191,6 +195,7 @@ public final class FabricSoak
     private long stallUntilNs;
     private long stallsAtStallStart;
     private int retables;
+    private int bounces;
     private int[] slOf;
     private long elapsedNs;
     private List<Fabric.Buffer> cycle = List.of();
@@ -646,6 +651,14 @@ public final class FabricSoak
         {
             retable(retables++);
         }
+        final long bounceCount = faults.count(FaultKind.LINK_BOUNCE);
+        if (bounces < bounceCount && (options.packets > 0 ?
+            traffic.sentTotal >= (2L * bounces + 1) * options.packets / (2 * bounceCount) :
+            sinceNs >= (2L * bounces + 1) * lengthNs / (2 * bounceCount)))
+        {
+            bounces++;
+            bounce();
+        }
         final long stall = sinceNs < STALL_OFFSET_NS ? -1 : (sinceNs - STALL_OFFSET_NS) / 1_000_000_000L;
         if (faults.isOn(FaultKind.STALL_RECEIVER) && 0 == stallUntilNs && stall >= stalls)
         {
@@ -682,6 +695,110 @@ public final class FabricSoak
         return total;
     }
 
+    /**
+     * A link bounce of the fault cable: both ends go down and come back up through Initialize; the wire is cut (loses
+     * every data packet, counted) from the down request until both are Active again, as a physical link loses what
+     * is on it.
+     */
+    private void bounce()
+    {
+        final Topology.Node a = options.faultNode;
+        final int pa = options.faultPort;
+        final Topology.Node b = a.link(pa).remote();
+        final int pb = a.link(pa).remotePort();
+        timedInjected[FaultKind.LINK_BOUNCE.ordinal()]++;
+        cut(true);
+        down(a, pa);
+        down(b, pb);
+        if (await(() -> LinkState.DOWN == linkState(a, pa) && LinkState.DOWN == linkState(b, pb)))
+        {
+            up(a, pa);
+            up(b, pb);
+            if (await(() -> LinkState.ACTIVE == linkState(a, pa) && LinkState.ACTIVE == linkState(b, pb)))
+            {
+                timedDetected[FaultKind.LINK_BOUNCE.ordinal()]++;
+            }
+        }
+        cut(false);
+    }
+
+    private void cut(final boolean cut)
+    {
+        for (final FaultyEnd end : faultyEnds)
+        {
+            end.link.cut(cut);
+        }
+    }
+
+    private LinkState linkState(final Topology.Node node, final int port)
+    {
+        return node.isSwitch() ? fabric.switchOf(node).linkState(port) : endpoint(node, port).port().linkState();
+    }
+
+    private void down(final Topology.Node node, final int port)
+    {
+        if (node.isSwitch())
+        {
+            fabric.switchOf(node).down(port);
+        }
+        else
+        {
+            endpoint(node, port).port().down();
+        }
+    }
+
+    private void up(final Topology.Node node, final int port)
+    {
+        if (node.isSwitch())
+        {
+            fabric.switchOf(node).up(port);
+        }
+        else
+        {
+            endpoint(node, port).port().up();
+        }
+    }
+
+    private Fabric.Endpoint endpoint(final Topology.Node node, final int port)
+    {
+        for (final Fabric.Endpoint e : fabric.endpoints())
+        {
+            if (e.node() == node && e.portNumber() == port)
+            {
+                return e;
+            }
+        }
+        throw new IllegalStateException(node.id() + "[" + port + "] does not run here");
+    }
+
+    /** Run the fabric (and the receivers) until the condition holds, for up to a fault's deadline. */
+    private boolean await(final BooleanSupplier condition)
+    {
+        final long deadline = options.clock.nanoTime() + FAULT_DEADLINE_NS;
+        while (!condition.getAsBoolean())
+        {
+            if (options.clock.nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            fabric.invoke();
+            poll();
+        }
+        return true;
+    }
+
+    /** @return whether the port is an end of the cable a link bounce takes down. */
+    private boolean bounced(final Topology.Node node, final int port)
+    {
+        if (0 == timedInjected[FaultKind.LINK_BOUNCE.ordinal()])
+        {
+            return false;
+        }
+        final Topology.Link cable = options.faultNode.link(options.faultPort);
+        return (node == options.faultNode && port == options.faultPort) ||
+            (node == cable.remote() && port == cable.remotePort());
+    }
+
     /** Replace the CA ports' arbitration tables: the variant, then the configured ones, in turn. */
     private void retable(final int index)
     {
@@ -691,19 +808,15 @@ public final class FabricSoak
             e.port().replaceQos(replacement);
             timedInjected[FaultKind.RETABLE.ordinal()]++;
         }
-        final long deadline = options.clock.nanoTime() + RETABLE_DEADLINE_NS;
-        boolean applied;
-        do
+        await(() ->
         {
-            fabric.invoke();
-            poll();
-            applied = true;
+            boolean applied = true;
             for (final Fabric.Endpoint e : faultCas)
             {
                 applied &= e.port().currentQos() == replacement;
             }
-        }
-        while (!applied && options.clock.nanoTime() - deadline < 0);
+            return applied;
+        });
         for (final Fabric.Endpoint e : faultCas)
         {
             if (e.port().currentQos() == replacement)
@@ -853,7 +966,10 @@ public final class FabricSoak
         return invariants.containsValue(false) ? EXIT_FAILED : EXIT_OK;
     }
 
-    /** @return data packets the faulty wires lost or damaged (a damaged one is discarded at the next port). */
+    /**
+     * @return data packets the faults destroyed: lost or damaged on a faulty wire (a damaged one is discarded at the
+     * next port), lost on the wire while a bounce cut it, or discarded for the link state at a bounced port.
+     */
     private long faultLost()
     {
         long lost = 0;
@@ -861,7 +977,11 @@ public final class FabricSoak
         {
             for (int vl = 0; vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
             {
-                lost += end.link.droppedData(vl) + end.link.corruptedData(vl);
+                lost += end.link.droppedData(vl) + end.link.corruptedData(vl) + end.link.bounceLost(vl);
+            }
+            if (bounced(end.node, end.port))
+            {
+                lost += fabric.counters(end.node, end.port).discards(DiscardReason.DATA_STATE.id()).get();
             }
         }
         return lost;
@@ -917,7 +1037,8 @@ public final class FabricSoak
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
                             ", the wire into it damaged " + damaged);
                     }
-                    else if (!crc && count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2))
+                    else if (!crc && count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2) &&
+                        !(bounced(node, p) && BOUNCE_DISCARDS.contains(reason)))
                     {
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count);
                     }
@@ -1032,7 +1153,7 @@ public final class FabricSoak
         }
         final Map<FaultKind, long[]> counts = new LinkedHashMap<>();
         final long[][] values = {
-            {droppedData, partial ? -1 : Math.max(0, lost - badCrc)}, {corruptedData, badCrc}, {droppedFcps, -1},
+            {droppedData, partial ? -1 : Math.max(0, lost - badCrc - (faultLost() - droppedData - corruptedData))}, {corruptedData, badCrc}, {droppedFcps, -1},
             {corruptedFcps, badLpcrc}};
         final FaultKind[] kinds = {FaultKind.DROP_DATA, FaultKind.CORRUPT_DATA, FaultKind.DROP_FCP,
             FaultKind.CORRUPT_FCP};
@@ -1043,7 +1164,7 @@ public final class FabricSoak
                 counts.put(kinds[k], values[k]);
             }
         }
-        for (final FaultKind kind : new FaultKind[]{FaultKind.STALL_RECEIVER, FaultKind.RETABLE})
+        for (final FaultKind kind : new FaultKind[]{FaultKind.STALL_RECEIVER, FaultKind.RETABLE, FaultKind.LINK_BOUNCE})
         {
             if (options.faults.isOn(kind))
             {
