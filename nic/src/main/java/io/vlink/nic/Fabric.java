@@ -23,6 +23,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Every node of a topology in one process (docs/fabric.md, "Running a fabric"): a {@link Switch} per switch, an
@@ -33,6 +35,10 @@ import java.util.Set;
  * The fabric runs on its caller's thread: {@link #invoke()} is one duty cycle of every node (the engines in invoker
  * mode), which on a small machine beats a thread per node; a test or a soak calls it in a loop.
  * <p>
+ * A fabric may run only some of its nodes ({@link Settings#local}): a cable whose other end runs in another process is
+ * the link {@link Settings#remoteLinks} makes (a {@code UdpLink} for {@code vlink fabric run}); the rest of the
+ * topology is known (routes, LIDs) but not run here.
+ * <p>
  * What is not run: routers, and cables between two CAs (the engine's own loopback is that).
  */
 public final class Fabric implements AutoCloseable
@@ -42,6 +48,8 @@ public final class Fabric implements AutoCloseable
     private final List<Topology.Node> switchNodes = new ArrayList<>();
     private final Switch[] switchOfNode;
     private final List<Endpoint> endpoints = new ArrayList<>();
+    private Predicate<Topology.Node> local = node -> true;
+    private int vlBufferBlocks;
 
     /**
      * Wraps one end of a cable as it is made: the wrapped link is what the node's port uses (a test checks frames,
@@ -57,6 +65,21 @@ public final class Fabric implements AutoCloseable
          * @return the link the port uses.
          */
         Link wrap(Topology.Node node, int port, Link link);
+    }
+
+    /**
+     * Makes the link of a cable whose other end runs in another process.
+     */
+    @FunctionalInterface
+    public interface RemoteLinks
+    {
+        /**
+         * @param node     the local node.
+         * @param port     its port.
+         * @param counters the port's counters (the link counts its frames and drops there).
+         * @return the port's end of the cable.
+         */
+        Link link(Topology.Node node, int port, PortCounters counters);
     }
 
     /**
@@ -122,7 +145,7 @@ public final class Fabric implements AutoCloseable
          */
         public String name()
         {
-            return node.connectedPorts() == 1 ? node.id() : node.id() + "[" + portNumber + "]";
+            return caPortName(node, portNumber);
         }
 
         @Override
@@ -130,6 +153,41 @@ public final class Fabric implements AutoCloseable
         {
             return name() + " lid " + lid;
         }
+    }
+
+    /**
+     * @param ca   a CA.
+     * @param port one of its ports.
+     * @return what the fabric calls the CA port: {@code ID} for a CA of one connected port, {@code ID[P]} otherwise.
+     */
+    public static String caPortName(final Topology.Node ca, final int port)
+    {
+        return ca.connectedPorts() == 1 ? ca.id() : ca.id() + "[" + port + "]";
+    }
+
+    /**
+     * @param topology a fabric.
+     * @return every CA port cabled to a switch, in the order {@link #endpoints()} lists those the fabric runs (file
+     * order), as {@code {node index, port}} pairs.
+     */
+    public static List<int[]> caPorts(final Topology topology)
+    {
+        final List<int[]> ports = new ArrayList<>();
+        for (final Topology.Node node : topology.nodes())
+        {
+            if (node.isSwitch() || Topology.NodeType.ROUTER == node.type())
+            {
+                continue;
+            }
+            for (int p = 1; p <= node.portCount(); p++)
+            {
+                if (null != node.link(p) && node.link(p).remote().isSwitch())
+                {
+                    ports.add(new int[]{node.index(), p});
+                }
+            }
+        }
+        return ports;
     }
 
     /**
@@ -162,6 +220,9 @@ public final class Fabric implements AutoCloseable
         int loopbackCapacity = LoopbackLink.DEFAULT_CAPACITY;
         int vlBufferBlocks = EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
         LinkWrapper wrapper = (node, port, link) -> link;
+        Predicate<Topology.Node> local = node -> true;
+        RemoteLinks remoteLinks;
+        long linkTimeoutNs;
         NanoClock nanoClock = SystemNanoClock.INSTANCE;
         EpochClock epochClock = SystemEpochClock.INSTANCE;
 
@@ -245,6 +306,29 @@ public final class Fabric implements AutoCloseable
         }
 
         /**
+         * @param local       which nodes run in this process (default: all).
+         * @param remoteLinks makes the link of every cable whose other end is not local.
+         * @return this.
+         */
+        public Settings local(final Predicate<Topology.Node> local, final RemoteLinks remoteLinks)
+        {
+            this.local = Objects.requireNonNull(local, "local");
+            this.remoteLinks = Objects.requireNonNull(remoteLinks, "remoteLinks");
+            return this;
+        }
+
+        /**
+         * @param nanos how long every port (CA and switch) waits without hearing its peer before its link goes Down.
+         * @return this.
+         */
+        public Settings linkTimeoutNs(final long nanos)
+        {
+            switches.linkTimeoutNs(nanos);
+            this.linkTimeoutNs = nanos;
+            return this;
+        }
+
+        /**
          * @param nanoClock  every node's clock (FCP schedules, link timeouts, head-of-queue lifetime).
          * @param epochClock the counters files' clock.
          * @return this.
@@ -291,6 +375,8 @@ public final class Fabric implements AutoCloseable
     private void buildNodes(final Routes routes, final Settings settings)
     {
         final Set<String> names = new HashSet<>();
+        local = settings.local;
+        vlBufferBlocks = settings.vlBufferBlocks;
         for (final Topology.Node node : topology.nodes())
         {
             if (Topology.NodeType.ROUTER == node.type())
@@ -298,7 +384,7 @@ public final class Fabric implements AutoCloseable
                 throw new IllegalArgumentException(node + ": routers are not run in a fabric; remove it or cable " +
                     "its neighbours to each other");
             }
-            if (node.isSwitch())
+            if (node.isSwitch() && settings.local.test(node))
             {
                 final Switch sw = new Switch(nodeName(settings.name, node.id(), names), settings.directory,
                     node.portCount(), node.baseLid(0), routes.lft(node), settings.external, settings.management,
@@ -323,7 +409,25 @@ public final class Fabric implements AutoCloseable
                     throw new IllegalArgumentException(node + "[" + p + "] is cabled to " + remote + ": a fabric " +
                         "runs CAs cabled to switches; two CAs back to back are 'vlink soak'");
                 }
-                if (node.isSwitch() && remote.isSwitch())
+                if (!settings.local.test(node))
+                {
+                    continue;
+                }
+                if (!settings.local.test(remote))
+                {
+                    if (node.isSwitch())
+                    {
+                        final Switch sw = switchOfNode[node.index()];
+                        sw.attach(p, settings.wrapper.wrap(node, p, settings.remoteLinks.link(node, p, sw.counters(p))));
+                    }
+                    else
+                    {
+                        final int port = p;
+                        addEndpoint(settings, node, p, remote, names, (PortCounters counters) ->
+                            settings.wrapper.wrap(node, port, settings.remoteLinks.link(node, port, counters)));
+                    }
+                }
+                else if (node.isSwitch() && remote.isSwitch())
                 {
                     if (node.index() < remote.index() || (node.index() == remote.index() && p < cable.remotePort()))
                     {
@@ -332,7 +436,16 @@ public final class Fabric implements AutoCloseable
                 }
                 else if (!node.isSwitch())
                 {
-                    addEndpoint(settings, node, p, remote, cable.remotePort(), names);
+                    final Switch sw = switchOfNode[remote.index()];
+                    final int port = p;
+                    final int swPort = cable.remotePort();
+                    addEndpoint(settings, node, p, remote, names, (PortCounters counters) ->
+                    {
+                        final LoopbackLink[] ends =
+                            LoopbackLink.pair(settings.loopbackCapacity, sw.counters(swPort), counters);
+                        sw.attach(swPort, settings.wrapper.wrap(remote, swPort, ends[0]));
+                        return settings.wrapper.wrap(node, port, ends[1]);
+                    });
                 }
             }
         }
@@ -357,12 +470,11 @@ public final class Fabric implements AutoCloseable
         final Topology.Node ca,
         final int port,
         final Topology.Node swNode,
-        final int swPort,
-        final Set<String> names)
+        final Set<String> names,
+        final Function<PortCounters, Link> link)
     {
-        final Switch sw = switchOfNode[swNode.index()];
         final String id = ca.connectedPorts() == 1 ? ca.id() : ca.id() + "-p" + port;
-        final Engine engine = Engine.builder()
+        final Engine.Builder builder = Engine.builder()
             .name(nodeName(settings.name, id, names))
             .directory(settings.directory)
             .threading(ThreadingMode.INVOKER)
@@ -370,14 +482,12 @@ public final class Fabric implements AutoCloseable
             .vlBufferBlocks(settings.vlBufferBlocks)
             .loopbackCapacity(settings.loopbackCapacity)
             .clocks(settings.nanoClock, settings.epochClock)
-            .link((PortCounters counters) ->
-            {
-                final LoopbackLink[] ends = LoopbackLink.pair(settings.loopbackCapacity, sw.counters(swPort), counters);
-                sw.attach(swPort, settings.wrapper.wrap(swNode, swPort, ends[0]));
-                return settings.wrapper.wrap(ca, port, ends[1]);
-            }, ca.baseLid(port), sw.lid())
-            .build();
-        endpoints.add(new Endpoint(ca, port, ca.baseLid(port), engine));
+            .link(link, ca.baseLid(port), swNode.baseLid(0));
+        if (settings.linkTimeoutNs > 0)
+        {
+            builder.linkTimeoutNs(settings.linkTimeoutNs);
+        }
+        endpoints.add(new Endpoint(ca, port, ca.baseLid(port), builder.build()));
     }
 
     /**
@@ -478,10 +588,49 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
+     * @param node a node of the topology.
+     * @return whether it runs in this process.
+     */
+    public boolean isLocal(final Topology.Node node)
+    {
+        return local.test(node);
+    }
+
+    /**
+     * @return the ports of this process whose link is not Active yet, as {@code NODE[PORT]} (on the invoking thread).
+     */
+    public List<String> portsNotActive()
+    {
+        final List<String> down = new ArrayList<>();
+        for (final Endpoint endpoint : endpoints)
+        {
+            if (!endpoint.port().linkState().maySendData())
+            {
+                down.add(endpoint.node.id() + "[" + endpoint.portNumber + "]");
+            }
+        }
+        for (int s = 0; s < switches.size(); s++)
+        {
+            final Switch sw = switches.get(s);
+            final Topology.Node node = switchNodes.get(s);
+            for (int p = 1; p <= sw.ports(); p++)
+            {
+                if (null != node.link(p) && !sw.linkState(p).maySendData())
+                {
+                    down.add(node.id() + "[" + p + "]");
+                }
+            }
+        }
+        return down;
+    }
+
+    /**
      * Whether the credits came back on every hop: on every cable, both ways, the sender may send as many blocks as
      * the receiver's free buffer advertises ({@code min(free, 2048)}), which holds once the fabric is idle and an FCP
      * of each VL has crossed since (an FCP period, {@code EngineConfiguration.DEFAULT_FCP_PERIOD_NS} by default).
-     * Call on the invoking thread.
+     * A cable to another process is checked from this end alone: every node of a fabric has the same receive buffer
+     * per VL, so an idle peer advertises all of it ({@code min(buffer, 2048)} to this end's sender), and this end's
+     * receive buffer is all free. Call on the invoking thread.
      *
      * @return the cable ends whose sender holds less (or more), as {@code NODE[PORT] VLn: CL-FCTBS x, free y};
      * empty when every credit is back.
@@ -500,18 +649,30 @@ public final class Fabric implements AutoCloseable
                 }
                 final PortCounters sender = counters(node, p);
                 final PortCounters receiver = counters(cable.remote(), cable.remotePort());
-                if (null == sender || null == receiver)
+                if (null != sender)
                 {
-                    continue;
-                }
-                for (int vl = 0; vl < sender.dataVls(); vl++)
-                {
-                    final int available = Credits.available(
-                        (int)sender.txCreditLimit(vl).get(), (int)sender.txFctbs(vl).get());
-                    final long free = receiver.rxFreeBlocks(vl).get();
-                    if (available != Math.min(Credits.MAX_CREDIT, free))
+                    for (int vl = 0; vl < sender.dataVls(); vl++)
                     {
-                        unrecovered.add(node.id() + "[" + p + "] VL" + vl + ": CL-FCTBS " + available + ", free " + free);
+                        final int available = Credits.available(
+                            (int)sender.txCreditLimit(vl).get(), (int)sender.txFctbs(vl).get());
+                        final long free = null == receiver ? vlBufferBlocks : receiver.rxFreeBlocks(vl).get();
+                        if (available != Math.min(Credits.MAX_CREDIT, free))
+                        {
+                            unrecovered.add(node.id() + "[" + p + "] VL" + vl + ": CL-FCTBS " + available + ", free " +
+                                (null == receiver ? "(the idle peer's) " : "") + free);
+                        }
+                    }
+                }
+                else if (null != receiver)
+                {
+                    for (int vl = 0; vl < receiver.dataVls(); vl++)
+                    {
+                        final long free = receiver.rxFreeBlocks(vl).get();
+                        if (free != vlBufferBlocks)
+                        {
+                            unrecovered.add(cable.remote().id() + "[" + cable.remotePort() + "] VL" + vl +
+                                ": receive buffer " + free + " of " + vlBufferBlocks + " blocks free");
+                        }
                     }
                 }
             }
@@ -528,7 +689,8 @@ public final class Fabric implements AutoCloseable
     {
         if (node.isSwitch())
         {
-            return switchOfNode[node.index()].counters(port);
+            final Switch sw = switchOfNode[node.index()];
+            return null == sw ? null : sw.counters(port);
         }
         for (final Endpoint endpoint : endpoints)
         {
@@ -567,7 +729,8 @@ public final class Fabric implements AutoCloseable
                     }
                     final int outVl = sw.waitingVl(in, vl);
                     final Topology.Link cable = node.link(out);
-                    if (null == cable || !cable.remote().isSwitch() || !sw.creditStalled(out, outVl))
+                    if (null == cable || !cable.remote().isSwitch() || !local.test(cable.remote()) ||
+                        !sw.creditStalled(out, outVl))
                     {
                         continue;
                     }

@@ -9,6 +9,7 @@ import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.FcpCheck;
 import io.vlink.core.credit.FcpSchedule;
 import io.vlink.core.credit.LinkState;
+import io.vlink.core.crc.Crc16;
 import io.vlink.core.fabric.Crossbar;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.SwitchSl2Vl;
@@ -26,6 +27,7 @@ import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.HeartbeatAgent;
 import io.vlink.nic.status.PortCounters;
+import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -46,8 +48,8 @@ import java.util.Objects;
  * {@link CreditControl} for the link state, the receiver's credits and the FCP schedule, and on the output side a
  * {@link CreditTransmitter} and a {@link VlArbiter} with the external ports' tables. Between them the switch's own
  * decisions: the linear forwarding table, {@link SwitchSl2Vl} per (input, output) pair, the {@link Crossbar} that
- * picks among the inputs competing for an (output, VL), the VL rewrite with the VCRC recomputed
- * ({@link PacketFramer#relabel}) and the optional head-of-queue lifetime.
+ * picks among the inputs competing for an (output, VL), the VL rewrite with the VCRC patched from the one the packet
+ * arrived with ({@link PacketFramer#relabel}) and the optional head-of-queue lifetime.
  * <p>
  * A packet is routed when it reaches the head of its input FIFO: no route (or a route to a port without a link)
  * is {@code discards_no_route}, an SL the SL2VL table maps to VL15 or to a VL the output lacks
@@ -364,6 +366,28 @@ public final class Switch implements Agent, AutoCloseable
         }
     }
 
+    /**
+     * Take a port's link down, as a subnet manager's command or a cable pulled would: Down, and packets on the wire
+     * are lost; packets in the input FIFOs stay and go once the link is up again. The switch's thread only.
+     *
+     * @param p a port with a link, 1..N.
+     */
+    public void down(final int p)
+    {
+        port[p].control.down(clock.nanoTime());
+    }
+
+    /**
+     * Bring a port's link up again after {@link #down}: Initialize, then Armed and Active as FCPs are exchanged. The
+     * switch's thread only.
+     *
+     * @param p a port with a link, 1..N.
+     */
+    public void up(final int p)
+    {
+        port[p].control.up(clock.nanoTime());
+    }
+
     @Override
     public int doWork()
     {
@@ -511,6 +535,16 @@ public final class Switch implements Agent, AutoCloseable
         private SwitchPort outPort;
         private int outOffset;
         private int outVl;
+        /** The VCRC the packet {@link #forward} copies arrived with. */
+        private int forwardVcrc;
+        /**
+         * Per VL, the VCRC each packet of the input FIFO arrived with (checked), in the FIFO's order: the hop's VCRC
+         * is patched from it for the VL rewrite instead of computed over the packet again. A FIFO holds at most one
+         * packet per block of its buffer, so a ring of that many (a power of two) never overflows.
+         */
+        private final char[][] vcrcs = new char[VlArbiter.VL_COUNT][];
+        private final int[] vcrcHead = new int[VlArbiter.VL_COUNT];
+        private final int[] vcrcTail = new int[VlArbiter.VL_COUNT];
 
         SwitchPort(final int number, final Link link)
         {
@@ -524,6 +558,13 @@ public final class Switch implements Agent, AutoCloseable
                 rings[vl] = new ReceiveRing(settings.vlBufferBlocks, maxPacket);
             }
             rings[VL15] = new ReceiveRing(settings.vl15Packets * Sizes.blocks(maxPacket), maxPacket);
+            for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
+            {
+                if (null != rings[vl])
+                {
+                    vcrcs[vl] = new char[BitUtil.findNextPositivePowerOfTwo(rings[vl].capacityBlocks())];
+                }
+            }
             this.control = new CreditControl(
                 dataVls,
                 settings.vlBufferBlocks,
@@ -636,6 +677,8 @@ public final class Switch implements Agent, AutoCloseable
             {
                 return false;
             }
+            final char[] fifo = vcrcs[vl];
+            fifo[vcrcTail[vl]++ & (fifo.length - 1)] = (char)buffer.getShort(offset + size, Crc16.CRC_BYTE_ORDER);
             if (wasEmpty)
             {
                 announceHead(vl);
@@ -678,6 +721,7 @@ public final class Switch implements Agent, AutoCloseable
                 {
                     // the switch's own SMA takes it: counted, the buffer freed
                     rings[VL15].poll(discarder, 1);
+                    vcrcHead[VL15]++;
                     counters[MANAGEMENT_PORT].deliveredPackets(VL15).incrementRelease();
                     return;
                 }
@@ -696,6 +740,7 @@ public final class Switch implements Agent, AutoCloseable
         private void take(final int vl, final int reason)
         {
             rings[vl].poll(discarder, 1);
+            vcrcHead[vl]++;
             discard(reason);
         }
 
@@ -838,6 +883,7 @@ public final class Switch implements Agent, AutoCloseable
             in.outPort = this;
             in.outOffset = offset;
             in.outVl = vl;
+            in.forwardVcrc = in.vcrcs[inVl][in.vcrcHead[inVl]++ & (in.vcrcs[inVl].length - 1)];
             in.rings[inVl].poll(in.forwarder, 1);
             link.commit(offset);
             if (VL15 != vl)
@@ -856,7 +902,7 @@ public final class Switch implements Agent, AutoCloseable
         {
             final AtomicBuffer out = outPort.link.buffer();
             out.putBytes(outOffset, buffer, offset, size);
-            PacketFramer.relabel(out, outOffset, size, outVl);
+            PacketFramer.relabel(out, outOffset, size, outVl, forwardVcrc);
         }
 
         @Override

@@ -3,11 +3,11 @@ package io.vlink.nic;
 import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.LinkState;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.ForwardingLink;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.test.Deadline;
 import io.vlink.nic.test.EngineErrors;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,9 +28,8 @@ class GarbageOnTheWireTest
     File dir;
 
     /** Hands the receiver a random frame before each real one while {@code on}. */
-    static final class GarbageLink implements Link
+    static final class GarbageLink extends ForwardingLink
     {
-        private final Link link;
         private final Random random = new Random(1234);
         private final UnsafeBuffer garbage = new UnsafeBuffer(new byte[MAX_DATA_FRAME_LENGTH]);
         volatile boolean on;
@@ -40,7 +39,7 @@ class GarbageOnTheWireTest
 
         GarbageLink(final Link link)
         {
-            this.link = link;
+            super(link);
         }
 
         private void onFrame(final int frameType, final org.agrona.DirectBuffer buffer, final int offset, final int length)
@@ -83,55 +82,7 @@ class GarbageOnTheWireTest
         public int poll(final FrameHandler handler, final int frameLimit)
         {
             this.handler = handler;
-            return link.poll(mixer, Math.max(1, frameLimit / 2));
-        }
-
-        @Override
-        public int maxFrameLength()
-        {
-            return link.maxFrameLength();
-        }
-
-        @Override
-        public int tryClaim(final int frameType, final int length)
-        {
-            return link.tryClaim(frameType, length);
-        }
-
-        @Override
-        public boolean hasRoomFor(final int length)
-        {
-            return link.hasRoomFor(length);
-        }
-
-        @Override
-        public AtomicBuffer buffer()
-        {
-            return link.buffer();
-        }
-
-        @Override
-        public void commit(final int offset)
-        {
-            link.commit(offset);
-        }
-
-        @Override
-        public void abort(final int offset)
-        {
-            link.abort(offset);
-        }
-
-        @Override
-        public int flush()
-        {
-            return link.flush();
-        }
-
-        @Override
-        public void close()
-        {
-            link.close();
+            return delegate.poll(mixer, Math.max(1, frameLimit / 2));
         }
     }
 

@@ -4,10 +4,10 @@ import io.vlink.core.crc.Crc16;
 import io.vlink.core.crc.Icrc;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.Sizes;
+import io.vlink.nic.link.ForwardingLink;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.ByteOrder;
 import java.util.function.IntUnaryOperator;
@@ -17,9 +17,8 @@ import java.util.function.IntUnaryOperator;
  * hop: the VCRC is the CRC-16 of the bytes before it, the ICRC the invariant CRC of the packet, and the LRH VL the
  * one the sending port's SL2VL gives the packet's SL.
  */
-final class HopCheckLink implements Link, FrameHandler
+final class HopCheckLink extends ForwardingLink implements FrameHandler
 {
-    private final Link link;
     private final IntUnaryOperator vlOfSl;
     private final Icrc icrc = new Icrc();
     private FrameHandler handler;
@@ -33,7 +32,7 @@ final class HopCheckLink implements Link, FrameHandler
      */
     HopCheckLink(final Link link, final IntUnaryOperator vlOfSl)
     {
-        this.link = link;
+        super(link);
         this.vlOfSl = vlOfSl;
     }
 
@@ -71,54 +70,6 @@ final class HopCheckLink implements Link, FrameHandler
     public int poll(final FrameHandler handler, final int frameLimit)
     {
         this.handler = handler;
-        return link.poll(this, frameLimit);
-    }
-
-    @Override
-    public int maxFrameLength()
-    {
-        return link.maxFrameLength();
-    }
-
-    @Override
-    public int tryClaim(final int frameType, final int length)
-    {
-        return link.tryClaim(frameType, length);
-    }
-
-    @Override
-    public AtomicBuffer buffer()
-    {
-        return link.buffer();
-    }
-
-    @Override
-    public boolean hasRoomFor(final int length)
-    {
-        return link.hasRoomFor(length);
-    }
-
-    @Override
-    public void commit(final int offset)
-    {
-        link.commit(offset);
-    }
-
-    @Override
-    public void abort(final int offset)
-    {
-        link.abort(offset);
-    }
-
-    @Override
-    public int flush()
-    {
-        return link.flush();
-    }
-
-    @Override
-    public void close()
-    {
-        link.close();
+        return delegate.poll(this, frameLimit);
     }
 }

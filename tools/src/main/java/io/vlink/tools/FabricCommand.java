@@ -30,8 +30,9 @@ import java.util.concurrent.Callable;
     name = "fabric",
     mixinStandardHelpOptions = true,
     description = "Fabrics of switches and channel adapters from an ibnetdiscover/ibsim topology file: check one, " +
-        "print its routes.",
-    subcommands = {FabricCommand.Check.class, FabricCommand.RoutesCommand.class, FabricSoakCommand.class})
+        "print its routes, soak it in one process, run it across processes.",
+    subcommands = {FabricCommand.Check.class, FabricCommand.RoutesCommand.class, FabricSoakCommand.class,
+        FabricRunCommand.class})
 public final class FabricCommand implements Runnable
 {
     @Spec

@@ -6,6 +6,8 @@ import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.wire.Sizes;
 import io.vlink.tools.fabric.FabricSoak;
+import io.vlink.tools.soak.FaultKind;
+import io.vlink.tools.soak.FaultSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,265 +47,387 @@ final class FabricSoakCommand implements Callable<Integer>
     @picocli.CommandLine.Mixin
     FabricCommand.TopologyFile topology;
 
-    @Option(names = "--qos", paramLabel = "FILE",
-        description = "An opensm.conf: CA ports get its qos_ca_* options, switch ports qos_swe_* (port 0 qos_sw0_*) " +
-            "(default: OpenSM's defaults with 8 data VLs).")
-    Path qos;
+    @picocli.CommandLine.Mixin
+    Traffic traffic;
 
-    @Option(names = "--lft", paramLabel = "FILE",
-        description = "Forwarding tables as OpenSM's opensm-lfts.dump or ibroute print them, instead of min-hop.")
-    Path lft;
+    @Option(names = "--faults", paramLabel = "SPEC",
+        description = "Seeded faults, as vlink soak's: drop-data=P, corrupt-data=P, drop-fcp=P, corrupt-fcp=P on " +
+            "--fault-link's cable (or every cable); stall-receiver=MS and retable=N on its CA port (or every CA port); " +
+            "link-bounce=N on its cable.")
+    String faults;
 
-    @Option(names = "--pattern", paramLabel = "P", defaultValue = "uniform",
-        description = "uniform (each packet to a random other CA port), permutation (each port to one other), " +
-            "all-to-one (every port to the first), shift (port i to port i + n/2, in file order) " +
-            "(default: ${DEFAULT-VALUE}).")
-    String pattern;
-
-    @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
-        description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
-    double seconds;
-
-    @Option(names = "--packets", paramLabel = "N",
-        description = "Stop offering after N packets over all CA ports, or when --seconds is over if that comes first.")
-    Long packets;
-
-    @Option(names = "--size", paramLabel = "BYTES", defaultValue = "256",
-        description = "The packet size S (LRH through ICRC), a multiple of 4 from 56 to 4096 (default: ${DEFAULT-VALUE}).")
-    int size;
-
-    @Option(names = "--sls", paramLabel = "LIST", defaultValue = "0",
-        description = "SLs each CA port uses in turn, e.g. 0,1,2 (default: ${DEFAULT-VALUE}); a pair --sl-policy or " +
-            "--sl-map assigns ignores them.")
-    String sls;
-
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
-        description = "Seeds the destinations and the fill (default: ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--stall-ms", paramLabel = "N", defaultValue = "1000",
-        description = "Deadlock when packets are queued and no link moved one for N ms (default: ${DEFAULT-VALUE}).")
-    long stallMs;
-
-    @Option(names = "--sl-policy", paramLabel = "dateline:SWITCH[PORT]",
-        description = "SL 1 for every path that crosses the cable at SWITCH's PORT, SL 0 for the rest: with SL 1 " +
-            "mapped to VL 1, a ring's credit loop is broken.")
-    String slPolicy;
-
-    @Option(names = "--sl-map", paramLabel = "FILE",
-        description = "An SL per path: lines 'SRC_LID DST_LID SL'; before --sl-policy and --sls.")
-    Path slMap;
-
-    @Option(names = "--vl-buffer", paramLabel = "BLOCKS",
-        description = "Each data VL's receive buffer at every port, in 64-byte blocks (default: the engine's, 2048).")
-    Integer vlBuffer;
-
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the JSON summary there ('-': to stdout).")
-    String json;
-
-    @Option(names = "--report", paramLabel = "FILE.html", description = "Write a self-contained HTML summary.")
-    Path report;
-
-    @Option(names = "--dir", paramLabel = "DIR",
-        description = "Where the nodes' counters files go (default: ${java.io.tmpdir}/vlink-${user.name}), for " +
-            "vlink stat.")
-    File directory;
+    @Option(names = "--fault-link", paramLabel = "NODE[PORT]",
+        description = "The cable at that node's port gets the faults, both ways (default: every cable).")
+    String faultLink;
 
     @Override
     public Integer call() throws IOException
     {
-        final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final FabricSoak.Options options = new FabricSoak.Options();
-        options.pattern = FabricSoak.Pattern.of(pattern);
-        if (null == options.pattern)
+        final int refused = traffic.prepare(spec, "vlink fabric soak", topology, options, err);
+        if (Traffic.READY != refused)
         {
-            throw usage("--pattern " + pattern + ": use uniform, permutation, all-to-one or shift");
+            return refused;
         }
-        if (!(seconds > 0) || seconds > 366 * 24 * 3600.0)
+        if (null != faults)
         {
-            throw usage("--seconds " + seconds + ": give a positive number of seconds");
+            options.faults = parseFaults();
         }
-        options.seconds = seconds;
-        if (null != packets)
+        if (null != faultLink)
         {
-            if (packets <= 0)
+            if (!options.faults.any())
             {
-                throw usage("--packets " + packets + ": give a positive number of packets");
+                throw usage("--fault-link " + faultLink + ": it places --faults; give --faults too");
             }
-            options.packets = packets;
-        }
-        if ((size & 3) != 0 || size < 56 || size > 4096)
-        {
-            throw usage("--size " + size + ": give a multiple of 4 from 56 to 4096");
-        }
-        options.size = size;
-        options.sls = parseSls();
-        options.seed = seed;
-        if (stallMs <= 0)
-        {
-            throw usage("--stall-ms " + stallMs + ": give a positive number of milliseconds");
-        }
-        options.stallMs = stallMs;
-        if (null != vlBuffer)
-        {
-            if (vlBuffer < Sizes.blocks(size) || vlBuffer > 1 << 20)
+            final Topology.Node node = traffic.nodePort(spec, options.topology, "--fault-link " + faultLink, faultLink,
+                false);
+            options.faultNode = node;
+            options.faultPort = Integer.parseInt(faultLink.substring(faultLink.lastIndexOf('[') + 1,
+                faultLink.length() - 1));
+            final boolean timed = options.faults.isOn(FaultKind.STALL_RECEIVER) ||
+                options.faults.isOn(FaultKind.RETABLE);
+            if (timed && node.isSwitch() && node.link(options.faultPort).remote().isSwitch())
             {
-                throw usage("--vl-buffer " + vlBuffer + ": give " + Sizes.blocks(size) + " (one packet of --size) to " +
-                    "1048576 blocks");
+                throw usage("--fault-link " + faultLink + ": stall-receiver and retable act on a CA port; give a " +
+                    "cable with a CA at one end");
             }
-            options.vlBufferBlocks = vlBuffer;
         }
-        final String badOutput = SoakCommand.checkOutputs(json, report, null, directory);
-        if (null != badOutput)
-        {
-            err.println("vlink fabric soak: " + badOutput);
-            err.flush();
-            return EXIT_USAGE;
-        }
-        options.directory = directory;
+        return traffic.run(options, options.faults.any() ? ", faults " + options.faults + " on " +
+            (null == faultLink ? "every cable" : faultLink) : "", spec, "vlink fabric soak");
+    }
 
-        final Topology t = topology.read(err);
-        if (null == t)
-        {
-            return Vlink.EXIT_FAILURE;
-        }
-        options.topology = t;
-        options.label = topology.file.getFileName().toString();
-        options.routes = FabricCommand.readRoutes(t, lft, err);
-        options.ca = FabricCommand.readQos(qos, PortType.CA, err);
-        options.external = FabricCommand.readQos(qos, PortType.SWE, err);
-        options.management = FabricCommand.readQos(qos, PortType.SW0, err);
-        if (null == options.routes || null == options.ca || null == options.external || null == options.management)
-        {
-            if (null != options.routes)
-            {
-                err.println(qos + ": refused; nothing runs");
-            }
-            err.flush();
-            return Vlink.EXIT_FAILURE;
-        }
-        if (options.ca.dataVls() != options.external.dataVls())
-        {
-            err.println(qos + ": CA ports get " + options.ca.dataVls() + " data VLs and switch ports " +
-                options.external.dataVls() + "; a link runs one VL count at both ends: give qos_ca_max_vls and " +
-                "qos_swe_max_vls the same value");
-            err.flush();
-            return Vlink.EXIT_FAILURE;
-        }
-        if (null != slPolicy)
-        {
-            parseDateline(t, options);
-        }
-        if (null != slMap)
-        {
-            final List<Diagnostic> findings = new ArrayList<>();
-            options.slMap = PathSl.readMap(slMap, t, findings);
-            final int errors = Diagnostics.print(err, findings);
-            if (null == options.slMap)
-            {
-                err.println(slMap + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
-                err.flush();
-                return Vlink.EXIT_FAILURE;
-            }
-        }
-
-        out.println(String.format(Locale.ROOT, "vlink fabric soak: %s, pattern %s, %s s%s, %d-byte packets, SLs %s, " +
-            "seed %d, stall %d ms", options.label, options.pattern.label(), fmt(seconds),
-            0 == options.packets ? "" : " or " + options.packets + " packets", size,
-            null != slPolicy ? slPolicy : sls, seed, stallMs));
-        out.flush();
-        final FabricSoak soak = new FabricSoak(options, out);
-        final int exit;
+    private FaultSpec parseFaults()
+    {
+        final FaultSpec spec;
         try
         {
-            exit = soak.run();
+            spec = FaultSpec.parse(faults);
         }
-        catch (final IllegalArgumentException | IllegalStateException ex)
+        catch (final IllegalArgumentException ex)
         {
-            err.println("vlink fabric soak: " + ex.getMessage());
-            err.flush();
-            return Vlink.EXIT_FAILURE;
+            throw usage(ex.getMessage());
         }
-        out.print(soak.summaryText());
-        final String summary = soak.jsonText();
-        if ("-".equals(json))
+        if (spec.isOn(FaultKind.VL15_FLOOD))
         {
-            out.println(summary);
+            throw usage("--faults vl15-flood: a fabric soak injects the wire's faults (drop-data, corrupt-data, " +
+                "drop-fcp, corrupt-fcp), stall-receiver, retable and link-bounce; vl15-flood is vlink soak's");
         }
-        else if (null != json)
+        if (spec.isOn(FaultKind.LINK_BOUNCE) && null == faultLink)
         {
-            Files.writeString(Path.of(json), summary + "\n", StandardCharsets.UTF_8);
+            throw usage("--faults link-bounce: give --fault-link NODE[PORT], the cable to bounce");
         }
-        if (null != report)
-        {
-            Files.writeString(report, soak.html(exit), StandardCharsets.UTF_8);
-        }
-        out.flush();
-        return exit;
-    }
-
-    private int[] parseSls()
-    {
-        final String[] words = sls.split(",", -1);
-        final int[] values = new int[words.length];
-        for (int i = 0; i < words.length; i++)
-        {
-            try
-            {
-                values[i] = Integer.parseInt(words[i].trim());
-            }
-            catch (final NumberFormatException ex)
-            {
-                values[i] = -1;
-            }
-            if (values[i] < 0 || values[i] > 15)
-            {
-                throw usage("--sls " + sls + ": give SLs from 0 to 15 separated by commas, e.g. 0,1");
-            }
-        }
-        return values;
-    }
-
-    private void parseDateline(final Topology t, final FabricSoak.Options options)
-    {
-        final String hint = "--sl-policy " + slPolicy + ": give dateline:SWITCH[PORT], a switch's ID and a port " +
-            "cabled to another switch";
-        final int open = slPolicy.lastIndexOf('[');
-        if (!slPolicy.startsWith("dateline:") || open < 0 || !slPolicy.endsWith("]"))
-        {
-            throw usage(hint);
-        }
-        final String id = slPolicy.substring("dateline:".length(), open);
-        final Topology.Node sw = t.node(id);
-        if (null == sw || !sw.isSwitch())
-        {
-            throw usage(hint + " (no switch \"" + id + "\")");
-        }
-        final int port;
-        try
-        {
-            port = Integer.parseInt(slPolicy.substring(open + 1, slPolicy.length() - 1));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw usage(hint);
-        }
-        if (null == sw.link(port) || !sw.link(port).remote().isSwitch())
-        {
-            throw usage(hint + " (port " + port + " of \"" + id + "\" is not cabled to a switch)");
-        }
-        options.datelineSwitch = sw;
-        options.datelinePort = port;
-    }
-
-    private static String fmt(final double value)
-    {
-        return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
+        return spec;
     }
 
     private ParameterException usage(final String message)
     {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * The options {@code vlink fabric soak} and {@code vlink fabric run} share: the QoS, routes and traffic of the
+     * fabric, and the summary's files; their checks, and the run with its summary.
+     */
+    static final class Traffic
+    {
+        /** {@link #prepare}: every option held and every file was read. */
+        static final int READY = -1;
+
+        @Option(names = "--qos", paramLabel = "FILE",
+            description = "An opensm.conf: CA ports get its qos_ca_* options, switch ports qos_swe_* (port 0 " +
+                "qos_sw0_*) (default: OpenSM's defaults with 8 data VLs).")
+        Path qos;
+
+        @Option(names = "--lft", paramLabel = "FILE",
+            description = "Forwarding tables as OpenSM's opensm-lfts.dump or ibroute print them, instead of min-hop.")
+        Path lft;
+
+        @Option(names = "--pattern", paramLabel = "P", defaultValue = "uniform",
+            description = "uniform (each packet to a random other CA port), permutation (each port to one other), " +
+                "all-to-one (every port to the first), shift (port i to port i + n/2, in file order) " +
+                "(default: ${DEFAULT-VALUE}).")
+        String pattern;
+
+        @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
+            description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
+        double seconds;
+
+        @Option(names = "--packets", paramLabel = "N",
+            description = "Stop offering after N packets over all CA ports (of this process), or when --seconds is " +
+                "over if that comes first.")
+        Long packets;
+
+        @Option(names = "--size", paramLabel = "BYTES", defaultValue = "256",
+            description = "The packet size S (LRH through ICRC), a multiple of 4 from 56 to 4096 (default: " +
+                "${DEFAULT-VALUE}).")
+        int size;
+
+        @Option(names = "--sls", paramLabel = "LIST", defaultValue = "0",
+            description = "SLs each CA port uses in turn, e.g. 0,1,2 (default: ${DEFAULT-VALUE}); a pair " +
+                "--sl-policy or --sl-map assigns ignores them.")
+        String sls;
+
+        @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+            description = "Seeds the destinations, the fill and the faults (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--stall-ms", paramLabel = "N", defaultValue = "1000",
+            description = "Deadlock when packets are queued and no link moved one for N ms (default: " +
+                "${DEFAULT-VALUE}).")
+        long stallMs;
+
+        @Option(names = "--sl-policy", paramLabel = "dateline:SWITCH[PORT]",
+            description = "SL 1 for every path that crosses the cable at SWITCH's PORT, SL 0 for the rest: with SL 1 " +
+                "mapped to VL 1, a ring's credit loop is broken.")
+        String slPolicy;
+
+        @Option(names = "--sl-map", paramLabel = "FILE",
+            description = "An SL per path: lines 'SRC_LID DST_LID SL'; before --sl-policy and --sls.")
+        Path slMap;
+
+        @Option(names = "--vl-buffer", paramLabel = "BLOCKS",
+            description = "Each data VL's receive buffer at every port, in 64-byte blocks (default: the engine's, " +
+                "2048).")
+        Integer vlBuffer;
+
+        @Option(names = "--json", paramLabel = "FILE", description = "Write the JSON summary there ('-': to stdout).")
+        String json;
+
+        @Option(names = "--report", paramLabel = "FILE.html", description = "Write a self-contained HTML summary.")
+        Path report;
+
+        @Option(names = "--dir", paramLabel = "DIR",
+            description = "Where the nodes' counters files go (default: ${java.io.tmpdir}/vlink-${user.name}), for " +
+                "vlink stat.")
+        File directory;
+
+        /**
+         * Check the options and read the files into {@code options}.
+         *
+         * @return {@link #READY}, or the exit code after the findings were printed.
+         * @throws ParameterException for a usage error.
+         */
+        int prepare(
+            final CommandSpec spec,
+            final String command,
+            final FabricCommand.TopologyFile topology,
+            final FabricSoak.Options options,
+            final PrintWriter err)
+        {
+            options.pattern = FabricSoak.Pattern.of(pattern);
+            if (null == options.pattern)
+            {
+                throw usage(spec, "--pattern " + pattern + ": use uniform, permutation, all-to-one or shift");
+            }
+            options.seconds = SoakOptions.seconds(spec, seconds);
+            if (null != packets)
+            {
+                options.packets = SoakOptions.packets(spec, packets);
+            }
+            if ((size & 3) != 0 || size < 56 || size > 4096)
+            {
+                throw usage(spec, "--size " + size + ": give a multiple of 4 from 56 to 4096");
+            }
+            options.size = size;
+            options.sls = parseSls(spec);
+            options.seed = seed;
+            if (stallMs <= 0)
+            {
+                throw usage(spec, "--stall-ms " + stallMs + ": give a positive number of milliseconds");
+            }
+            options.stallMs = stallMs;
+            if (null != vlBuffer)
+            {
+                if (vlBuffer < Sizes.blocks(size) || vlBuffer > 1 << 20)
+                {
+                    throw usage(spec, "--vl-buffer " + vlBuffer + ": give " + Sizes.blocks(size) + " (one packet of " +
+                        "--size) to 1048576 blocks");
+                }
+                options.vlBufferBlocks = vlBuffer;
+            }
+            final String badOutput = SoakOptions.checkOutputs(json, report, null, directory);
+            if (null != badOutput)
+            {
+                err.println(command + ": " + badOutput);
+                err.flush();
+                return EXIT_USAGE;
+            }
+            options.directory = directory;
+
+            final Topology t = topology.read(err);
+            if (null == t)
+            {
+                return Vlink.EXIT_FAILURE;
+            }
+            options.topology = t;
+            options.label = topology.file.getFileName().toString();
+            options.routes = FabricCommand.readRoutes(t, lft, err);
+            options.ca = FabricCommand.readQos(qos, PortType.CA, err);
+            options.external = FabricCommand.readQos(qos, PortType.SWE, err);
+            options.management = FabricCommand.readQos(qos, PortType.SW0, err);
+            if (null == options.routes || null == options.ca || null == options.external || null == options.management)
+            {
+                if (null != options.routes)
+                {
+                    err.println(qos + ": refused; nothing runs");
+                }
+                err.flush();
+                return Vlink.EXIT_FAILURE;
+            }
+            if (options.ca.dataVls() != options.external.dataVls())
+            {
+                err.println(qos + ": CA ports get " + options.ca.dataVls() + " data VLs and switch ports " +
+                    options.external.dataVls() + "; a link runs one VL count at both ends: give qos_ca_max_vls and " +
+                    "qos_swe_max_vls the same value");
+                err.flush();
+                return Vlink.EXIT_FAILURE;
+            }
+            if (null != slPolicy)
+            {
+                final String hint = "--sl-policy " + slPolicy + ": give dateline:SWITCH[PORT], a switch's ID and a " +
+                    "port cabled to another switch";
+                if (!slPolicy.startsWith("dateline:"))
+                {
+                    throw usage(spec, hint);
+                }
+                final String cable = slPolicy.substring("dateline:".length());
+                options.datelineSwitch = nodePort(spec, t, "--sl-policy " + slPolicy, cable, true);
+                options.datelinePort = Integer.parseInt(cable.substring(cable.lastIndexOf('[') + 1,
+                    cable.length() - 1));
+            }
+            if (null != slMap)
+            {
+                final List<Diagnostic> findings = new ArrayList<>();
+                options.slMap = PathSl.readMap(slMap, t, findings);
+                final int errors = Diagnostics.print(err, findings);
+                if (null == options.slMap)
+                {
+                    err.println(slMap + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
+                    err.flush();
+                    return Vlink.EXIT_FAILURE;
+                }
+            }
+            return READY;
+        }
+
+        /**
+         * Run the soak and write its summary, JSON and report.
+         *
+         * @param more what the first line adds (faults, nodes).
+         * @return the exit code.
+         */
+        int run(final FabricSoak.Options options, final String more, final CommandSpec spec, final String command)
+            throws IOException
+        {
+            final PrintWriter out = spec.commandLine().getOut();
+            final PrintWriter err = spec.commandLine().getErr();
+            out.println(String.format(Locale.ROOT, "%s: %s, pattern %s, %s s%s, %d-byte packets, SLs %s, " +
+                "seed %d, stall %d ms%s", command, options.label, options.pattern.label(), fmt(seconds),
+                0 == options.packets ? "" : " or " + options.packets + " packets", size,
+                null != slPolicy ? slPolicy : sls, seed, stallMs, more));
+            out.flush();
+            final FabricSoak soak = new FabricSoak(options, out);
+            final int exit;
+            try
+            {
+                exit = soak.run();
+            }
+            catch (final IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException ex)
+            {
+                err.println(command + ": " + ex.getMessage());
+                err.flush();
+                return Vlink.EXIT_FAILURE;
+            }
+            out.print(soak.summaryText());
+            final String summary = soak.jsonText();
+            if ("-".equals(json))
+            {
+                out.println(summary);
+            }
+            else if (null != json)
+            {
+                Files.writeString(Path.of(json), summary + "\n", StandardCharsets.UTF_8);
+            }
+            if (null != report)
+            {
+                Files.writeString(report, soak.html(exit), StandardCharsets.UTF_8);
+            }
+            out.flush();
+            return soak.stopped() ? Interrupt.EXIT_INTERRUPTED : exit;
+        }
+
+        /**
+         * @param what     the option and its value, for the message.
+         * @param text     {@code NODE[PORT]}.
+         * @param toSwitch whether the node must be a switch and the port cabled to another switch.
+         * @return the node, its port cabled.
+         * @throws ParameterException when the text names no such cable.
+         */
+        Topology.Node nodePort(
+            final CommandSpec spec, final Topology t, final String what, final String text, final boolean toSwitch)
+        {
+            final String hint = what + ": give " + (toSwitch ? "SWITCH[PORT], a switch's ID and a port cabled to " +
+                "another switch" : "NODE[PORT], a node's ID and a cabled port");
+            final int open = text.lastIndexOf('[');
+            if (open < 0 || !text.endsWith("]"))
+            {
+                throw usage(spec, hint);
+            }
+            final String id = text.substring(0, open);
+            final Topology.Node node = t.node(id);
+            if (null == node || (toSwitch && !node.isSwitch()))
+            {
+                throw usage(spec, hint + " (no " + (toSwitch ? "switch" : "node") + " \"" + id + "\")");
+            }
+            final int port;
+            try
+            {
+                port = Integer.parseInt(text.substring(open + 1, text.length() - 1));
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw usage(spec, hint);
+            }
+            if (port < 1 || port > node.portCount() || null == node.link(port) ||
+                (toSwitch && !node.link(port).remote().isSwitch()))
+            {
+                throw usage(spec, hint + " (port " + port + " of \"" + id + "\" is not cabled" +
+                    (toSwitch ? " to a switch)" : ")"));
+            }
+            return node;
+        }
+
+        private int[] parseSls(final CommandSpec spec)
+        {
+            final String[] words = sls.split(",", -1);
+            final int[] values = new int[words.length];
+            for (int i = 0; i < words.length; i++)
+            {
+                try
+                {
+                    values[i] = Integer.parseInt(words[i].trim());
+                }
+                catch (final NumberFormatException ex)
+                {
+                    values[i] = -1;
+                }
+                if (values[i] < 0 || values[i] > 15)
+                {
+                    throw usage(spec, "--sls " + sls + ": give SLs from 0 to 15 separated by commas, e.g. 0,1");
+                }
+            }
+            return values;
+        }
+
+        private static String fmt(final double value)
+        {
+            return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
+        }
+
+        private static ParameterException usage(final CommandSpec spec, final String message)
+        {
+            return new ParameterException(spec.commandLine(), message);
+        }
     }
 }

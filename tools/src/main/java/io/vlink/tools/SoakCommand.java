@@ -150,18 +150,10 @@ public final class SoakCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final SoakRunner.Options options = new SoakRunner.Options();
-        options.seconds = seconds;
-        if (!(seconds > 0) || seconds > 366 * 24 * 3600.0)
-        {
-            throw usage("--seconds " + seconds + ": give a positive number of seconds");
-        }
+        options.seconds = SoakOptions.seconds(spec, seconds);
         if (null != packets)
         {
-            if (packets <= 0)
-            {
-                throw usage("--packets " + packets + ": give a positive number of packets");
-            }
-            options.packets = packets;
+            options.packets = SoakOptions.packets(spec, packets);
         }
         if (null == qosFile && spec.commandLine().getParseResult().hasMatchedOption("--port-type"))
         {
@@ -303,41 +295,7 @@ public final class SoakCommand implements Callable<Integer>
      */
     private String checkOutputs()
     {
-        return checkOutputs(json, report, capture, directory);
-    }
-
-    /**
-     * @param json      --json's value ('-' or null: nothing to check).
-     * @param report    --report, or null.
-     * @param capture   --capture, or null.
-     * @param directory --dir, or null.
-     * @return what is wrong with the first output that cannot be written, or null.
-     */
-    static String checkOutputs(final String json, final Path report, final Path capture, final File directory)
-    {
-        String problem = null == json || "-".equals(json) ? null : checkOutputFile("--json", Path.of(json));
-        problem = null != problem || null == report ? problem : checkOutputFile("--report", report);
-        problem = null != problem || null == capture ? problem : checkOutputFile("--capture", capture);
-        if (null == problem && null != directory && !directory.isDirectory())
-        {
-            problem = "--dir " + directory + ": " + (directory.exists() ? "is not a directory" : "no such directory") +
-                "; give an existing directory";
-        }
-        return problem;
-    }
-
-    private static String checkOutputFile(final String option, final Path file)
-    {
-        if (Files.isDirectory(file))
-        {
-            return option + " " + file + ": is a directory; give a file name";
-        }
-        final Path parent = file.toAbsolutePath().getParent();
-        if (null != parent && !Files.isDirectory(parent))
-        {
-            return option + " " + file + ": no such directory: " + parent + "; create it or give another path";
-        }
-        return null;
+        return SoakOptions.checkOutputs(json, report, capture, directory);
     }
 
     private ParameterException usage(final String message)

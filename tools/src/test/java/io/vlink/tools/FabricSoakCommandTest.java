@@ -143,6 +143,111 @@ class FabricSoakCommandTest
     }
 
     @Test
+    void everyWireFaultOnOneSwitchToSwitchCableIsExplained() throws IOException
+    {
+        final Path json = dir.resolve("faults.json");
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--packets", "20000",
+            "--seconds", "60", "--sls", "0,1", "--size", "128", "--seed", "7", "--faults",
+            "drop-data=0.005,corrupt-data=0.005,drop-fcp=0.02,corrupt-fcp=0.02", "--fault-link", "Switch1[3]",
+            "--json", json.toString(), "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains("faults (injected/detected) on Switch1[3]: drop-data "), cli.out);
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEveryInvariantHeld(summary, cli);
+        final Map<String, Object> injected = faults(summary, "injected");
+        final Map<String, Object> detected = faults(summary, "detected");
+        for (final String kind : new String[]{"drop-data", "corrupt-data", "drop-fcp", "corrupt-fcp"})
+        {
+            assertTrue(((Number)injected.get(kind)).longValue() > 0, kind + " ran: " + injected);
+        }
+        // a damaged packet is discarded at the port behind the faulty wire (its first hop), a damaged FCP too; a lost
+        // FCP leaves nothing to detect
+        assertEquals(injected.get("corrupt-data"), detected.get("corrupt-data"));
+        assertEquals(injected.get("corrupt-fcp"), detected.get("corrupt-fcp"));
+        assertEquals(injected.get("drop-data"), detected.get("drop-data"));
+        assertEquals(null, detected.get("drop-fcp"));
+        final long lost = ((Number)summary.get("sent")).longValue() - ((Number)summary.get("delivered")).longValue();
+        assertEquals(((Number)injected.get("drop-data")).longValue() + ((Number)injected.get("corrupt-data")).longValue(),
+            lost, "every packet lost was lost or damaged by the faulty wire");
+    }
+
+    @Test
+    void everyFaultKindAFabricTakesOnOneCaCableIsExplained() throws IOException
+    {
+        // 2 s of offered traffic: the receiver stalls (200 ms at +0.5 s and +1.5 s), the table replacements (at 1/3
+        // and 2/3) and the bounce (at 1/2) are on the clock, apart; small buffers make a stall back up into the switch
+        // at once
+        final Path json = dir.resolve("ca-faults.json");
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "2", "--sls", "0,1",
+            "--size", "128", "--seed", "11", "--vl-buffer", "64", "--faults",
+            "drop-data=0.005,corrupt-data=0.005,drop-fcp=0.02,corrupt-fcp=0.02,stall-receiver=200,retable=2," +
+            "link-bounce=1",
+            "--fault-link", "Hca1[1]", "--json", json.toString(), "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEveryInvariantHeld(summary, cli);
+        final Map<String, Object> injected = faults(summary, "injected");
+        final Map<String, Object> detected = faults(summary, "detected");
+        assertEquals(7, injected.size(), injected.toString());
+        for (final Map.Entry<String, Object> kind : injected.entrySet())
+        {
+            assertTrue(((Number)kind.getValue()).longValue() > 0, kind.getKey() + " ran: " + injected);
+        }
+        assertEquals(2L, ((Number)injected.get("stall-receiver")).longValue(), cli.out);
+        final long stallsSeen = ((Number)detected.get("stall-receiver")).longValue();
+        assertTrue(stallsSeen >= 1 && stallsSeen <= 2, "a stall backed up into the switch: " + cli.out);
+        assertEquals(2L, ((Number)injected.get("retable")).longValue());
+        assertEquals(2L, ((Number)detected.get("retable")).longValue(), "each replacement applied");
+        assertEquals(1L, ((Number)injected.get("link-bounce")).longValue());
+        assertEquals(1L, ((Number)detected.get("link-bounce")).longValue(), "the bounce went down and came back");
+        assertEquals(injected.get("corrupt-data"), detected.get("corrupt-data"));
+        assertEquals(injected.get("corrupt-fcp"), detected.get("corrupt-fcp"));
+    }
+
+    private static void assertEveryInvariantHeld(final Map<String, Object> summary, final Cli cli)
+    {
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> invariants = (Map<String, Object>)summary.get("invariants");
+        for (final Map.Entry<String, Object> inv : invariants.entrySet())
+        {
+            assertEquals(Boolean.TRUE, inv.getValue(), inv.getKey() + "\n" + cli.out);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> faults(final Map<String, Object> summary, final String which)
+    {
+        return (Map<String, Object>)((Map<String, Object>)summary.get("faults")).get(which);
+    }
+
+    @Test
+    void faultMistakesAreUsageErrors() throws IOException
+    {
+        final String topology = resource("net.2sw2path4hca");
+        Cli cli = Cli.run("fabric", "soak", topology, "--faults", "vl15-flood=1");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --faults vl15-flood: a fabric soak injects the wire's faults " +
+            "(drop-data, corrupt-data, drop-fcp, corrupt-fcp), stall-receiver, retable and link-bounce; vl15-flood is " +
+            "vlink soak's"), cli.err);
+        cli = Cli.run("fabric", "soak", topology, "--faults", "link-bounce=1");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --faults link-bounce: give --fault-link NODE[PORT], the " +
+            "cable to bounce"), cli.err);
+        cli = Cli.run("fabric", "soak", topology, "--faults", "retable=1", "--fault-link", "Switch2[5]");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch2[5]: stall-receiver and retable act on a " +
+            "CA port; give a cable with a CA at one end"), cli.err);
+        cli = Cli.run("fabric", "soak", topology, "--fault-link", "Switch1[3]");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch1[3]: it places --faults; give --faults too"), cli.err);
+        cli = Cli.run("fabric", "soak", topology, "--faults", "drop-data=0.1", "--fault-link", "Switch1[4]");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch1[4]: give NODE[PORT], a node's ID and a cabled port (port 4 of " +
+            "\"Switch1\" is not cabled)"), cli.err);
+        assertTrue(cli.err.contains("see 'vlink fabric soak --help'"), cli.err);
+    }
+
+    @Test
     void mistakesAreRefusedWithWhereAndHow() throws IOException
     {
         final String ring = write("ring5", RING);

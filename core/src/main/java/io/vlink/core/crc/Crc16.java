@@ -67,6 +67,14 @@ public final class Crc16
     /** TABLE[(k << 8) | b]: the register after byte {@code b} followed by {@code k} zero bytes, from 0. */
     private static final char[] TABLE = new char[SLICES * 256];
 
+    /** {@link #patchFirstByte} takes ranges of whole dwords up to this long: every packet PktLen can express. */
+    public static final int MAX_PATCH_LENGTH = 0x7FF * 4;
+    /**
+     * PATCH[(length / 4) * 8 + i]: the register, from 0, after the byte {@code 1 << i} followed by
+     * {@code length - 1} zero bytes: what flipping bit i of a range's first byte does to its CRC.
+     */
+    private static final char[] PATCH = new char[(MAX_PATCH_LENGTH / 4 + 1) * 8];
+
     static
     {
         for (int b = 0; b < 256; b++)
@@ -84,6 +92,16 @@ public final class Crc16
             {
                 final int previous = TABLE[((k - 1) << 8) | b];
                 TABLE[(k << 8) | b] = (char)((previous >>> 8) ^ TABLE[previous & 0xFF]);
+            }
+        }
+        for (int i = 0; i < 8; i++)
+        {
+            // length 4: the byte and three zero bytes; each 4 bytes more: four zero bytes through the register
+            int register = TABLE[(3 << 8) | (1 << i)];
+            for (int dwords = 1; dwords <= MAX_PATCH_LENGTH / 4; dwords++)
+            {
+                PATCH[dwords * 8 + i] = (char)register;
+                register = TABLE[(3 << 8) | (register & 0xFF)] ^ TABLE[(2 << 8) | (register >>> 8)];
             }
         }
     }
@@ -105,6 +123,36 @@ public final class Crc16
     {
         buffer.boundsCheck(offset, length);
         return update(INITIAL_VALUE, buffer.byteArray(), buffer.addressOffset() + offset, length) ^ FINAL_XOR;
+    }
+
+    /**
+     * The CRC-16 of a range after its first byte changed, from its CRC before, without reading the range: the CRC is
+     * linear, so the CRC of {@code m ^ d} is the CRC of {@code m} XOR the zero-initialised CRC of {@code d}, and
+     * {@code d} is one byte followed by zeros. A switch rewrites a packet's VL (the top four bits of the LRH's first
+     * byte) this way: the VCRC it received, and checked, becomes the VCRC of the hop in a few loads instead of a pass
+     * over the packet.
+     *
+     * @param crc    the range's CRC before the change (as {@link #compute} gives it).
+     * @param length the range's length: a multiple of 4 from 4 to {@link #MAX_PATCH_LENGTH} (a packet through its
+     *               ICRC).
+     * @param xor    the change: the first byte's old value XOR its new value, 0..255.
+     * @return the range's CRC after the change, 0..0xFFFF.
+     * @throws IllegalArgumentException for a length not a multiple of 4 in that range (a caller's mistake).
+     */
+    public static int patchFirstByte(final int crc, final int length, final int xor)
+    {
+        if ((length & 3) != 0 || length < 4 || length > MAX_PATCH_LENGTH)
+        {
+            throw new IllegalArgumentException("length " + length + ": give a multiple of 4 from 4 to " +
+                MAX_PATCH_LENGTH);
+        }
+        final int row = (length >>> 2) << 3;
+        int patched = crc;
+        for (int bits = xor & 0xFF; bits != 0; bits &= bits - 1)
+        {
+            patched ^= PATCH[row + Integer.numberOfTrailingZeros(bits)];
+        }
+        return patched;
     }
 
     /**

@@ -67,20 +67,25 @@ public final class PacketFramer
 
     /**
      * A switch's VL rewrite (docs/fabric.md): the packet leaves on another VL than it arrived on, so its LRH VL field
-     * is rewritten and its VCRC, which covers every byte, recomputed. The ICRC is left as it is: it treats the VL
-     * field as ones (docs/wire.md), so no hop changes it, and damage done before this hop is still found at the
-     * destination.
+     * is rewritten and its VCRC, which covers every byte, made anew. The VCRC the packet arrived with was checked at
+     * the input port; the rewrite changes only the top four bits of the first byte, so the new VCRC is that one
+     * patched for the change ({@link Crc16#patchFirstByte}), the CRC of the rewritten packet without a pass over it.
+     * The ICRC is left as it is: it treats the VL field as ones (docs/wire.md), so no hop changes it, and damage done
+     * before this hop is still found at the destination.
      *
-     * @param buffer holding the packet from its first LRH byte, with its VCRC after the ICRC.
+     * @param buffer holding the packet from its first LRH byte, as it arrived; the VCRC is written after the ICRC.
      * @param offset of the first LRH byte.
      * @param size   bytes from the first LRH byte through the ICRC ({@code 4 * PktLen}).
      * @param vl     the VL it leaves on, 0..15.
+     * @param vcrc   the VCRC it arrived with, checked (the CRC-16 of the {@code size} bytes as they are now).
      * @return the packet's length on the wire, {@code size + 2}.
      */
-    public static int relabel(final MutableDirectBuffer buffer, final int offset, final int size, final int vl)
+    public static int relabel(
+        final MutableDirectBuffer buffer, final int offset, final int size, final int vl, final int vcrc)
     {
+        final int arrived = LrhFlyweight.vl(buffer, offset);
         LrhFlyweight.vl(buffer, offset, vl);
-        buffer.putShort(offset + size, (short)Crc16.compute(buffer, offset, size), LITTLE_ENDIAN);
+        buffer.putShort(offset + size, (short)Crc16.patchFirstByte(vcrc, size, (arrived ^ vl) << 4), LITTLE_ENDIAN);
         return size + Sizes.VCRC_LENGTH;
     }
 }

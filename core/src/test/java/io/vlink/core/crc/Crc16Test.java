@@ -50,6 +50,29 @@ class Crc16Test
     }
 
     @Test
+    void aPatchedCrcIsTheCrcOfTheChangedRangeForEveryPacketLengthAndChange()
+    {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(16);
+        final byte[] bytes = new byte[Crc16.MAX_PATCH_LENGTH];
+        random.nextBytes(bytes);
+        for (int length = 4; length <= Crc16.MAX_PATCH_LENGTH; length += 4)
+        {
+            final int before = Crc16.compute(bytes, 0, length);
+            final int xor = length <= 64 ? length * 4 & 0xFF : 1 + random.nextInt(255);
+            for (final int change : new int[]{xor, 0x10, 0xF0, 0x80, 0x01, 0})
+            {
+                bytes[0] ^= (byte)change;
+                assertEquals(reference(bytes, 0, length), Crc16.patchFirstByte(before, length, change),
+                    "length " + length + " change " + change);
+                bytes[0] ^= (byte)change;
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> Crc16.patchFirstByte(0, 6, 1));
+        assertThrows(IllegalArgumentException.class, () -> Crc16.patchFirstByte(0, 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> Crc16.patchFirstByte(0, Crc16.MAX_PATCH_LENGTH + 4, 1));
+    }
+
+    @Test
     void emptyRangeIsTheCrcOfNothing()
     {
         assertEquals(0xFFFF ^ 0xFFFF, Crc16.compute(new byte[0], 0, 0));

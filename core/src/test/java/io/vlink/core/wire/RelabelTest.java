@@ -23,7 +23,7 @@ class RelabelTest
         final PacketFramer framer = new PacketFramer();
         final PacketChecker checker = new PacketChecker(4096);
         final Icrc icrc = new Icrc();
-        for (final int size : new int[]{24, 64, 260, 4096})
+        for (final int size : new int[]{24, 64, 68, 260, 4096})
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[size + 2]);
             for (int i = 0; i < size; i++)
@@ -35,7 +35,8 @@ class RelabelTest
             final int icrcBefore = buffer.getInt(size - 4, ByteOrder.LITTLE_ENDIAN);
             for (int vl = 0; vl < 16; vl++)
             {
-                assertEquals(size + 2, PacketFramer.relabel(buffer, 0, size, vl));
+                final int arrived = buffer.getShort(size, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+                assertEquals(size + 2, PacketFramer.relabel(buffer, 0, size, vl, arrived));
                 assertEquals(vl, LrhFlyweight.vl(buffer, 0));
                 assertEquals(5, LrhFlyweight.sl(buffer, 0));
                 assertEquals(icrcBefore, buffer.getInt(size - 4, ByteOrder.LITTLE_ENDIAN), "ICRC untouched");

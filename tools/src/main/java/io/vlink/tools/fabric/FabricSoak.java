@@ -1,6 +1,7 @@
 package io.vlink.tools.fabric;
 
 import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.credit.LinkState;
 import io.vlink.core.fabric.PathSl;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.Topology;
@@ -10,6 +11,12 @@ import io.vlink.nic.Switch;
 import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.status.PortCounters;
 import io.vlink.tools.JsonWriter;
+import io.vlink.tools.soak.FaultKind;
+import io.vlink.tools.soak.FaultSpec;
+import io.vlink.tools.soak.FaultyLink;
+import io.vlink.tools.soak.SoakFaults;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -22,7 +29,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code vlink fabric soak} (docs/fabric.md): every node of a topology in this process ({@link Fabric}), each CA port
@@ -31,6 +40,12 @@ import java.util.SplittableRandom;
  * deadlocks: packets queued and no packet moved for the stall time, then the credit loop the switches hold.
  * <p>
  * The whole fabric runs on the calling thread: on a small machine that beats a thread per node.
+ * <p>
+ * {@code vlink fabric run} runs the same with only some nodes in this process ({@link Options#nodes}): cables to the
+ * others are the links {@link Options#remoteLinks} makes, the CA ports here send to destinations wherever they run,
+ * and what is checked is what one process can see (docs/fabric.md, "Across processes"). With wire faults
+ * ({@link Options#faults}) the cables chosen damage what they carry, and every loss and discard must be explained by
+ * them.
  */
 public final class FabricSoak
 {
@@ -41,8 +56,8 @@ public final class FabricSoak
     /** The fabric deadlocked. */
     public static final int EXIT_DEADLOCK = 3;
 
-    /** How long the links get to come up. */
-    private static final long BRING_UP_NS = 10_000_000_000L;
+    /** How long the links get to come up, by default. */
+    public static final long BRING_UP_NS = 10_000_000_000L;
     /** How long the drain may take once the offered traffic stops, besides the stall watch. */
     private static final long DRAIN_NS = 30_000_000_000L;
     /** How long the credits get to come back once idle (many FCP periods). */
@@ -54,6 +69,13 @@ public final class FabricSoak
      * machine starved for longer than the stall time has not deadlocked, it has not run.
      */
     private static final long STALL_CYCLES = 20_000;
+    /** What a port whose link bounced discards: packets and FCPs of the link's previous incarnation or state. */
+    private static final Set<DiscardReason> BOUNCE_DISCARDS = java.util.EnumSet.of(DiscardReason.DATA_STATE,
+        DiscardReason.FCP_STATE, DiscardReason.FCP_STALE, DiscardReason.VL15_STATE);
+    /** A receiver stall's time in each second of the run, as {@code vlink soak}'s. */
+    private static final long STALL_OFFSET_NS = 500_000_000L;
+    /** How long a fault's steps get (tables applied, a bounced link down and up again). */
+    private static final long FAULT_DEADLINE_NS = 5_000_000_000L;
     /** How often the progress watch reads the switches' counters. */
     private static final long WATCH_INTERVAL_NS = 1_000_000;
 
@@ -125,14 +147,55 @@ public final class FabricSoak
         public String name = "fabric";
         /** What the summary calls the topology (its file). */
         public String label = "";
+        /** What the summary calls the run. */
+        public String title = "fabric soak";
         public NanoClock clock = SystemNanoClock.INSTANCE;
+        /** The IDs of the nodes run in this process, or null for every node. */
+        public Set<String> nodes;
+        /** Makes the links of cables to nodes not in {@link #nodes}. */
+        public Fabric.RemoteLinks remoteLinks;
+        /** How long every link gets to come up (the peers to appear). */
+        public long bringUpNs = BRING_UP_NS;
+        /** Every port's link timeout, or 0 for the engine's. */
+        public long linkTimeoutNs;
+        /** With {@link #nodes}: how long nothing moves before this process's part of the run is over. */
+        public long quietNs = 2_000_000_000L;
+        /** Asked every duty cycle: true stops the run where it is (Ctrl-C); the summary follows. */
+        public BooleanSupplier stop = () -> false;
+        /** The wire's faults, on {@link #faultNode}'s cable or on every cable. */
+        public FaultSpec faults = FaultSpec.none();
+        /** The node and port whose cable gets the faults, or null for every cable. */
+        public Topology.Node faultNode;
+        public int faultPort;
+    }
+
+    /** One damaged end of a cable: the port that receives through it. */
+    private record FaultyEnd(Topology.Node node, int port, FaultyLink link)
+    {
     }
 
     private final Options options;
     private final PrintWriter out;
     private Fabric fabric;
     private FabricTraffic traffic;
+    /** Every CA port of the topology: the traffic's numbering (file order). */
     private int n;
+    private String[] names;
+    /** The CA ports run here: their numbers, and each number's endpoint (null when it runs elsewhere). */
+    private int[] local;
+    private Fabric.Endpoint[] endpointAt;
+    private boolean partial;
+    private boolean stopped;
+    private final List<FaultyEnd> faultyEnds = new ArrayList<>();
+    /** The CA ports the timed faults act on: the fault cable's CA end, or every CA port. */
+    private final List<Fabric.Endpoint> faultCas = new ArrayList<>();
+    private final long[] timedInjected = new long[FaultKind.values().length];
+    private final long[] timedDetected = new long[FaultKind.values().length];
+    private long stalls;
+    private long stallUntilNs;
+    private long stallsAtStallStart;
+    private int retables;
+    private int bounces;
     private int[] slOf;
     private long elapsedNs;
     private List<Fabric.Buffer> cycle = List.of();
@@ -163,6 +226,18 @@ public final class FabricSoak
         final Fabric.Settings settings = new Fabric.Settings().name(options.name)
             .qos(options.ca, options.external, options.management)
             .clocks(options.clock, SystemEpochClock.INSTANCE);
+        if (null != options.nodes)
+        {
+            settings.local(node -> options.nodes.contains(node.id()), options.remoteLinks);
+        }
+        if (options.linkTimeoutNs > 0)
+        {
+            settings.linkTimeoutNs(options.linkTimeoutNs);
+        }
+        if (options.faults.any())
+        {
+            settings.linkWrapper(this::faulty);
+        }
         if (null != options.directory)
         {
             settings.directory(options.directory);
@@ -174,22 +249,33 @@ public final class FabricSoak
         try (Fabric f = Fabric.build(options.topology, options.routes, settings))
         {
             fabric = f;
-            n = f.endpoints().size();
+            number(f);
             if (n < 2)
             {
                 throw new IllegalArgumentException("the topology has " + n + " CA port(s) cabled to switches; a " +
                     "soak needs at least 2");
             }
             final int[] lids = new int[n];
+            final List<int[]> caPorts = Fabric.caPorts(options.topology);
             for (int i = 0; i < n; i++)
             {
-                lids[i] = f.endpoints().get(i).lid();
+                lids[i] = options.topology.nodes().get(caPorts.get(i)[0]).baseLid(caPorts.get(i)[1]);
             }
             traffic = new FabricTraffic(lids, options.size, options.seed, options.clock);
+            for (final Fabric.Endpoint e : f.endpoints())
+            {
+                final Topology.Link cable = null == options.faultNode ? null :
+                    options.faultNode.link(options.faultPort);
+                if (null == cable || (e.node() == options.faultNode && e.portNumber() == options.faultPort) ||
+                    (e.node() == cable.remote() && e.portNumber() == cable.remotePort()))
+                {
+                    faultCas.add(e);
+                }
+            }
             slOf = assignSls();
             bringUp();
-            final boolean deadlocked = drive();
-            if (!deadlocked)
+            final boolean deadlocked = !stopped && drive();
+            if (!deadlocked && !stopped)
             {
                 settleCredits();
             }
@@ -199,7 +285,85 @@ public final class FabricSoak
             summary(new PrintWriter(text));
             summaryText = text.toString();
             jsonText = json(exit);
+            if (partial && !stopped)
+            {
+                linger();
+            }
             return exit;
+        }
+    }
+
+    /**
+     * @return whether the run was stopped ({@link Options#stop}) before it ended by itself.
+     */
+    public boolean stopped()
+    {
+        return stopped;
+    }
+
+    /** Number every CA port of the topology in file order, and find those this process runs. */
+    private void number(final Fabric f)
+    {
+        final List<int[]> caPorts = Fabric.caPorts(options.topology);
+        n = caPorts.size();
+        names = new String[n];
+        endpointAt = new Fabric.Endpoint[n];
+        local = new int[f.endpoints().size()];
+        int next = 0;
+        for (int i = 0; i < n; i++)
+        {
+            final Topology.Node node = options.topology.nodes().get(caPorts.get(i)[0]);
+            names[i] = Fabric.caPortName(node, caPorts.get(i)[1]);
+            for (final Fabric.Endpoint e : f.endpoints())
+            {
+                if (e.node() == node && e.portNumber() == caPorts.get(i)[1])
+                {
+                    endpointAt[i] = e;
+                    local[next++] = i;
+                }
+            }
+        }
+        for (final Topology.Node node : options.topology.nodes())
+        {
+            partial |= !f.isLocal(node);
+        }
+    }
+
+    /** The fabric's link wrapper with faults: both ends of each chosen cable damage what they receive. */
+    private io.vlink.nic.link.Link faulty(final Topology.Node node, final int port, final io.vlink.nic.link.Link link)
+    {
+        final Topology.Link cable = node.link(port);
+        final boolean chosen = null == options.faultNode ||
+            (options.faultNode == node && options.faultPort == port) ||
+            (options.faultNode == cable.remote() && options.faultPort == cable.remotePort());
+        if (!chosen)
+        {
+            return link;
+        }
+        final FaultyLink faulty = new FaultyLink(link, options.faults, options.seed, node.index() * 256 + port);
+        faultyEnds.add(new FaultyEnd(node, port, faulty));
+        return faulty;
+    }
+
+    private void armFaults(final boolean armed)
+    {
+        for (final FaultyEnd end : faultyEnds)
+        {
+            end.link.arm(armed);
+        }
+    }
+
+    /**
+     * This process's part is over: keep its links up (FCPs flowing) for the quiet time more, so that the processes
+     * whose traffic ended a little later can check their credits on the cables to this one before it goes.
+     */
+    private void linger()
+    {
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        final long end = options.clock.nanoTime() + options.quietNs;
+        while (options.clock.nanoTime() - end < 0 && !options.stop.getAsBoolean())
+        {
+            idle.idle(fabric.invoke());
         }
     }
 
@@ -234,16 +398,42 @@ public final class FabricSoak
 
     private void bringUp()
     {
-        final long deadline = options.clock.nanoTime() + BRING_UP_NS;
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        final long deadline = options.clock.nanoTime() + options.bringUpNs;
         while (!fabric.isActive())
         {
+            if (options.stop.getAsBoolean())
+            {
+                stopped = true;
+                return;
+            }
             if (options.clock.nanoTime() - deadline > 0)
             {
-                throw new IllegalStateException("the fabric's links did not all come up in " +
-                    BRING_UP_NS / 1_000_000_000 + " s");
+                throw new IllegalStateException(notUp());
             }
-            fabric.invoke();
+            idle.idle(fabric.invoke());
         }
+    }
+
+    /** @return why the bring-up failed: the peers that never appeared and the ports whose links are not up. */
+    private String notUp()
+    {
+        final List<String> ports = fabric.portsNotActive();
+        final Set<String> peers = new java.util.LinkedHashSet<>();
+        for (final String port : ports)
+        {
+            final Topology.Node node = options.topology.node(port.substring(0, port.lastIndexOf('[')));
+            final Topology.Link cable = node.link(Integer.parseInt(port.substring(port.lastIndexOf('[') + 1,
+                port.length() - 1)));
+            if (!fabric.isLocal(cable.remote()))
+            {
+                peers.add(cable.remote().id());
+            }
+        }
+        final String seconds = options.bringUpNs / 1_000_000_000 + " s";
+        return peers.isEmpty() ? "the fabric's links did not all come up in " + seconds + ": " + ports :
+            "peers never appeared in " + seconds + ": " + String.join(", ", peers) + " (links not up: " +
+            String.join(", ", ports) + ")";
     }
 
     /** Per (source, destination): the SL by --sl-map or the dateline, or -1 to take --sls in turn. */
@@ -251,19 +441,22 @@ public final class FabricSoak
     {
         final int[] sl = new int[n * n];
         java.util.Arrays.fill(sl, -1);
+        final List<int[]> caPorts = Fabric.caPorts(options.topology);
         for (int s = 0; s < n; s++)
         {
-            final Fabric.Endpoint src = fabric.endpoints().get(s);
+            final Topology.Node src = options.topology.nodes().get(caPorts.get(s)[0]);
+            final int srcPort = caPorts.get(s)[1];
+            final int slid = src.baseLid(srcPort);
             for (int d = 0; d < n; d++)
             {
-                final int dlid = fabric.endpoints().get(d).lid();
-                if (null != options.slMap && PathSl.NONE != options.slMap.sl(src.lid(), dlid))
+                final int dlid = options.topology.nodes().get(caPorts.get(d)[0]).baseLid(caPorts.get(d)[1]);
+                if (null != options.slMap && PathSl.NONE != options.slMap.sl(slid, dlid))
                 {
-                    sl[s * n + d] = options.slMap.sl(src.lid(), dlid);
+                    sl[s * n + d] = options.slMap.sl(slid, dlid);
                 }
                 else if (null != options.datelineSwitch)
                 {
-                    sl[s * n + d] = PathSl.crosses(options.routes, src.node(), src.portNumber(), dlid,
+                    sl[s * n + d] = PathSl.crosses(options.routes, src, srcPort, dlid,
                         options.datelineSwitch, options.datelinePort) ? 1 : 0;
                 }
             }
@@ -310,7 +503,9 @@ public final class FabricSoak
     }
 
     /**
-     * Offer traffic, then drain, watching for progress.
+     * Offer traffic, then drain, watching for progress. A whole fabric has drained when every packet sent was
+     * received; a process that runs part of one when nothing moved through it for the quiet time after it stopped
+     * offering (the other processes' traffic ends at about the same time, and passes through it until then).
      *
      * @return whether the fabric deadlocked.
      */
@@ -321,6 +516,7 @@ public final class FabricSoak
         final SplittableRandom pick = random.split();
         final int[] nextSl = new int[n];
         final NanoClock clock = options.clock;
+        final IdleStrategy idle = new BackoffIdleStrategy();
         final long start = clock.nanoTime();
         final long offerEnd = start + (long)(options.seconds * 1e9);
         final long stallNs = options.stallMs * 1_000_000L;
@@ -333,29 +529,44 @@ public final class FabricSoak
         long lastLineReceived = 0;
         long drainEnd = Long.MAX_VALUE;
         boolean offering = true;
+        armFaults(true);
         while (true)
         {
             final long now = clock.nanoTime();
+            if (options.stop.getAsBoolean())
+            {
+                stopped = true;
+                armFaults(false);
+                elapsedNs = now - start;
+                return false;
+            }
             if (offering)
             {
                 if (now - offerEnd >= 0 || (options.packets > 0 && traffic.sentTotal >= options.packets))
                 {
                     offering = false;
+                    armFaults(false);
+                    endStall();
                     drainEnd = now + DRAIN_NS;
                 }
                 else
                 {
+                    timedFaults(now, now - start, offerEnd - start);
                     offer(fixed, pick, nextSl, now);
                 }
             }
-            fabric.invoke();
+            final int work = fabric.invoke();
             cyclesSinceProgress++;
-            for (int i = 0; i < n; i++)
+            if (0 != stallUntilNs && now - stallUntilNs >= 0)
             {
-                traffic.receiver = i;
-                fabric.endpoints().get(i).port().poll(traffic, 1024);
+                endStall();
             }
-            if (!offering && traffic.receivedTotal == traffic.sentTotal)
+            poll();
+            if (partial && 0 == work && !offering)
+            {
+                idle.idle();
+            }
+            if (!partial && !offering && traffic.receivedTotal == traffic.sentTotal - faultLost())
             {
                 drained = true;
                 elapsedNs = now - start;
@@ -365,8 +576,9 @@ public final class FabricSoak
             {
                 // the switches' counters are read at the watch's pace, not every duty cycle
                 nextWatch = now + WATCH_INTERVAL_NS;
-                queued = traffic.sentTotal - traffic.receivedTotal - switchDiscards();
-                if (!offering && queued <= 0)
+                queued = partial ? switchQueued() :
+                    traffic.sentTotal - traffic.receivedTotal - switchDiscards() - faultLost();
+                if (!partial && !offering && queued <= 0)
                 {
                     drained = queued == 0;
                     elapsedNs = now - start;
@@ -378,6 +590,12 @@ public final class FabricSoak
                     lastMoved = moved;
                     lastProgress = now;
                     cyclesSinceProgress = 0;
+                }
+                else if (partial && !offering && queued == 0 && now - lastProgress > options.quietNs)
+                {
+                    drained = true;
+                    elapsedNs = now - start;
+                    return false;
                 }
                 else if (queued > 0 && now - lastProgress > stallNs && cyclesSinceProgress >= STALL_CYCLES)
                 {
@@ -404,9 +622,213 @@ public final class FabricSoak
         }
     }
 
+    /** Every local CA port's application takes what it received, but those a receiver stall holds. */
+    private void poll()
+    {
+        for (final int i : local)
+        {
+            if (0 != stallUntilNs && faultCas.contains(endpointAt[i]))
+            {
+                continue;
+            }
+            traffic.receiver = i;
+            endpointAt[i].port().poll(traffic, 1024);
+        }
+    }
+
+    /**
+     * The timed faults that act on CA ports, as {@code vlink soak} schedules them: a receiver stall once a second (at
+     * +0.5 s), table replacements N times a run at k/(N+1) of it (of its packets with --packets, of its time
+     * otherwise).
+     */
+    private void timedFaults(final long nowNs, final long sinceNs, final long lengthNs)
+    {
+        final FaultSpec faults = options.faults;
+        final long retableCount = faults.count(FaultKind.RETABLE);
+        if (retables < retableCount && (options.packets > 0 ?
+            traffic.sentTotal >= (retables + 1) * options.packets / (retableCount + 1) :
+            sinceNs >= (retables + 1) * lengthNs / (retableCount + 1)))
+        {
+            retable(retables++);
+        }
+        final long bounceCount = faults.count(FaultKind.LINK_BOUNCE);
+        if (bounces < bounceCount && (options.packets > 0 ?
+            traffic.sentTotal >= (2L * bounces + 1) * options.packets / (2 * bounceCount) :
+            sinceNs >= (2L * bounces + 1) * lengthNs / (2 * bounceCount)))
+        {
+            bounces++;
+            bounce();
+        }
+        final long stall = sinceNs < STALL_OFFSET_NS ? -1 : (sinceNs - STALL_OFFSET_NS) / 1_000_000_000L;
+        if (faults.isOn(FaultKind.STALL_RECEIVER) && 0 == stallUntilNs && stall >= stalls)
+        {
+            stalls = stall + 1;
+            timedInjected[FaultKind.STALL_RECEIVER.ordinal()]++;
+            stallsAtStallStart = stallsInto();
+            stallUntilNs = nowNs + faults.count(FaultKind.STALL_RECEIVER) * 1_000_000L;
+        }
+    }
+
+    /** A receiver stall ends: detected when a port sending to a stalled CA port ran out of credit meanwhile. */
+    private void endStall()
+    {
+        if (0 != stallUntilNs)
+        {
+            stallUntilNs = 0;
+            if (stallsInto() > stallsAtStallStart)
+            {
+                timedDetected[FaultKind.STALL_RECEIVER.ordinal()]++;
+            }
+        }
+    }
+
+    /** @return credit stalls of the switch ports that send to the CA ports the timed faults act on. */
+    private long stallsInto()
+    {
+        long total = 0;
+        for (final Fabric.Endpoint e : faultCas)
+        {
+            final Topology.Link cable = e.node().link(e.portNumber());
+            final PortCounters c = fabric.counters(cable.remote(), cable.remotePort());
+            total += null == c ? 0 : sum(c, c::creditStalls);
+        }
+        return total;
+    }
+
+    /**
+     * A link bounce of the fault cable: both ends go down and come back up through Initialize; the wire is cut (loses
+     * every data packet, counted) from the down request until both are Active again, as a physical link loses what
+     * is on it.
+     */
+    private void bounce()
+    {
+        final Topology.Node a = options.faultNode;
+        final int pa = options.faultPort;
+        final Topology.Node b = a.link(pa).remote();
+        final int pb = a.link(pa).remotePort();
+        timedInjected[FaultKind.LINK_BOUNCE.ordinal()]++;
+        cut(true);
+        down(a, pa);
+        down(b, pb);
+        if (await(() -> LinkState.DOWN == linkState(a, pa) && LinkState.DOWN == linkState(b, pb)))
+        {
+            up(a, pa);
+            up(b, pb);
+            if (await(() -> LinkState.ACTIVE == linkState(a, pa) && LinkState.ACTIVE == linkState(b, pb)))
+            {
+                timedDetected[FaultKind.LINK_BOUNCE.ordinal()]++;
+            }
+        }
+        cut(false);
+    }
+
+    private void cut(final boolean cut)
+    {
+        for (final FaultyEnd end : faultyEnds)
+        {
+            end.link.cut(cut);
+        }
+    }
+
+    private LinkState linkState(final Topology.Node node, final int port)
+    {
+        return node.isSwitch() ? fabric.switchOf(node).linkState(port) : endpoint(node, port).port().linkState();
+    }
+
+    private void down(final Topology.Node node, final int port)
+    {
+        if (node.isSwitch())
+        {
+            fabric.switchOf(node).down(port);
+        }
+        else
+        {
+            endpoint(node, port).port().down();
+        }
+    }
+
+    private void up(final Topology.Node node, final int port)
+    {
+        if (node.isSwitch())
+        {
+            fabric.switchOf(node).up(port);
+        }
+        else
+        {
+            endpoint(node, port).port().up();
+        }
+    }
+
+    private Fabric.Endpoint endpoint(final Topology.Node node, final int port)
+    {
+        for (final Fabric.Endpoint e : fabric.endpoints())
+        {
+            if (e.node() == node && e.portNumber() == port)
+            {
+                return e;
+            }
+        }
+        throw new IllegalStateException(node.id() + "[" + port + "] does not run here");
+    }
+
+    /** Run the fabric (and the receivers) until the condition holds, for up to a fault's deadline. */
+    private boolean await(final BooleanSupplier condition)
+    {
+        final long deadline = options.clock.nanoTime() + FAULT_DEADLINE_NS;
+        while (!condition.getAsBoolean())
+        {
+            if (options.clock.nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            fabric.invoke();
+            poll();
+        }
+        return true;
+    }
+
+    /** @return whether the port is an end of the cable a link bounce takes down. */
+    private boolean bounced(final Topology.Node node, final int port)
+    {
+        if (0 == timedInjected[FaultKind.LINK_BOUNCE.ordinal()])
+        {
+            return false;
+        }
+        final Topology.Link cable = options.faultNode.link(options.faultPort);
+        return (node == options.faultNode && port == options.faultPort) ||
+            (node == cable.remote() && port == cable.remotePort());
+    }
+
+    /** Replace the CA ports' arbitration tables: the variant, then the configured ones, in turn. */
+    private void retable(final int index)
+    {
+        final QosConfig replacement = index % 2 == 0 ? SoakFaults.variantOf(options.ca) : options.ca;
+        for (final Fabric.Endpoint e : faultCas)
+        {
+            e.port().replaceQos(replacement);
+            timedInjected[FaultKind.RETABLE.ordinal()]++;
+        }
+        await(() ->
+        {
+            boolean applied = true;
+            for (final Fabric.Endpoint e : faultCas)
+            {
+                applied &= e.port().currentQos() == replacement;
+            }
+            return applied;
+        });
+        for (final Fabric.Endpoint e : faultCas)
+        {
+            if (e.port().currentQos() == replacement)
+            {
+                timedDetected[FaultKind.RETABLE.ordinal()]++;
+            }
+        }
+    }
+
     private void offer(final int[] fixed, final SplittableRandom pick, final int[] nextSl, final long now)
     {
-        for (int s = 0; s < n; s++)
+        for (final int s : local)
         {
             for (int k = 0; k < POSTS_PER_ROUND; k++)
             {
@@ -434,7 +856,7 @@ public final class FabricSoak
                     sl = options.sls[nextSl[s]];
                 }
                 final int length = traffic.prepare(s, d, sl, now);
-                if (fabric.endpoints().get(s).port().postPacket(sl, traffic.buffer(s), 0, length) < 0)
+                if (endpointAt[s].port().postPacket(sl, traffic.buffer(s), 0, length) < 0)
                 {
                     break;
                 }
@@ -447,10 +869,30 @@ public final class FabricSoak
         }
     }
 
-    /** @return packets every switch port has sent, and every CA port delivered: what moved. */
+    /** @return packets the switches here hold in their input FIFOs. */
+    private long switchQueued()
+    {
+        long queued = 0;
+        for (final Switch sw : fabric.switches())
+        {
+            for (int p = 1; p <= sw.ports(); p++)
+            {
+                for (int vl = 0; vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
+                {
+                    queued += sw.queued(p, vl);
+                }
+            }
+        }
+        return queued;
+    }
+
+    /**
+     * @return packets every switch port has sent, and every CA port delivered: what moved (with part of a fabric
+     * here, what its CA ports sent too).
+     */
     private long moved()
     {
-        long moved = traffic.receivedTotal;
+        long moved = traffic.receivedTotal + (partial ? traffic.sentTotal : 0);
         for (final Switch sw : fabric.switches())
         {
             for (int p = 1; p <= sw.ports(); p++)
@@ -504,11 +946,19 @@ public final class FabricSoak
             damaged += traffic.damaged[i];
         }
         invariants.put("no_deadlock", !deadlocked);
-        invariants.put("no_loss", !deadlocked && lost == 0);
+        if (!partial)
+        {
+            // with faults, every packet lost was lost or corrupted (and discarded) on a faulty wire
+            invariants.put("no_loss", !deadlocked && lost == faultLost());
+        }
         invariants.put("fifo", outOfOrder == 0);
         invariants.put("no_damage", damaged == 0);
         invariants.put("discards_explained", unexplainedDiscards().isEmpty());
-        invariants.put("credits_recovered", !deadlocked && unrecovered.isEmpty());
+        if (!stopped)
+        {
+            // a run stopped where it was has packets and credits in flight: not checked
+            invariants.put("credits_recovered", !deadlocked && unrecovered.isEmpty());
+        }
         if (deadlocked)
         {
             return EXIT_DEADLOCK;
@@ -516,7 +966,55 @@ public final class FabricSoak
         return invariants.containsValue(false) ? EXIT_FAILED : EXIT_OK;
     }
 
-    /** @return discards no fault explains: anything but a bring-up's FCP_STATE (at most 2 per port). */
+    /**
+     * @return data packets the faults destroyed: lost or damaged on a faulty wire (a damaged one is discarded at the
+     * next port), lost on the wire while a bounce cut it, or discarded for the link state at a bounced port.
+     */
+    private long faultLost()
+    {
+        long lost = 0;
+        for (final FaultyEnd end : faultyEnds)
+        {
+            for (int vl = 0; vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
+            {
+                lost += end.link.droppedData(vl) + end.link.corruptedData(vl) + end.link.bounceLost(vl);
+            }
+            if (bounced(end.node, end.port))
+            {
+                lost += fabric.counters(end.node, end.port).discards(DiscardReason.DATA_STATE.id()).get();
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * @return what the faulty wire into a port damaged, by the discard reason that must count it: data packets
+     * (discarded at that port, the first hop, for their VCRC) and FCPs (for their LPCRC).
+     */
+    private long faultDamaged(final Topology.Node node, final int port, final DiscardReason reason)
+    {
+        long damaged = 0;
+        for (final FaultyEnd end : faultyEnds)
+        {
+            if (end.node == node && end.port == port)
+            {
+                if (DiscardReason.FCP_BAD_LPCRC == reason)
+                {
+                    damaged += end.link.corruptedFcps();
+                }
+                for (int vl = 0; DiscardReason.DATA_BAD_CRC == reason && vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
+                {
+                    damaged += end.link.corruptedData(vl);
+                }
+            }
+        }
+        return damaged;
+    }
+
+    /**
+     * @return discards no fault explains: anything but a bring-up's FCP_STATE (at most 2 per port) and, on a port
+     * behind a faulty wire, exactly the data packets and FCPs the wire damaged discarded for their CRCs.
+     */
     private List<String> unexplainedDiscards()
     {
         final List<String> unexplained = new ArrayList<>();
@@ -532,7 +1030,15 @@ public final class FabricSoak
                 for (final DiscardReason reason : DiscardReason.values())
                 {
                     final long count = c.discards(reason.id()).get();
-                    if (count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2))
+                    final boolean crc = DiscardReason.DATA_BAD_CRC == reason || DiscardReason.FCP_BAD_LPCRC == reason;
+                    final long damaged = crc ? faultDamaged(node, p, reason) : 0;
+                    if (crc && count != damaged)
+                    {
+                        unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
+                            ", the wire into it damaged " + damaged);
+                    }
+                    else if (!crc && count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2) &&
+                        !(bounced(node, p) && BOUNCE_DISCARDS.contains(reason)))
                     {
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count);
                     }
@@ -553,17 +1059,19 @@ public final class FabricSoak
     private void summary(final PrintWriter text)
     {
         final double seconds = elapsedNs / 1e9;
-        text.println(String.format(Locale.ROOT, "fabric soak: %s, pattern %s, %d CA ports, %d switches, %.1f s: " +
-            "sent %,d, delivered %,d (%,.0f pkt/s)", options.label,
-            options.pattern.label(), n, fabric.switches().size(), seconds, traffic.sentTotal, traffic.receivedTotal,
+        text.println(String.format(Locale.ROOT, "%s: %s, pattern %s, %d CA ports%s, %d switch%s%s, %.1f s: " +
+            "sent %,d, delivered %,d (%,.0f pkt/s)", options.title, options.label,
+            options.pattern.label(), n, partial ? " (" + local.length + " here)" : "", fabric.switches().size(),
+            fabric.switches().size() == 1 ? "" : "es", partial ? " here" : "", seconds, traffic.sentTotal, traffic.receivedTotal,
             seconds > 0 ? traffic.receivedTotal / seconds : 0.0));
         text.println(String.format(Locale.ROOT, "%-24s %6s %12s %12s %8s %8s %10s %10s", "CA port", "lid", "sent",
             "received", "lost", "order", "p50 us", "p99 us"));
-        for (int i = 0; i < n; i++)
+        for (final int i : local)
         {
-            final Fabric.Endpoint e = fabric.endpoints().get(i);
-            text.println(String.format(Locale.ROOT, "%-24s %6d %12d %12d %8d %8d %10.1f %10.1f", e.name(), e.lid(),
-                traffic.sent[i], traffic.received[i], traffic.sentTo[i] - traffic.received[i], traffic.outOfOrder[i],
+            final Fabric.Endpoint e = endpointAt[i];
+            text.println(String.format(Locale.ROOT, "%-24s %6d %12d %12d %8s %8d %10.1f %10.1f", e.name(), e.lid(),
+                traffic.sent[i], traffic.received[i],
+                partial ? "-" : Long.toString(traffic.sentTo[i] - traffic.received[i]), traffic.outOfOrder[i],
                 percentile(i, 50), percentile(i, 99)));
         }
         text.println(String.format(Locale.ROOT, "%-24s %-20s %12s %8s %8s  %s", "switch port", "to", "tx packets",
@@ -579,9 +1087,27 @@ public final class FabricSoak
                 " packets queued; credit loop: " + (cycle.isEmpty() ? "none found (a stalled receiver?)" :
                 cycleText()));
         }
+        if (options.faults.any())
+        {
+            final StringBuilder line = new StringBuilder("faults (injected/detected) on ")
+                .append(null == options.faultNode ? "every cable" :
+                    options.faultNode.id() + "[" + options.faultPort + "]").append(':');
+            faultCounts().forEach((kind, counts) -> line.append(' ').append(kind.label()).append(' ')
+                .append(counts[0]).append('/').append(counts[1] < 0 ? "-" : Long.toString(counts[1])));
+            text.println(line);
+        }
         for (final Map.Entry<String, Boolean> inv : invariants.entrySet())
         {
             text.println("invariant " + inv.getKey() + ": " + (inv.getValue() ? "held" : "FAILED"));
+        }
+        if (partial && !stopped)
+        {
+            text.println("end-to-end loss: every process's JSON lists sent_to and received_from per CA port; their " +
+                "sums over the processes must match (docs/fabric.md)");
+        }
+        if (stopped)
+        {
+            text.println("stopped before the end: the invariants hold for what ran");
         }
         for (final String end : unrecovered)
         {
@@ -592,6 +1118,60 @@ public final class FabricSoak
             text.println("unexplained discards: " + d);
         }
         text.flush();
+    }
+
+    /**
+     * @return per fault kind given: {injected, detected}, detected -1 where nothing can detect it (a lost FCP).
+     * A lost data packet is detected as one its destination never received, a damaged one as a discard for its CRC
+     * at the port behind the wire (the first hop), a damaged FCP as one discarded for its LPCRC.
+     */
+    private Map<FaultKind, long[]> faultCounts()
+    {
+        long droppedData = 0;
+        long corruptedData = 0;
+        long droppedFcps = 0;
+        long corruptedFcps = 0;
+        long badCrc = 0;
+        long badLpcrc = 0;
+        for (final FaultyEnd end : faultyEnds)
+        {
+            for (int vl = 0; vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
+            {
+                droppedData += end.link.droppedData(vl);
+                corruptedData += end.link.corruptedData(vl);
+            }
+            droppedFcps += end.link.droppedFcps();
+            corruptedFcps += end.link.corruptedFcps();
+            final PortCounters c = fabric.counters(end.node, end.port);
+            badCrc += c.discards(DiscardReason.DATA_BAD_CRC.id()).get();
+            badLpcrc += c.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
+        }
+        long lost = 0;
+        for (int i = 0; i < n; i++)
+        {
+            lost += traffic.sentTo[i] - traffic.received[i];
+        }
+        final Map<FaultKind, long[]> counts = new LinkedHashMap<>();
+        final long[][] values = {
+            {droppedData, partial ? -1 : Math.max(0, lost - badCrc - (faultLost() - droppedData - corruptedData))}, {corruptedData, badCrc}, {droppedFcps, -1},
+            {corruptedFcps, badLpcrc}};
+        final FaultKind[] kinds = {FaultKind.DROP_DATA, FaultKind.CORRUPT_DATA, FaultKind.DROP_FCP,
+            FaultKind.CORRUPT_FCP};
+        for (int k = 0; k < kinds.length; k++)
+        {
+            if (options.faults.isOn(kinds[k]))
+            {
+                counts.put(kinds[k], values[k]);
+            }
+        }
+        for (final FaultKind kind : new FaultKind[]{FaultKind.STALL_RECEIVER, FaultKind.RETABLE, FaultKind.LINK_BOUNCE})
+        {
+            if (options.faults.isOn(kind))
+            {
+                counts.put(kind, new long[]{timedInjected[kind.ordinal()], timedDetected[kind.ordinal()]});
+            }
+        }
+        return counts;
     }
 
     private String cycleText()
@@ -622,6 +1202,10 @@ public final class FabricSoak
         for (final Topology.Node node : options.topology.switches())
         {
             final Switch sw = fabric.switchOf(node);
+            if (null == sw)
+            {
+                continue;
+            }
             for (int p = 1; p <= node.portCount(); p++)
             {
                 final Topology.Link cable = node.link(p);
@@ -679,16 +1263,64 @@ public final class FabricSoak
             .field("packets_per_second", seconds > 0 ? traffic.receivedTotal / seconds : 0.0)
             .field("drained", drained)
             .field("exit", exit);
-        json.name("cas").beginArray();
-        for (int i = 0; i < n; i++)
+        json.field("stopped", stopped);
+        json.name("nodes").beginArray();
+        for (final Topology.Node node : options.topology.nodes())
         {
-            final Fabric.Endpoint e = fabric.endpoints().get(i);
-            json.beginObject().field("name", e.name()).field("lid", e.lid()).field("sent", traffic.sent[i])
-                .field("received", traffic.received[i]).field("lost", traffic.sentTo[i] - traffic.received[i])
-                .field("out_of_order", traffic.outOfOrder[i]).field("damaged", traffic.damaged[i])
-                .field("latency_p50_us", percentile(i, 50)).field("latency_p99_us", percentile(i, 99)).endObject();
+            if (fabric.isLocal(node))
+            {
+                json.value(node.id());
+            }
         }
         json.endArray();
+        json.name("cas").beginArray();
+        for (final int i : local)
+        {
+            final Fabric.Endpoint e = endpointAt[i];
+            json.beginObject().field("name", e.name()).field("lid", e.lid()).field("sent", traffic.sent[i])
+                .field("received", traffic.received[i]);
+            if (!partial)
+            {
+                json.field("lost", traffic.sentTo[i] - traffic.received[i]);
+            }
+            json.field("out_of_order", traffic.outOfOrder[i]).field("damaged", traffic.damaged[i])
+                .field("latency_p50_us", percentile(i, 50)).field("latency_p99_us", percentile(i, 99));
+            json.name("sent_to").beginObject();
+            for (int d = 0; d < n; d++)
+            {
+                if (traffic.pairSent[i * n + d] > 0)
+                {
+                    json.field(names[d], traffic.pairSent[i * n + d]);
+                }
+            }
+            json.endObject().name("received_from").beginObject();
+            for (int src = 0; src < n; src++)
+            {
+                if (traffic.pairReceived[src * n + i] > 0)
+                {
+                    json.field(names[src], traffic.pairReceived[src * n + i]);
+                }
+            }
+            json.endObject().endObject();
+        }
+        json.endArray();
+        if (options.faults.any())
+        {
+            json.name("faults").beginObject().field("cable", null == options.faultNode ? null :
+                options.faultNode.id() + "[" + options.faultPort + "]");
+            final Map<FaultKind, long[]> counts = faultCounts();
+            json.name("injected").beginObject();
+            counts.forEach((kind, c) -> json.field(kind.label(), c[0]));
+            json.endObject().name("detected").beginObject();
+            counts.forEach((kind, c) ->
+            {
+                if (c[1] >= 0)
+                {
+                    json.field(kind.label(), c[1]);
+                }
+            });
+            json.endObject().endObject();
+        }
         json.name("switch_ports").beginArray();
         for (final PortRow row : portRows(seconds))
         {

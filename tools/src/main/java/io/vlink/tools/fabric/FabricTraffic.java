@@ -61,6 +61,9 @@ final class FabricTraffic implements ReceiveHandler
     final long[] sent;
     final long[] sentTo;
     final long[] received;
+    /** Per (source, destination), {@code source * n + destination}: packets sent, packets received. */
+    final long[] pairSent;
+    final long[] pairReceived;
     final long[] gaps;
     final long[] outOfOrder;
     final long[] damaged;
@@ -87,6 +90,8 @@ final class FabricTraffic implements ReceiveHandler
         this.sent = new long[n];
         this.sentTo = new long[n];
         this.received = new long[n];
+        this.pairSent = new long[n * n];
+        this.pairReceived = new long[n * n];
         this.gaps = new long[n];
         this.outOfOrder = new long[n];
         this.damaged = new long[n];
@@ -137,6 +142,7 @@ final class FabricTraffic implements ReceiveHandler
         nextSeq[flow(src, dst, sl)]++;
         sent[src]++;
         sentTo[dst]++;
+        pairSent[src * n + dst]++;
         sentTotal++;
     }
 
@@ -185,6 +191,7 @@ final class FabricTraffic implements ReceiveHandler
             outOfOrder[at]++;
         }
         received[at]++;
+        pairReceived[src * n + dst]++;
         receivedTotal++;
         long ns = clock.nanoTime() - buffer.getLong(offset + TIME_OFFSET);
         ns = Math.max(1, Math.min(HIGHEST_LATENCY_NS, ns));

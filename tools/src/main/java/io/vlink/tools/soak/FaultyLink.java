@@ -3,6 +3,7 @@ package io.vlink.tools.soak;
 import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.Port;
+import io.vlink.nic.link.ForwardingLink;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import org.agrona.DirectBuffer;

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * over the time otherwise). The wire faults (drops, bit flips) are {@link FaultyLink}'s; their counts join these in
  * the summary. Runs on the soak's thread, one fault at a time.
  */
-final class SoakFaults
+public final class SoakFaults
 {
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long FAULT_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
@@ -327,7 +327,7 @@ final class SoakFaults
      * @param qos the configured settings.
      * @return the variant.
      */
-    static QosConfig variantOf(final QosConfig qos)
+    public static QosConfig variantOf(final QosConfig qos)
     {
         final VlArbTable low = qos.low();
         final List<Integer> weights = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.vlink.core.arb.SharePrediction;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Fcp;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.ForwardingLink;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import org.agrona.DirectBuffer;

@@ -1,13 +1,11 @@
-package io.vlink.tools.soak;
+package io.vlink.nic.link;
 
-import io.vlink.nic.link.FrameHandler;
-import io.vlink.nic.link.Link;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * A {@link Link} that forwards every call to the link it wraps: the base of wrappers installed with
- * {@code Engine.Builder.linkWrapper} that change one side of the wire (the soak's fault injector overrides
- * {@link #poll}).
+ * {@code Engine.Builder.linkWrapper} or {@code Fabric.Settings.linkWrapper} that change one side of the wire (the
+ * soak's fault injector, a test's frame checker or garbage source override {@link #poll}).
  */
 public class ForwardingLink implements Link
 {
