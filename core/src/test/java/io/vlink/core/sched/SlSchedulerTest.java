@@ -366,4 +366,35 @@ class SlSchedulerTest
         assertEquals(24, steps, "SLs 0 and 1: 8 messages of 3 packets; SL 2 never served");
         assertEquals(4, probed.queuedMessages(2));
     }
+
+    @Test
+    void aFlushDiscardsAQueuePairsMessagesTheOneBeingSlicedIncludedAndLeavesTheOthers()
+    {
+        final SlScheduler s = scheduler("0:100000,1:100000", 256, 1 << 20, 0);
+        final int a = s.createQp(1, 0);
+        final int b = s.createQp(2, 0);
+        final int c = s.createQp(3, 1);
+        assertEquals(0, s.flush(a), "nothing queued");
+        s.post(a, 600, 10);
+        s.post(a, 100, 11);
+        s.post(a, 100, 12);
+        s.post(b, 100, 20);
+        assertEquals(256, s.next());
+        assertEquals(a, s.packetQp());
+        assertEquals(0, s.packetOffset(), "message 10 is being sliced");
+
+        assertEquals(3, s.flush(a), "the message in progress and the two behind it");
+        assertEquals(0, s.queuedMessages(a));
+        assertEquals(List.of("2:0:100"), run(s, 10), "QP 2 on the same SL still has its message");
+        assertEquals(SlScheduler.NO_WORK, s.next(), "SL 0 no longer backlogged");
+
+        // posted again: the next message starts from its first byte
+        s.post(a, 300, 13);
+        assertEquals(256, s.next());
+        assertEquals(0, s.packetOffset());
+        assertEquals(13, s.packetHandle());
+        s.post(c, 50, 30);
+        assertEquals(1, s.flush(a));
+        assertEquals(List.of("3:1:50"), run(s, 10), "the other SL untouched");
+    }
 }
