@@ -244,7 +244,21 @@ final class SoakFaults
     {
         final PortCounters counters = rig.rx.counters();
         return counters.rxPackets(LrhFlyweight.VL15).get() + counters.vl15Drops.get() +
-            counters.discards(DiscardReason.VL15_STATE.id()).get();
+            counters.discards(DiscardReason.VL15_STATE.id()).get() + vl15Flushed();
+    }
+
+    /**
+     * @return SMPs the sender put on the wire or flushed at a link error: every SMP it accepted, once it has none
+     * queued.
+     */
+    long vl15SentOrFlushed()
+    {
+        return rig.tx.counters().txPackets(LrhFlyweight.VL15).get() + vl15Flushed();
+    }
+
+    private long vl15Flushed()
+    {
+        return rig.tx.counters().txFlushedMessages(LrhFlyweight.VL15).get();
     }
 
     private void vl15Flood(final int extra)
@@ -252,7 +266,7 @@ final class SoakFaults
         final Port tx = rig.tx;
         final Port rx = rig.rx;
         // every SMP so far accounted for and the VL15 buffer emptied, so that exactly `extra` find it full
-        if (!rig.await(FAULT_DEADLINE_NS, () -> tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
+        if (!rig.await(FAULT_DEADLINE_NS, () -> vl15SentOrFlushed() == traffic.smpsSent &&
             vl15Accounted() == traffic.smpsSent && rx.pending(LrhFlyweight.VL15) == 0, null))
         {
             return;
@@ -300,17 +314,17 @@ final class SoakFaults
         final Port tx = rig.tx;
         final Port rx = rig.rx;
         injected[FaultKind.LINK_BOUNCE.ordinal()]++;
-        // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again
+        // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again.
+        // The receiving port goes down and up; the sender, still Active, sees its init FCPs after its normal ones: a
+        // link error, so it re-trains and flushes what it held (counted in its tx_flushed_messages)
         rig.links[1].cut(true);
-        tx.down();
         rx.down();
-        if (rig.await(FAULT_DEADLINE_NS,
-            () -> tx.linkState() == LinkState.DOWN && rx.linkState() == LinkState.DOWN, null))
+        if (rig.await(FAULT_DEADLINE_NS, () -> rx.linkState() == LinkState.DOWN, null))
         {
-            tx.up();
             rx.up();
             if (rig.await(FAULT_DEADLINE_NS,
-                () -> tx.linkState() == LinkState.ACTIVE && rx.linkState() == LinkState.ACTIVE, null))
+                () -> tx.linkState() == LinkState.ACTIVE && rx.linkState() == LinkState.ACTIVE &&
+                tx.counters().linkErrorRecovery.get() == detected[FaultKind.LINK_BOUNCE.ordinal()] + 1, null))
             {
                 detected[FaultKind.LINK_BOUNCE.ordinal()]++;
             }
