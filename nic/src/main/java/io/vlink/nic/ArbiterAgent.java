@@ -177,6 +177,8 @@ final class ArbiterAgent implements Agent
          */
         private void drainFlushed(final int generation)
         {
+            // the injection agent adopts the queue pairs in this order: a packet's queue index is its position here
+            final QueuePair[] queuePairs = port.queuePairs();
             for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
             {
                 if (rings.hasVl(vl))
@@ -191,7 +193,9 @@ final class ArbiterAgent implements Agent
                         }
                         if (packet.end)
                         {
-                            packet.qp.ringFlushed++;
+                            final QueuePair qp = TxPacket.SMP_QUEUE == packet.queue ?
+                                port.smpQueuePair() : queuePairs[packet.queue];
+                            qp.ringFlushed++;
                         }
                     }
                 }

@@ -327,7 +327,7 @@ final class InjectAgent implements Agent
             packet.vl = vl;
             packet.generation = generation;
             packet.end = end;
-            packet.qp = qp;
+            packet.queue = QueuePair.KIND_SMP == qp.kind() ? TxPacket.SMP_QUEUE : qp.schedulerIndex;
             if (!rings.offer(vl, packet))
             {
                 // each ring holds as many packets as the buffer has cells and each packet takes a cell: a bug

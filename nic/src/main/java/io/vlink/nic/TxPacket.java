@@ -16,8 +16,15 @@ final class TxPacket
     int generation;
     /** Whether it ends its message (a ready packet or an SMP always does). */
     boolean end;
-    /** The queue pair whose message it carries, credited with the message if a flush discards this last packet. */
-    QueuePair qp;
+    /**
+     * The queue pair whose message it carries, credited with the message if a flush discards this last packet: its
+     * index in {@link Port#queuePairs()} (creation order), or {@link #SMP_QUEUE} for an SMP. An index, not a
+     * reference: a reference store on every packet would pay the collector's write barrier.
+     */
+    int queue;
+
+    /** {@link #queue} of an SMP: the port's SMP queue. */
+    static final int SMP_QUEUE = -1;
 
     TxPacket(final int firstCell)
     {
