@@ -370,31 +370,38 @@ class SlSchedulerTest
     @Test
     void aFlushDiscardsAQueuePairsMessagesTheOneBeingSlicedIncludedAndLeavesTheOthers()
     {
-        final SlScheduler s = scheduler("0:100000,1:100000", 256, 1 << 20, 0);
-        final int a = s.createQp(1, 0);
-        final int b = s.createQp(2, 0);
-        final int c = s.createQp(3, 1);
-        assertEquals(0, s.flush(a), "nothing queued");
-        s.post(a, 600, 10);
-        s.post(a, 100, 11);
-        s.post(a, 100, 12);
-        s.post(b, 100, 20);
-        assertEquals(256, s.next());
-        assertEquals(a, s.packetQp());
+        final SlScheduler s = scheduler("0:100000,2:100000,3:100000", 256, 1 << 20, 0);
+        final int x = s.createQp(9, 0);
+        final int a = s.createQp(1, 2);
+        final int b = s.createQp(2, 2);
+        final int c = s.createQp(3, 3);
+        assertEquals(0, s.flush(b), "nothing queued");
+        s.post(b, 600, 10);
+        s.post(b, 100, 11);
+        s.post(b, 100, 12);
+        s.post(a, 100, 20);
+        s.post(c, 50, 30);
+        assertEquals(List.of("1:2:100", "2:2:256"), run(s, 2));
         assertEquals(0, s.packetOffset(), "message 10 is being sliced");
 
-        assertEquals(3, s.flush(a), "the message in progress and the two behind it");
+        assertEquals(3, s.flush(b), "the message in progress and the two behind it");
+        assertEquals(0, s.queuedMessages(b));
         assertEquals(0, s.queuedMessages(a));
-        assertEquals(List.of("2:0:100"), run(s, 10), "QP 2 on the same SL still has its message");
-        assertEquals(SlScheduler.NO_WORK, s.next(), "SL 0 no longer backlogged");
+        assertEquals(1, s.queuedMessages(c), "another SL's queue pair keeps its message");
+        assertEquals(List.of("3:3:50"), run(s, 10), "SL 2 no longer backlogged: SL 3 next, then nothing");
+        assertEquals(SlScheduler.NO_WORK, s.next());
 
         // posted again: the next message starts from its first byte
-        s.post(a, 300, 13);
+        s.post(b, 300, 13);
         assertEquals(256, s.next());
+        assertEquals(b, s.packetQp());
         assertEquals(0, s.packetOffset());
         assertEquals(13, s.packetHandle());
-        s.post(c, 50, 30);
-        assertEquals(1, s.flush(a));
-        assertEquals(List.of("3:1:50"), run(s, 10), "the other SL untouched");
+        // two queue pairs of the SL with work: flushing one keeps the SL backlogged for the other
+        s.post(a, 70, 21);
+        assertEquals(1, s.flush(b));
+        assertEquals(List.of("1:2:70"), run(s, 10));
+        s.post(x, 40, 40);
+        assertEquals(List.of("9:0:40"), run(s, 10));
     }
 }
