@@ -175,7 +175,7 @@ class UserMistakeTest
         final CloseReport sender = a.closeReport();
         final CloseReport receiver = b.closeReport();
         final long stateDiscards = engine.countersSnapshot().discards(1, DiscardReason.DATA_STATE.id());
-        assertEquals(1, engine.countersSnapshot().port(0, CounterType.LINK_ERROR_RECOVERY));
+        assertTrue(engine.countersSnapshot().port(0, CounterType.LINK_ERROR_RECOVERY) >= 1, "the sender re-trained");
         assertTrue(sender.flushed() > 0, "the sender held packets at the link error: " + sender);
         assertEquals(accepted, delivered + sender.flushed() + sender.notInjected() + sender.notSent() +
             receiver.onWire() + receiver.notDelivered() + stateDiscards,
