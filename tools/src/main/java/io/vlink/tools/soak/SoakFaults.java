@@ -315,16 +315,18 @@ final class SoakFaults
         final Port rx = rig.rx;
         injected[FaultKind.LINK_BOUNCE.ordinal()]++;
         // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again.
-        // The receiving port goes down and up; the sender, still Active, sees its init FCPs after its normal ones: a
-        // link error, so it re-trains and flushes what it held (counted in its tx_flushed_messages)
+        // The receiving port goes down and stays down until the sender, hearing nothing for the link timeout, takes
+        // the link for lost: a link error, so the sender flushes what it held (its tx_flushed_messages) and
+        // re-initializes; then the receiver comes back and both train as at the first bring-up
         rig.links[1].cut(true);
+        final long downsBefore = tx.counters().linkDowned.get();
         rx.down();
-        if (rig.await(FAULT_DEADLINE_NS, () -> rx.linkState() == LinkState.DOWN, null))
+        if (rig.await(FAULT_DEADLINE_NS,
+            () -> rx.linkState() == LinkState.DOWN && tx.counters().linkDowned.get() > downsBefore, null))
         {
             rx.up();
             if (rig.await(FAULT_DEADLINE_NS,
-                () -> tx.linkState() == LinkState.ACTIVE && rx.linkState() == LinkState.ACTIVE &&
-                tx.counters().linkErrorRecovery.get() == detected[FaultKind.LINK_BOUNCE.ordinal()] + 1, null))
+                () -> tx.linkState() == LinkState.ACTIVE && rx.linkState() == LinkState.ACTIVE, null))
             {
                 detected[FaultKind.LINK_BOUNCE.ordinal()]++;
             }
