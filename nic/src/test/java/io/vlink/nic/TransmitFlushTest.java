@@ -172,7 +172,11 @@ class TransmitFlushTest
                     final Engine restarting = b;
                     Deadline.await(10, "the peer down", () -> restarting.port(0).linkState() == LinkState.DOWN,
                         restarting::invoke);
+                    // its init FCPs go before the sender runs again: none of the sender's normal FCPs can arm it first
+                    final long fcpsBefore = b.port(0).counters().fcpSent.get();
                     b.port(0).up();
+                    Deadline.await(10, "the peer's init FCPs sent",
+                        () -> restarting.port(0).counters().fcpSent.get() > fcpsBefore, restarting::invoke);
                     Deadline.await(10, "the sender re-trained", () -> counters.linkErrorRecovery.get() == 1,
                         () -> invoke(a, restarting));
                     break;
