@@ -28,6 +28,10 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
  * It owns each data VL's FCTBS (a {@link CreditTransmitter}); the credit limits come from the credit agent,
  * published with release and read here with acquire. FCPs are built here, when they go on the wire, so the
  * FCTBS they carry counts exactly the blocks sent before them (docs/flow-control.md).
+ * <p>
+ * At a link error's transmit flush ({@link FlushControl}) it drains the rings of the packets injected before the
+ * injection agent's new generation, frees their cells and counts, per queue pair, the messages whose last packet it
+ * discarded; until the generation has caught up with the flush epoch it sends nothing from the rings.
  */
 final class ArbiterAgent implements Agent
 {
@@ -86,6 +90,10 @@ final class ArbiterAgent implements Agent
         private final int dataVls;
         private int epoch;
         private LinkState linkState = LinkState.DOWN;
+        private final FlushControl flush;
+        private int flushGeneration;
+        // a flush epoch the injection agent has not flushed for yet: the rings may hold packets it will discard
+        private boolean flushing;
         private int fcpWord;
         private final VlTally tally;
         private final ControlledMessageHandler fcpReader = this::onFcpRequest;
@@ -108,6 +116,7 @@ final class ArbiterAgent implements Agent
             this.capture = capture;
             this.iface = iface;
             this.epoch = port.linkEpoch();
+            this.flush = port.flush;
         }
 
         int doWork()
@@ -124,6 +133,12 @@ final class ArbiterAgent implements Agent
                 }
             }
             linkState = LinkState.get(port.linkStateCode());
+            final int generation = flush.generation();
+            if (generation != flushGeneration)
+            {
+                drainFlushed(generation);
+            }
+            flushing = flush.epoch() != generation;
             final QosConfig replacement = port.takeQosReplacement();
             if (null != replacement)
             {
@@ -153,6 +168,40 @@ final class ArbiterAgent implements Agent
             }
             tally.publish();
             return work;
+        }
+
+        /**
+         * The injection agent flushed for a link error and stamps its packets with a new generation: take every older
+         * packet off the rings (a prefix of each, in FIFO order), free its cells and count its message when it is the
+         * last packet; then tell the injection agent, which reports the counts.
+         */
+        private void drainFlushed(final int generation)
+        {
+            // the injection agent adopts the queue pairs in this order: a packet's queue index is its position here
+            final QueuePair[] queuePairs = port.queuePairs();
+            for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
+            {
+                if (rings.hasVl(vl))
+                {
+                    TxPacket packet;
+                    while (null != (packet = rings.peek(vl)) && packet.generation != generation)
+                    {
+                        rings.poll(vl);
+                        if (!cells.free(packet.firstCell))
+                        {
+                            throw new IllegalStateException("cell return ring full freeing cell " + packet.firstCell);
+                        }
+                        if (packet.end)
+                        {
+                            final QueuePair qp = TxPacket.SMP_QUEUE == packet.queue ?
+                                port.smpQueuePair() : queuePairs[packet.queue];
+                            qp.ringFlushed++;
+                        }
+                    }
+                }
+            }
+            flushGeneration = generation;
+            flush.publishDrained(generation);
         }
 
         /** @return the packet's bytes, or -1 if the link refused it (it stays at the head of its VL). */
@@ -232,7 +281,7 @@ final class ArbiterAgent implements Agent
         public boolean hasVl15()
         {
             // VL15 needs no credit, only a link that is up (docs/flow-control.md)
-            return linkState.isUp() && null != rings.peek(Port.VL15);
+            return !flushing && linkState.isUp() && null != rings.peek(Port.VL15);
         }
 
         @Override
@@ -252,7 +301,7 @@ final class ArbiterAgent implements Agent
         @Override
         public boolean canSend(final int vl, final int size)
         {
-            if (!linkState.maySendData())
+            if (flushing || !linkState.maySendData())
             {
                 return false;
             }

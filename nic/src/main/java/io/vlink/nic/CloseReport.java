@@ -1,10 +1,12 @@
 package io.vlink.nic;
 
 /**
- * What a port still held when its engine closed (issue 7: closing while traffic flows delivers or reports every
- * accepted packet). Taken after every agent stopped and before any memory is freed, so nothing moves while it is
- * counted. For ready packets ({@link Port#postPacket}) and SMPs a message is one packet, and
- * {@code accepted = delivered by the peer + sender's notSent + peer's onWire + peer's notDelivered}.
+ * What a port still held when its engine closed, and what link errors flushed over its life: every accepted message
+ * is delivered or reported. Taken after every agent stopped and before any memory is freed, so nothing moves while it
+ * is counted. For ready packets ({@link Port#postPacket}) and SMPs a message is one packet, and
+ * {@code accepted = delivered by the peer + sender's flushed + sender's notInjected + sender's notSent + peer's onWire
+ * + peer's notDelivered}, plus what a wire lost or a peer discarded on its way down at a link error (docs/engine.md,
+ * "Closing").
  */
 public final class CloseReport
 {
@@ -12,9 +14,12 @@ public final class CloseReport
     private final long notSent;
     private final long onWire;
     private final long notDelivered;
+    private final long flushed;
 
-    CloseReport(final long notInjected, final long notSent, final long onWire, final long notDelivered)
+    CloseReport(
+        final long notInjected, final long notSent, final long onWire, final long notDelivered, final long flushed)
     {
+        this.flushed = flushed;
         this.notInjected = notInjected;
         this.notSent = notSent;
         this.onWire = onWire;
@@ -54,10 +59,19 @@ public final class CloseReport
         return notDelivered;
     }
 
+    /**
+     * @return messages of this port (its queue pairs, ready packets and SMPs) that link errors flushed while the
+     * engine ran: its {@code tx_flushed_messages} over every VL, of which its queue pairs' {@link QueuePair#flushed()}.
+     */
+    public long flushed()
+    {
+        return flushed;
+    }
+
     @Override
     public String toString()
     {
         return "not injected " + notInjected + " message(s), not sent " + notSent + ", on the wire " + onWire +
-            ", received but not delivered " + notDelivered;
+            ", received but not delivered " + notDelivered + ", flushed by link errors " + flushed + " message(s)";
     }
 }

@@ -26,6 +26,8 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
  *     above data.</li>
  *     <li>The application's up/down requests are carried out, a silent peer is detected
  *     ({@link CreditControl#checkLiveness}), and every state entered is published with its credit epoch.</li>
+ *     <li>A link error from Armed or Active ({@link CreditControl#transmitFlushes()}) marks each queue pair's posted
+ *     messages and publishes a new flush epoch before the {@code Down} ({@link FlushControl}).</li>
  * </ul>
  * Every counter it writes has no other writer.
  */
@@ -79,6 +81,7 @@ final class CreditAgent implements Agent
         private long nowNs;
         private long downs;
         private long errorRecoveries;
+        private long transmitFlushes;
 
         PortCredit(final Port port, final EngineConfiguration config)
         {
@@ -137,6 +140,18 @@ final class CreditAgent implements Agent
         @Override
         public void onStateEntered(final LinkState state)
         {
+            if (control.transmitFlushes() != transmitFlushes)
+            {
+                // a link error from Armed or Active: mark what each queue pair has posted, then the flush epoch, both
+                // before the Down is published (FlushControl)
+                transmitFlushes = control.transmitFlushes();
+                port.smpQueuePair().markFlush();
+                for (final QueuePair qp : port.queuePairs())
+                {
+                    qp.markFlush();
+                }
+                port.flush.publishEpoch((int)transmitFlushes);
+            }
             if (LinkState.INITIALIZE == state)
             {
                 // every credit counter from zero; the arbiter resets FCTBS when it sees the new epoch

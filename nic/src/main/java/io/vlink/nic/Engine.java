@@ -500,6 +500,7 @@ public final class Engine implements AutoCloseable
         Long captureLength;
         NanoClock nanoClock = SystemNanoClock.INSTANCE;
         LinkStateListener linkStateListener = (port, state) -> {};
+        FlushListener flushListener = (qp, messages) -> {};
         EpochClock epochClock = SystemEpochClock.INSTANCE;
         int rxEventRingLength = EngineConfiguration.DEFAULT_RX_EVENT_RING_LENGTH;
         Integer burst;
@@ -874,6 +875,17 @@ public final class Engine implements AutoCloseable
         public Builder linkStateListener(final LinkStateListener listener)
         {
             this.linkStateListener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * @param listener told, per queue pair, how many accepted messages a link error's transmit flush discarded,
+         *                 on the thread that runs the injection agent: it must return quickly and never block.
+         * @return this.
+         */
+        public Builder flushListener(final FlushListener listener)
+        {
+            this.flushListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

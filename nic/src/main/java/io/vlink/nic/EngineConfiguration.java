@@ -144,6 +144,7 @@ public final class EngineConfiguration
     private final long captureLength;
     private final NanoClock nanoClock;
     private final LinkStateListener linkStateListener;
+    private final FlushListener flushListener;
     private final EpochClock epochClock;
     private final int rxEventRingLength;
     private final int burst;
@@ -276,6 +277,7 @@ public final class EngineConfiguration
         }
         nanoClock = b.nanoClock;
         linkStateListener = b.linkStateListener;
+        flushListener = b.flushListener;
         epochClock = b.epochClock;
         rxEventRingLength = range("rxEventRingLength", b.rxEventRingLength, MIN_RX_EVENT_RING_LENGTH,
             MAX_RX_EVENT_RING_LENGTH, "bytes of the receive-to-credit event ring");
@@ -731,6 +733,15 @@ public final class EngineConfiguration
     public LinkStateListener linkStateListener()
     {
         return linkStateListener;
+    }
+
+    /**
+     * @return told of each queue pair's messages a link error flushed, on the injection agent's thread; by default
+     * none.
+     */
+    public FlushListener flushListener()
+    {
+        return flushListener;
     }
 
     /**

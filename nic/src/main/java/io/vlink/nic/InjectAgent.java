@@ -28,6 +28,12 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * Each injector holds at most one packet that SL arbitration produced and that waits for cells; SL arbitration
  * skips the SLs whose injector is holding one ({@link SlScheduler#next(int)}), so a VL stalled on credits holds
  * up only its own SLs, and packets of one queue pair never overtake each other.
+ * <p>
+ * It owns the per-queue-pair accounting of a link error's transmit flush ({@link FlushControl}): when the flush epoch
+ * moves it drops its pending packets, the scheduler's queues and the messages posted before each queue pair's mark,
+ * stamps what it injects from then on with the new generation, and once the arbiter has drained the older packets
+ * from the rings it reports each queue pair's flushed messages ({@link QueuePair#flushed()}, the port's
+ * {@code tx_flushed_messages}, the {@link FlushListener}).
  */
 final class InjectAgent implements Agent
 {
@@ -39,7 +45,7 @@ final class InjectAgent implements Agent
         this.ports = new PortInjector[ports.length];
         for (int i = 0; i < ports.length; i++)
         {
-            this.ports[i] = new PortInjector(ports[i]);
+            this.ports[i] = new PortInjector(ports[i], ports[i].engine().config().flushListener());
         }
         this.clock = clock;
     }
@@ -93,6 +99,13 @@ final class InjectAgent implements Agent
         private final PortCounters counters;
         private final QueuePair[] bySchedulerIndex;
         private int known;
+        private final FlushControl flush;
+        private final FlushListener flushListener;
+        // the flush epoch last flushed for (packets are stamped with it), and whether its report waits for the arbiter
+        private int generation;
+        private boolean flushReportDue;
+        // the SMP queue's tail as read with the data queue pairs' (before the flush epoch is checked)
+        private long smpPosted;
 
         // one pending packet per injector
         private final QueuePair[] pendingQp = new QueuePair[INJECTORS];
@@ -109,9 +122,11 @@ final class InjectAgent implements Agent
         // the LRH's fixed fields as a big-endian word: LNH 2 (local), DLID, SLID
         private final long lrhWord;
 
-        PortInjector(final Port port)
+        PortInjector(final Port port, final FlushListener flushListener)
         {
             this.port = port;
+            this.flush = port.flush;
+            this.flushListener = flushListener;
             this.engine = port.engine();
             this.qos = port.qos();
             this.dataVls = qos.dataVls();
@@ -132,7 +147,23 @@ final class InjectAgent implements Agent
         int doWork(final long nowNs)
         {
             adoptQueuePairs();
+            if (flushReportDue && flush.drained() == generation)
+            {
+                reportFlush();
+            }
             feed();
+            // The epoch after the tails: a message posted after the application saw this error's Down is in a tail
+            // read above only if this read sees the epoch, so it is never produced under the old generation.
+            final int epoch = flush.epoch();
+            if (epoch != generation)
+            {
+                if (flushReportDue)
+                {
+                    // the previous flush is not reported yet: produce nothing until this one can be made
+                    return 1;
+                }
+                flushTransmitPath(epoch);
+            }
             int work = readySmp();
             work += produce();
             for (int i = 0; i < burst; i++)
@@ -166,6 +197,7 @@ final class InjectAgent implements Agent
 
         private void feed()
         {
+            smpPosted = port.smpQueuePair().posted();
             for (int i = 0; i < known; i++)
             {
                 final QueuePair qp = bySchedulerIndex[i];
@@ -180,9 +212,10 @@ final class InjectAgent implements Agent
         private int readySmp()
         {
             final QueuePair smp = port.smpQueuePair();
-            if (null == pendingQp[SMP_INJECTOR] && smp.fed < smp.posted())
+            if (null == pendingQp[SMP_INJECTOR] && smp.fed < smpPosted)
             {
                 final long seq = smp.fed++;
+                smp.started = seq + 1;
                 final int length = smp.lengthOf(seq);
                 final int lnh = smp.ring().getByte(smp.inlineOffsetOf(seq) + 1) & 3;
                 pendingQp[SMP_INJECTOR] = smp;
@@ -214,6 +247,10 @@ final class InjectAgent implements Agent
                 final long seq = scheduler.packetHandle();
                 final int offset = scheduler.packetOffset();
                 final boolean end = scheduler.packetEndOfMessage();
+                if (0 == offset)
+                {
+                    qp.started = seq + 1;
+                }
                 final int vl = qos.sl2vl(qp.sl());
                 if (vl >= dataVls)
                 {
@@ -288,6 +325,9 @@ final class InjectAgent implements Agent
             final TxPacket packet = packets[cell];
             packet.size = size;
             packet.vl = vl;
+            packet.generation = generation;
+            packet.end = end;
+            packet.queue = QueuePair.KIND_SMP == qp.kind() ? TxPacket.SMP_QUEUE : qp.schedulerIndex;
             if (!rings.offer(vl, packet))
             {
                 // each ring holds as many packets as the buffer has cells and each packet takes a cell: a bug
@@ -296,6 +336,81 @@ final class InjectAgent implements Agent
             if (end)
             {
                 qp.complete(seq);
+            }
+        }
+
+        /**
+         * A link error from Armed or Active: drop every pending packet and the scheduler's queues, and each queue
+         * pair's messages up to its flush mark or the one in progress, whichever is later (they count as completed:
+         * their slots and memory are free); later messages are fed again. Then publish the new generation: the arbiter
+         * drains the older packets from the rings.
+         */
+        private void flushTransmitPath(final int epoch)
+        {
+            for (int injector = 0; injector < INJECTORS; injector++)
+            {
+                if (null != pendingQp[injector])
+                {
+                    injectors.idle(injector);
+                    pendingQp[injector] = null;
+                }
+            }
+            busySls = 0;
+            for (int i = 0; i < known; i++)
+            {
+                final QueuePair qp = bySchedulerIndex[i];
+                if (qos.sl2vl(qp.sl()) < dataVls)
+                {
+                    scheduler.flush(qp.schedulerIndex);
+                    flushQueuePair(qp);
+                }
+                // an SL that SL2VL drops: its messages are discarded as they are produced, flush or not
+            }
+            flushQueuePair(port.smpQueuePair());
+            generation = epoch;
+            flush.publishGeneration(epoch);
+            flushReportDue = true;
+        }
+
+        private static void flushQueuePair(final QueuePair qp)
+        {
+            final long completed = qp.completedByEngine();
+            final long end = Math.max(Math.max(qp.flushMark(), qp.started), completed);
+            if (end > completed)
+            {
+                qp.flushPending += end - completed;
+                qp.complete(end - 1);
+            }
+            qp.started = end;
+            qp.fed = end;
+        }
+
+        /** The arbiter drained the older generation: report each queue pair's flushed messages once. */
+        private void reportFlush()
+        {
+            flushReportDue = false;
+            reportFlush(port.smpQueuePair(), Port.VL15);
+            for (int i = 0; i < known; i++)
+            {
+                final QueuePair qp = bySchedulerIndex[i];
+                reportFlush(qp, qos.sl2vl(qp.sl()));
+            }
+        }
+
+        private void reportFlush(final QueuePair qp, final int vl)
+        {
+            final long ringFlushed = qp.ringFlushed;
+            final long messages = qp.flushPending + ringFlushed - qp.ringFlushedSeen;
+            qp.flushPending = 0;
+            qp.ringFlushedSeen = ringFlushed;
+            if (messages > 0)
+            {
+                qp.addFlushed(messages);
+                counters.txFlushedMessages(vl).getAndAddRelease(messages);
+                if (QueuePair.KIND_DATA == qp.kind())
+                {
+                    flushListener.onFlushed(qp, messages);
+                }
             }
         }
 

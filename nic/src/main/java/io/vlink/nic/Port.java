@@ -68,6 +68,8 @@ public final class Port
     final ReceiveRing[] rxRings = new ReceiveRing[LrhFlyweight.VL_COUNT];
     // application -> credit agent: the command word; credit agent -> everyone: the link-state word
     private final LinkControl control = new LinkControl();
+    // credit agent -> injection agent -> arbiter -> injection agent: a link error's transmit flush
+    final FlushControl flush;
     // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
     private final UnsafeBuffer creditLimitsMemory;
     private final UnsafeBuffer cellMemory;
@@ -120,6 +122,8 @@ public final class Port
         made.add(control::close);
         try
         {
+            flush = new FlushControl();
+            made.add(flush::close);
             // the cells' memory is the engine's, so that the exact leak check after close covers it too
             cellMemory = allocate(made, CellBuffer.dataLength(injectionConfig) + BitUtil.CACHE_LINE_LENGTH);
             final int cellSkew = (int)(BitUtil.align(cellMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
@@ -331,7 +335,8 @@ public final class Port
 
     /**
      * Ask for the link to go down. Packets on the wire are lost; queued packets stay queued and go out once the
-     * link is up again.
+     * link is up again: a down on request is not a link error, so nothing is flushed here (the peer, which sees
+     * this port initialize again, re-trains and flushes its own transmit path).
      */
     public void down()
     {
@@ -585,9 +590,11 @@ public final class Port
     void report()
     {
         long notInjected = smpQueuePair.posted() - smpQueuePair.completed();
+        long flushed = smpQueuePair.flushed() + smpQueuePair.flushedUnreported();
         for (final QueuePair qp : queuePairs)
         {
             notInjected += qp.posted() - qp.completed();
+            flushed += qp.flushed() + qp.flushedUnreported();
         }
         long notSent = 0;
         long notDelivered = 0;
@@ -610,7 +617,7 @@ public final class Port
         {
             Thread.onSpinWait();
         }
-        closeReport = new CloseReport(notInjected, notSent, onWire[0], notDelivered);
+        closeReport = new CloseReport(notInjected, notSent, onWire[0], notDelivered, flushed);
     }
 
     private void checkOpen()
@@ -640,6 +647,7 @@ public final class Port
         OffHeap.free(fcpRequestsBuffer);
         OffHeap.free(rxEventsBuffer);
         control.close();
+        flush.close();
         OffHeap.free(creditLimitsMemory);
         cells.close();
         OffHeap.free(cellMemory);

@@ -35,6 +35,13 @@ abstract class QueuePairPad2 extends QueuePairProducer
 abstract class QueuePairConsumer extends QueuePairPad2
 {
     long fed;
+    // the sequence number after the last message of which a packet was produced (a message in progress is started)
+    long started;
+    // messages the injection agent flushed that are not reported yet, and the arbiter's count it has seen
+    long flushPending;
+    long ringFlushedSeen;
+    // the arbiter's: messages whose last packet it discarded at a flush (published by the drained generation)
+    long ringFlushed;
     DirectBuffer lastRegionBuffer;
     int schedulerIndex = -1;
     int psn;
@@ -59,6 +66,12 @@ abstract class QueuePairPad3 extends QueuePairConsumer
  * sequence number from 0; {@link #completed()} counts the messages whose bytes are all in the cell buffer, after
  * which referenced memory may be reused.
  * <p>
+ * A link error from Armed or Active flushes the port's transmit path (docs/engine.md, "A peer's life and death"):
+ * the messages accepted before it and not wholly on the wire are discarded (a message partly sent included: the peer
+ * cannot assemble it), counted once in {@link #flushed()} and reported to the engine's {@link FlushListener}; they
+ * count as completed too, so their slots and memory are free again. Messages offered after the application saw the
+ * port leave Armed or Active ({@link Port#linkState()}) are kept and sent once the link is Active again.
+ * <p>
  * One application thread posts to a queue pair; the hand-off to the engine is a single-producer single-consumer
  * ring in off-heap memory (descriptor written, then the tail with release; the engine reads it with acquire). The
  * injection agent hands completions back the same way (the completion word: release after the message's bytes were
@@ -82,7 +95,10 @@ public final class QueuePair extends QueuePairPad3
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
     private static final int TAIL_OFFSET = PAD;
     private static final int COMPLETED_OFFSET = 2 * PAD;
-    private static final int SLOTS_OFFSET = 3 * PAD;
+    // the credit agent's flush mark and the injection agent's flushed count: written only at link errors
+    private static final int FLUSH_MARK_OFFSET = 3 * PAD;
+    private static final int FLUSHED_OFFSET = FLUSH_MARK_OFFSET + Long.BYTES;
+    private static final int SLOTS_OFFSET = 4 * PAD;
     private static final int SLOT_LENGTH = 16;
     private static final int SLOT_REGION_OFFSET = 0;
     private static final int SLOT_OFFSET_OFFSET = 4;
@@ -259,7 +275,60 @@ public final class QueuePair extends QueuePairPad3
         return ring.getLongAcquire(COMPLETED_OFFSET);
     }
 
+    /**
+     * @return messages accepted and then discarded by link errors (not sent, or only partly), monotonic; readable
+     * from any thread.
+     */
+    public long flushed()
+    {
+        checkOpen();
+        return ring.getLongAcquire(FLUSHED_OFFSET);
+    }
+
+    // ---------------------------------------------------------------- credit agent side
+
+    /**
+     * Credit agent, at a link error that flushes, before it publishes the flush epoch: the messages posted so far are
+     * the ones the flush discards (unless wholly sent already).
+     */
+    void markFlush()
+    {
+        ring.putLong(FLUSH_MARK_OFFSET, posted());
+    }
+
     // ---------------------------------------------------------------- injection agent side
+
+    /**
+     * @return the messages posted when the latest flush was marked (read after the flush epoch, acquire).
+     */
+    long flushMark()
+    {
+        return ring.getLong(FLUSH_MARK_OFFSET);
+    }
+
+    /**
+     * @return the completion word as the injection agent, its only writer, last stored it.
+     */
+    long completedByEngine()
+    {
+        return ring.getLong(COMPLETED_OFFSET);
+    }
+
+    /**
+     * @param messages more flushed messages, reported now.
+     */
+    void addFlushed(final long messages)
+    {
+        ring.putLongRelease(FLUSHED_OFFSET, ring.getLong(FLUSHED_OFFSET) + messages);
+    }
+
+    /**
+     * @return flushed messages not yet in {@link #flushed()} (engine, after every agent stopped).
+     */
+    long flushedUnreported()
+    {
+        return flushPending + ringFlushed - ringFlushedSeen;
+    }
 
     int kind()
     {

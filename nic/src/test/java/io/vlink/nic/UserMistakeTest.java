@@ -1,9 +1,11 @@
 package io.vlink.nic;
 
+import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.status.CounterType;
 import io.vlink.nic.test.Deadline;
 import io.vlink.nic.test.EngineErrors;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -34,6 +36,15 @@ class UserMistakeTest
     {
         final int vl = header.vl();
         assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
+        delivered++;
+    };
+    /** In order, never twice; a link error's flush and the wire at it leave gaps. */
+    private final ReceiveHandler gapHandler = (buffer, offset, length, header) ->
+    {
+        final int vl = header.vl();
+        final long seq = buffer.getLong(offset);
+        assertTrue(seq >= next[vl], "in order on VL " + vl + ": " + seq + " after " + (next[vl] - 1));
+        next[vl] = seq + 1;
         delivered++;
     };
 
@@ -123,6 +134,53 @@ class UserMistakeTest
             "packets were in flight: " + sender + " / " + receiver);
         assertEquals(accepted, delivered + sender.notInjected() + sender.notSent() + receiver.onWire() +
             receiver.notDelivered(), "accepted = delivered + reported: " + sender + " / " + receiver);
+    }
+
+    @Test
+    void aLinkErrorWhileTrafficFlowsFlushesAndTheCloseReportStillAccountsForEveryAcceptedPacket()
+    {
+        final Engine engine = engine("flush-close");
+        final Port a = engine.port(0);
+        final Port b = engine.port(1);
+        Deadline.await(10, "active", () -> a.linkState() == LinkState.ACTIVE && b.linkState() == LinkState.ACTIVE);
+        final UnsafeBuffer packet = packet();
+        long accepted = 0;
+        boolean downAsked = false;
+        boolean upAsked = false;
+        // the receiving port goes down and up mid-flow: the sender sees its init FCPs after its normal ones, a link
+        // error, and flushes what it holds; the packets on the wire then are discarded by the receiver for its state
+        while (delivered < 3_000 || a.counters().linkErrorRecovery.get() == 0)
+        {
+            if (delivered >= 1_000 && !downAsked)
+            {
+                b.down();
+                downAsked = true;
+            }
+            if (downAsked && !upAsked && b.linkState() == LinkState.DOWN)
+            {
+                b.up();
+                upAsked = true;
+            }
+            packet.putLong(20, accepted);
+            if (a.postPacket(SL, packet, 0, LENGTH) != QueuePair.BACK_PRESSURED)
+            {
+                accepted++;
+            }
+            else
+            {
+                b.poll(gapHandler, 4);
+            }
+        }
+        engine.close(Duration.ZERO);
+        final CloseReport sender = a.closeReport();
+        final CloseReport receiver = b.closeReport();
+        final long stateDiscards = engine.countersSnapshot().discards(1, DiscardReason.DATA_STATE.id());
+        assertTrue(engine.countersSnapshot().port(0, CounterType.LINK_ERROR_RECOVERY) >= 1, "the sender re-trained");
+        assertTrue(sender.flushed() > 0, "the sender held packets at the link error: " + sender);
+        assertEquals(accepted, delivered + sender.flushed() + sender.notInjected() + sender.notSent() +
+            receiver.onWire() + receiver.notDelivered() + stateDiscards,
+            "accepted = delivered + flushed + reported + discarded on the way down: " + sender + " / " + receiver +
+            ", " + stateDiscards + " discarded for the link state");
     }
 
     @Test

@@ -31,9 +31,15 @@ import java.util.Arrays;
  *   <li>A silent peer ({@link #checkLiveness}): a port that is Armed or Active and has heard nothing from its peer
  *   (no FCP, no packet) for the silence limit has lost it: a link error, the port goes down and re-initializes
  *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}.</li>
+ *   <li>Transmit flushes ({@link #transmitFlushes()}): a link error that takes the port down from Armed or Active
+ *   (a silent peer, a peer's close, a peer that initialized again, a run of stale FCPs) means the peer may not be the
+ *   one the queued work was meant for, or lost what it held: everything the port's transmit path holds at that moment
+ *   is discarded and reported, never sent to the peer's next incarnation. A link error while Initialize (nothing was
+ *   sent yet) and a {@link #down} on request are not flushes.</li>
  * </ul>
  * Every state entry is reported to the {@link StateListener} after its resets, so the owner can publish the new
- * state and epoch. Single-threaded and allocation-free; wire input is never thrown, it is refused with a
+ * state and epoch; a link error that flushes counts {@link #transmitFlushes()} before its {@code Down} is reported.
+ * Single-threaded and allocation-free; wire input is never thrown, it is refused with a
  * {@link DiscardReason} id.
  */
 public final class CreditControl
@@ -78,6 +84,7 @@ public final class CreditControl
     private boolean peerArmed;
     private long errorRecoveries;
     private long downs;
+    private long transmitFlushes;
 
     /**
      * @param dataVls              the port's data VLs: 1, 2, 4, 8 or 15.
@@ -239,8 +246,7 @@ public final class CreditControl
             // An init FCP after the peer's normal ones (a link keeps their order): the peer initialized again, its
             // counters restarted from zero while ours run on. Re-train.
             errorRecoveries++;
-            down(nowNs);
-            up(nowNs);
+            linkError(nowNs);
             state = link.state();
         }
         if (state.isUp())
@@ -270,8 +276,7 @@ public final class CreditControl
             if (++staleRun[vl] >= STALE_RUN_LIMIT)
             {
                 errorRecoveries++;
-                down(nowNs);
-                up(nowNs);
+                linkError(nowNs);
             }
             return DiscardReason.FCP_STALE.id();
         }
@@ -353,8 +358,7 @@ public final class CreditControl
         if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs)
         {
             downs++;
-            down(nowNs);
-            up(nowNs);
+            linkError(nowNs);
             return true;
         }
         return false;
@@ -375,9 +379,23 @@ public final class CreditControl
             return false;
         }
         downs++;
+        linkError(nowNs);
+        return true;
+    }
+
+    /**
+     * A link error: down, then Initialize at once. From Armed or Active it is a transmit flush, counted before the
+     * {@code Down} is reported so that the listener sees it.
+     */
+    private void linkError(final long nowNs)
+    {
+        final LinkState state = link.state();
+        if (LinkState.ARMED == state || LinkState.ACTIVE == state)
+        {
+            transmitFlushes++;
+        }
         down(nowNs);
         up(nowNs);
-        return true;
     }
 
     // ---------------------------------------------------------------- to the peer
@@ -431,5 +449,14 @@ public final class CreditControl
     public long downs()
     {
         return downs;
+    }
+
+    /**
+     * @return link errors that took the port down from Armed or Active: each time, the transmit path discards and
+     * reports everything it holds (already counted when the listener hears of the {@code Down} it caused).
+     */
+    public long transmitFlushes()
+    {
+        return transmitFlushes;
     }
 }

@@ -286,6 +286,33 @@ public final class SlScheduler
     }
 
     /**
+     * Discard every message queued on a queue pair, the one being sliced included: a link error flushed the port's
+     * transmit path (docs/engine.md, "A peer's life and death"). The table's pointer and weight and the queue pair's
+     * tenure stay as they are; its SL stops counting as backlogged when no other queue pair of it has work.
+     *
+     * @param qp index from {@link #createQp(int, int)}.
+     * @return messages discarded.
+     */
+    public int flush(final int qp)
+    {
+        final int qk = qp * QP_LONGS;
+        final long head = qpState[qk + HEAD];
+        final long tail = qpState[qk + TAIL];
+        if (tail == head)
+        {
+            return 0;
+        }
+        qpState[qk + HEAD] = tail;
+        qpState[qk + OFFSET] = 0;
+        final int sl = qpSl[qp];
+        if (0 == --slState[sl * SL_INTS + BACKLOGGED])
+        {
+            backloggedSls &= ~(1 << sl);
+        }
+        return (int)(tail - head);
+    }
+
+    /**
      * Produce the next packet: the three steps of the spec. On success the packet is described by
      * {@link #packetQp()}, {@link #packetSl()}, {@link #packetBytes()}, {@link #packetOffset()},
      * {@link #packetHandle()} and {@link #packetEndOfMessage()}.

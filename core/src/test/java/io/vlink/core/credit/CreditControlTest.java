@@ -334,4 +334,77 @@ class CreditControlTest
         assertEquals(ACTIVE, control.state(), "replays among good FCPs never take the link down");
         assertEquals(0, control.errorRecoveries());
     }
+
+    @Test
+    void everyLinkErrorFromArmedOrActiveFlushesTheTransmitPathButNotADownOnRequest()
+    {
+        // each flush is counted before the Down it causes is reported: the listener can act on it
+        final List<Long> flushesAtDown = new ArrayList<>();
+        final CreditControl[] self = new CreditControl[1];
+        self[0] = new CreditControl(2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, state ->
+        {
+            if (DOWN == state)
+            {
+                flushesAtDown.add(self[0].transmitFlushes());
+            }
+        });
+        final CreditControl c = self[0];
+        c.up(0);
+        assertTrue(c.onPeerClosed(1), "a close while Initialize re-initializes");
+        assertEquals(0, c.transmitFlushes(), "nothing was sent while Initialize: no flush");
+
+        // Armed: the peer closes
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 2);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 2);
+        assertEquals(ARMED, c.state());
+        assertTrue(c.onPeerClosed(3));
+        assertEquals(1, c.transmitFlushes());
+
+        // Active: the peer falls silent
+        activate(c, 10);
+        boolean silent = false;
+        for (long now = 1_000; now <= 2 * SILENCE_NS && !silent; now += 1_000)
+        {
+            silent = c.checkLiveness(now);
+        }
+        assertTrue(silent);
+        assertEquals(2, c.transmitFlushes());
+
+        // Active: the peer initialized again
+        activate(c, 20 * SILENCE_NS);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 20 * SILENCE_NS + 1);
+        assertEquals(3, c.transmitFlushes());
+        assertEquals(1, c.errorRecoveries());
+
+        // Active: a run of stale FCPs
+        activate(c, 30 * SILENCE_NS);
+        c.onFcp(Fcp.word(Fcp.OP_NORMAL, 2000, 0, 1024), 30 * SILENCE_NS);
+        for (int i = 0; i < CreditControl.STALE_RUN_LIMIT; i++)
+        {
+            c.onFcp(Fcp.word(Fcp.OP_NORMAL, 5, 0, 1024), 30 * SILENCE_NS + 1);
+        }
+        assertEquals(4, c.transmitFlushes());
+        assertEquals(2, c.errorRecoveries());
+
+        // Active: down on request is not a link error
+        activate(c, 40 * SILENCE_NS);
+        assertTrue(c.down(40 * SILENCE_NS + 1));
+        assertEquals(4, c.transmitFlushes());
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 4L), flushesAtDown);
+    }
+
+    /** From Initialize (or Down) to Active: the peer's init FCPs, then its normal ones. */
+    private static void activate(final CreditControl c, final long nowNs)
+    {
+        c.up(nowNs);
+        for (int vl = 0; vl < 2; vl++)
+        {
+            c.onFcp(Fcp.word(Fcp.OP_INIT, 0, vl, 1024), nowNs);
+        }
+        for (int vl = 0; vl < 2; vl++)
+        {
+            c.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, vl, 1024), nowNs);
+        }
+        assertEquals(ACTIVE, c.state());
+    }
 }

@@ -366,4 +366,42 @@ class SlSchedulerTest
         assertEquals(24, steps, "SLs 0 and 1: 8 messages of 3 packets; SL 2 never served");
         assertEquals(4, probed.queuedMessages(2));
     }
+
+    @Test
+    void aFlushDiscardsAQueuePairsMessagesTheOneBeingSlicedIncludedAndLeavesTheOthers()
+    {
+        final SlScheduler s = scheduler("0:100000,2:100000,3:100000", 256, 1 << 20, 0);
+        final int x = s.createQp(9, 0);
+        final int a = s.createQp(1, 2);
+        final int b = s.createQp(2, 2);
+        final int c = s.createQp(3, 3);
+        assertEquals(0, s.flush(b), "nothing queued");
+        s.post(b, 600, 10);
+        s.post(b, 100, 11);
+        s.post(b, 100, 12);
+        s.post(a, 100, 20);
+        s.post(c, 50, 30);
+        assertEquals(List.of("1:2:100", "2:2:256"), run(s, 2));
+        assertEquals(0, s.packetOffset(), "message 10 is being sliced");
+
+        assertEquals(3, s.flush(b), "the message in progress and the two behind it");
+        assertEquals(0, s.queuedMessages(b));
+        assertEquals(0, s.queuedMessages(a));
+        assertEquals(1, s.queuedMessages(c), "another SL's queue pair keeps its message");
+        assertEquals(List.of("3:3:50"), run(s, 10), "SL 2 no longer backlogged: SL 3 next, then nothing");
+        assertEquals(SlScheduler.NO_WORK, s.next());
+
+        // posted again: the next message starts from its first byte
+        s.post(b, 300, 13);
+        assertEquals(256, s.next());
+        assertEquals(b, s.packetQp());
+        assertEquals(0, s.packetOffset());
+        assertEquals(13, s.packetHandle());
+        // two queue pairs of the SL with work: flushing one keeps the SL backlogged for the other
+        s.post(a, 70, 21);
+        assertEquals(1, s.flush(b));
+        assertEquals(List.of("1:2:70"), run(s, 10));
+        s.post(x, 40, 40);
+        assertEquals(List.of("9:0:40"), run(s, 10));
+    }
 }

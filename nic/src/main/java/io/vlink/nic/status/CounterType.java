@@ -44,6 +44,9 @@ public enum CounterType
     TX_CREDIT_LIMIT(18, "tx_credit_limit", CounterScope.VL),
     /** Gauge: the receiver's ABR on a data VL, blocks received since link initialization mod 4096 (docs/flow-control.md). */
     RX_ABR(19, "rx_abr", CounterScope.VL),
+    /** Messages the transmit path discarded at a link error (a ready packet or an SMP is one message), by the VL
+     * their SL maps to (docs/engine.md, "A peer's life and death"). */
+    TX_FLUSHED_MESSAGES(21, "tx_flushed_messages", CounterScope.VL),
 
     /** Received packets discarded, by reason (length, CRCs, protocol violations: never thrown). */
     DISCARDS(20, "discards", CounterScope.REASON),

@@ -57,6 +57,7 @@ public final class PortCounters
     private final AtomicCounter[] txFctbs = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] txCreditLimit = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] rxAbr = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] txFlushedMessages = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] discards;
 
     /**
@@ -151,6 +152,7 @@ public final class PortCounters
                 rxPackets[vl] = vlCounter(file, CounterType.RX_PACKETS, vl);
                 rxBytes[vl] = vlCounter(file, CounterType.RX_BYTES, vl);
                 deliveredPackets[vl] = vlCounter(file, CounterType.DELIVERED_PACKETS, vl);
+                txFlushedMessages[vl] = vlCounter(file, CounterType.TX_FLUSHED_MESSAGES, vl);
             }
             if (vl < dataVls)
             {
@@ -193,6 +195,16 @@ public final class PortCounters
     public AtomicCounter txPackets(final int vl)
     {
         return txPackets[vl];
+    }
+
+    /**
+     * @param vl a data VL or 15.
+     * @return messages discarded by link errors' transmit flushes, by the VL their SL maps to (written by the
+     * injection agent only).
+     */
+    public AtomicCounter txFlushedMessages(final int vl)
+    {
+        return txFlushedMessages[vl];
     }
 
     public AtomicCounter txBytes(final int vl)

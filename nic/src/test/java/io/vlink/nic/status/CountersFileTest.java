@@ -105,9 +105,10 @@ class CountersFileTest
                 assertEquals(11L, values.get("fcp_sent/-1/-1"));
                 assertFalse(values.containsKey("credit_stalls/15/-1"));
                 assertEquals(DiscardReasons.count(), values.keySet().stream().filter((k) -> k.startsWith("discards/")).count());
-                // 8 data VLs + VL15 have tx/rx packets/bytes and deliveries; 8 have stalls, free blocks and the
-                // credit gauges FCTBS, CL and ABR.
-                assertEquals(9 * 5 + 8 * 5 + DiscardReasons.count() + 22, values.size());
+                assertEquals(0L, values.get("tx_flushed_messages/15/-1"));
+                // 8 data VLs + VL15 have tx/rx packets/bytes, deliveries and flushed messages; 8 have stalls, free
+                // blocks and the credit gauges FCTBS, CL and ABR.
+                assertEquals(9 * 6 + 8 * 5 + DiscardReasons.count() + 22, values.size());
             }
         }
         assertFalse(file.exists());

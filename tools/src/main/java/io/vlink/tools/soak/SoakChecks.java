@@ -48,6 +48,7 @@ final class SoakChecks
         long corrupted;
         long bounceLost;
         long stateLost;
+        long flushed;
     }
 
     SoakChecks(
@@ -88,15 +89,24 @@ final class SoakChecks
                 return false;
             }
         }
-        return rig.tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
+        return faults.vl15SentOrFlushed() == traffic.smpsSent &&
             faults.vl15Accounted() == traffic.smpsSent &&
             traffic.vl15Delivered == rig.rxCounters.rxPackets(LrhFlyweight.VL15).get();
     }
 
+    /**
+     * @return data packets of the VL destroyed by an injected fault: lost or damaged on the wire, discarded by a port
+     * that did not take data, or flushed by the sender at a link error (never sent; one packet is one message here).
+     */
     private long faultLost(final int vl)
     {
         final WireCounts wire = rig.wire;
-        return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl) + wire.stateLost(vl);
+        return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl) + wire.stateLost(vl) + flushed(vl);
+    }
+
+    private long flushed(final int vl)
+    {
+        return rig.tx.counters().txFlushedMessages(vl).get();
     }
 
     private long unaccounted(final int vl)
@@ -185,6 +195,7 @@ final class SoakChecks
             v.receivedPackets = traffic.delivered[vl];
             v.receivedBytes = traffic.receivedBytes[vl];
             v.faultLost = faultLost(vl);
+            v.flushed = flushed(vl);
             v.damaged = traffic.damaged[vl];
             v.lost = Math.max(0, unaccounted(vl));
             v.outOfOrder = traffic.outOfOrder[vl];
@@ -200,6 +211,7 @@ final class SoakChecks
             totals.corrupted += wire.corruptedData(vl);
             totals.bounceLost += wire.bounceLost(vl);
             totals.stateLost += wire.stateLost(vl);
+            totals.flushed += v.flushed;
         }
         result.computeShares();
         double maxError = 0;
@@ -223,10 +235,10 @@ final class SoakChecks
         injected[FaultKind.CORRUPT_DATA.ordinal()] = totals.corrupted;
         injected[FaultKind.DROP_FCP.ordinal()] = rig.links[0].droppedFcps() + rig.wire.droppedFcps();
         injected[FaultKind.CORRUPT_FCP.ordinal()] = rig.links[0].corruptedFcps() + rig.wire.corruptedFcps();
-        // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state), found damaged, or
-        // the wire lost at a link bounce
+        // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state), found damaged, what
+        // the wire lost at a link bounce, or what the sender flushed at a link error
         detected[FaultKind.DROP_DATA.ordinal()] =
-            totals.missing - badCrc - stateDiscards - totals.damaged - totals.bounceLost;
+            totals.missing - badCrc - stateDiscards - totals.damaged - totals.bounceLost - totals.flushed;
         detected[FaultKind.CORRUPT_DATA.ordinal()] = badCrc;
         detected[FaultKind.CORRUPT_FCP.ordinal()] = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
             receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
@@ -316,8 +328,9 @@ final class SoakChecks
         final PortCounters receiver = rig.rxCounters;
         final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
         final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
+        final long vl15Flushed = sender.txFlushedMessages(LrhFlyweight.VL15).get();
         final long vl15Missing = traffic.smpsSent - result.vl15Received - result.vl15Dropped -
-            receiver.discards(DiscardReason.VL15_STATE.id()).get();
+            receiver.discards(DiscardReason.VL15_STATE.id()).get() - vl15Flushed;
         final int violationsBefore = result.violations.size();
         violation(result, drained, "the drain did not finish within " +
             TimeUnit.NANOSECONDS.toMillis(options.drainTimeoutNs) + " ms: packets are still unaccounted for");
@@ -330,6 +343,10 @@ final class SoakChecks
             " were discarded for the link state");
         violation(result, vl15Missing == 0,
             vl15Missing + " SMP(s) neither delivered nor dropped for a full VL15 buffer");
+        // a flush needs a link error from Armed or Active; only a bounce makes one (a port whose peer re-initialized)
+        final long flushed = totals.flushed + vl15Flushed;
+        violation(result, 0 == flushed || options.faults.isOn(FaultKind.LINK_BOUNCE),
+            flushed + " message(s) flushed by a link error without a link bounce");
         result.invariants.put("no_loss", result.violations.size() == violationsBefore);
 
         result.invariants.put("fifo", violation(result, totals.unordered == 0,

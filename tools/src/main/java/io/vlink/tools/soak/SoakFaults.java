@@ -244,7 +244,21 @@ public final class SoakFaults
     {
         final PortCounters counters = rig.rxCounters;
         return counters.rxPackets(LrhFlyweight.VL15).get() + counters.vl15Drops.get() +
-            counters.discards(DiscardReason.VL15_STATE.id()).get();
+            counters.discards(DiscardReason.VL15_STATE.id()).get() + vl15Flushed();
+    }
+
+    /**
+     * @return SMPs the sender put on the wire or flushed at a link error: every SMP it accepted, once it has none
+     * queued.
+     */
+    long vl15SentOrFlushed()
+    {
+        return rig.tx.counters().txPackets(LrhFlyweight.VL15).get() + vl15Flushed();
+    }
+
+    private long vl15Flushed()
+    {
+        return rig.tx.counters().txFlushedMessages(LrhFlyweight.VL15).get();
     }
 
     private void vl15Flood(final int extra)
@@ -252,7 +266,7 @@ public final class SoakFaults
         final Port tx = rig.tx;
         final PortCounters rx = rig.rxCounters;
         // every SMP so far accounted for and the VL15 buffer emptied, so that exactly `extra` find it full
-        if (!rig.await(FAULT_DEADLINE_NS, () -> tx.counters().txPackets(LrhFlyweight.VL15).get() == traffic.smpsSent &&
+        if (!rig.await(FAULT_DEADLINE_NS, () -> vl15SentOrFlushed() == traffic.smpsSent &&
             vl15Accounted() == traffic.smpsSent &&
             traffic.vl15Delivered == rx.rxPackets(LrhFlyweight.VL15).get(), null))
         {
@@ -302,14 +316,16 @@ public final class SoakFaults
     {
         final Port tx = rig.tx;
         injected[FaultKind.LINK_BOUNCE.ordinal()]++;
-        // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again
+        // the physical link goes down: what is on the wire is lost (counted per VL by the wire) until it is up again.
+        // The receiving port goes down and stays down until the sender, hearing nothing for the link timeout, takes
+        // the link for lost: a link error, so the sender flushes what it held (its tx_flushed_messages) and
+        // re-initializes; then the receiver comes back and both train as at the first bring-up
         rig.cut(true);
-        tx.down();
+        final long downsBefore = tx.counters().linkDowned.get();
         rig.rxLink(false);
         if (rig.await(FAULT_DEADLINE_NS,
-            () -> tx.linkState() == LinkState.DOWN && rig.rxLinkState() == LinkState.DOWN, null))
+            () -> rig.rxLinkState() == LinkState.DOWN && tx.counters().linkDowned.get() > downsBefore, null))
         {
-            tx.up();
             rig.rxLink(true);
             if (rig.await(FAULT_DEADLINE_NS,
                 () -> tx.linkState() == LinkState.ACTIVE && rig.rxLinkState() == LinkState.ACTIVE, null))

@@ -30,8 +30,11 @@ public final class SoakResult
         public long receivedBytes;
         /** Neither delivered nor destroyed by an injected fault. */
         public long lost;
-        /** Destroyed by an injected fault: lost or corrupted on the wire, or on the wire at a link bounce. */
+        /** Destroyed by an injected fault: lost or corrupted on the wire, on the wire at a link bounce, or flushed by
+         * the sender at a link error a bounce caused ({@link #flushed} of them). */
         public long faultLost;
+        /** Discarded by the sender's transmit flush at a link error (its {@code tx_flushed_messages}). */
+        public long flushed;
         /** Delivered with a payload checksum (or VL or size) that does not match: damage the link CRCs missed. */
         public long damaged;
         public long outOfOrder;
@@ -237,6 +240,7 @@ public final class SoakResult
                 .field("received_bytes", v.receivedBytes)
                 .field("lost", v.lost)
                 .field("fault_lost", v.faultLost)
+                .field("flushed", v.flushed)
                 .field("damaged", v.damaged)
                 .field("out_of_order", v.outOfOrder)
                 .field("duplicated", v.duplicated)
