@@ -95,6 +95,8 @@ class MessageAssemblerTest
             assembler.onPacket(packet(BthFlyweight.RC_SEND_LAST, 0, bytes, 0, 8)), "a Last without a First");
 
         assertEquals(MessageAssembler.MORE, assembler.onPacket(packet(BthFlyweight.RC_SEND_FIRST, 7, bytes, 0, MTU)));
+        assertTrue(assembler.inMessage());
+        assertEquals(8, assembler.expectedPsn());
         assertEquals(MessageAssembler.OUT_OF_SEQUENCE,
             assembler.onPacket(packet(BthFlyweight.RC_SEND_LAST, 9, bytes, 0, 8)), "PSN 8 was lost");
         assertFalse(assembler.inMessage());
