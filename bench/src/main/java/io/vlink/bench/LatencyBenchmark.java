@@ -29,7 +29,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
- * End-to-end latency in the engine (issue 14): one 64-byte message, one in flight, from {@code qp.offer} on port 0
+ * End-to-end latency in the engine: one 64-byte message, one in flight, from {@code qp.offer} on port 0
  * of a loopback engine to the handler on port 1 ({@link #oneWay}), and back to port 0's handler ({@link #roundTrip});
  * with, as the baseline in the same run, the round trip of a bare Agrona {@link OneToOneRingBuffer} pair between
  * the same threads ({@link #ringRoundTrip}): the benchmark thread alone in {@code invoker} mode (as the engine's agents
