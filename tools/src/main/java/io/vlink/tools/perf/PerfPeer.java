@@ -498,7 +498,9 @@ public final class PerfPeer
         {
             lastGoneCheckNs = now;
             final String gone = transport.peerGone();
-            if (null != gone)
+            // a peer that wrote its last message and then closed, between this side's poll and the check, is not
+            // gone before that message is read: poll once more
+            if (null != gone && 0 == step())
             {
                 throw new PeerVanishedException(gone);
             }
