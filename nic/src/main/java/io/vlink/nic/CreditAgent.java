@@ -237,7 +237,7 @@ final class CreditAgent implements Agent
         {
             // The application may already have taken packets whose acceptance is still on its way here (the receive
             // agent stores a packet, then reports it): CreditControl releases only what was accepted.
-            if (control.onReleased(vl, rxRings[vl].releasedBlocks()) > 0)
+            if (control.releasePending(vl) && control.onReleased(vl, rxRings[vl].releasedBlocks()) > 0)
             {
                 counters.rxFreeBlocks(vl).setRelease(control.receiver().freeBlocks(vl));
                 return 1;

@@ -77,6 +77,8 @@ public final class VlArbiter
 
     private int dataVls;
     private int lastSize;
+    /** Bit v set when VL v is the VL of an entry of either table: the VLs the walk of a decision asks about. */
+    private int tableVls;
 
     /**
      * @param config the port's QoS settings.
@@ -162,6 +164,7 @@ public final class VlArbiter
         // Invalid entries are skipped, never remapped: keeping only the valid ones is the same walk.
         high.install(config.high(), dataVls);
         low.install(config.low(), dataVls);
+        tableVls = high.vls() | low.vls();
     }
 
     /**
@@ -187,6 +190,15 @@ public final class VlArbiter
         if (single)
         {
             return nextSingle(source);
+        }
+        if (!anyHeadPacket(source))
+        {
+            // Nothing at the head of any VL the tables name: the walk below would end with no grant, the low turn
+            // over and the counter reset (steps 1 to 4). The same outcome, asking each VL once rather than every
+            // entry of both tables: an idle port's decision.
+            lowTurn = false;
+            highCounter = highLimitDwords;
+            return GRANT_NONE;
         }
 
         // Step 1: a low turn in progress (burst policy "weight") continues while its entry can send.
@@ -226,6 +238,20 @@ public final class VlArbiter
         // Step 4: work conserving: the high table although the low table just had its chance.
         final int highVl = high.choose(source);
         return highVl >= 0 ? sendHigh(highVl, high.size) : GRANT_NONE;
+    }
+
+    private boolean anyHeadPacket(final ArbiterSource source)
+    {
+        int vls = tableVls;
+        while (0 != vls)
+        {
+            if (source.headSize(Integer.numberOfTrailingZeros(vls)) > 0)
+            {
+                return true;
+            }
+            vls &= vls - 1;
+        }
+        return false;
     }
 
     private int nextSingle(final ArbiterSource source)
@@ -356,6 +382,17 @@ public final class VlArbiter
             }
             ptr = 0;
             remaining = count == 0 ? 0 : weight[0];
+        }
+
+        /** @return bit v set when an entry's VL is v. */
+        int vls()
+        {
+            int vls = 0;
+            for (int i = 0; i < count; i++)
+            {
+                vls |= 1 << vl[i];
+            }
+            return vls;
         }
 
         /**

@@ -313,6 +313,17 @@ public final class CreditControl
     }
 
     /**
+     * @param vl a data VL.
+     * @return whether blocks accepted on the VL are not yet released: only then can {@link #onReleased} release any,
+     * so a duty cycle may skip reading the VL's release position otherwise (what the application released ahead of
+     * the acceptances is released when they arrive).
+     */
+    public boolean releasePending(final int vl)
+    {
+        return released[vl] != accepted[vl];
+    }
+
+    /**
      * The upper layer has released {@code releasedTotal} blocks of the VL's receive buffer since the port was
      * built (a monotonic count, read from the thread that releases). Only what was accepted can be released: the
      * upper layer may take a packet before its acceptance reaches this thread, and that part waits.

@@ -107,6 +107,34 @@ class VlArbiterTest
         assertEquals(1024 - 512, arbiter.highCounter());
     }
 
+    /**
+     * A decision with nothing queued on any VL of the tables grants nothing, ends a low turn and resets the high
+     * counter, as the full walk of steps 1 to 4 does; the next packets start from a full counter.
+     */
+    @Test
+    void anIdleDecisionEndsTheLowTurnAndResetsTheCounter()
+    {
+        final SimulatedPort port = new SimulatedPort().enqueue(0, 2048, 1);
+        final QosConfig config = QosConfig.builder().dataVls(2).highLimit(1).vlarbHigh("0:255").vlarbLow("1:32")
+            .lowBurst(io.vlink.core.qos.LowBurst.WEIGHT).build();
+        final VlArbiter arbiter = new VlArbiter(config, port);
+        assertEquals(List.of("high0"), run(arbiter, port, 1));
+        assertEquals(512, arbiter.highCounter());
+        assertEquals(List.of("none"), run(arbiter, port, 1));
+        assertEquals(1024, arbiter.highCounter(), "reset by the idle decision");
+
+        // a low turn under the weight policy, interrupted by an empty moment
+        port.enqueue(1, 256, 1);
+        assertEquals(List.of("low1"), run(arbiter, port, 1));
+        assertTrue(arbiter.lowTurnInProgress());
+        assertEquals(List.of("none"), run(arbiter, port, 1));
+        assertFalse(arbiter.lowTurnInProgress(), "ended by the idle decision");
+
+        // from the full counter: three 2 KB high packets before the low table's turn
+        port.enqueue(0, 2048, 5).enqueue(1, 2048, 5);
+        assertEquals(List.of("high0", "high0", "high0", "low1"), run(arbiter, port, 4));
+    }
+
     @Test
     void highLimitZeroSendsOneHighPacketThenTheLowTable()
     {

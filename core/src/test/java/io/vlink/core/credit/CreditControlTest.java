@@ -171,13 +171,19 @@ class CreditControlTest
     {
         bringUp(0);
         final int free = control.receiver().freeBlocks(0);
+        assertFalse(control.releasePending(0), "nothing accepted, nothing to release");
         control.onAccepted(0, 10, 1);
+        assertTrue(control.releasePending(0));
+        assertFalse(control.releasePending(1), "per VL");
         // the application already took 16 blocks, 6 of whose acceptance has not arrived yet
         assertEquals(10, control.onReleased(0, 16));
         assertEquals(free, control.receiver().freeBlocks(0));
+        assertFalse(control.releasePending(0), "all accepted released: the 6 wait for their acceptance");
         assertEquals(0, control.onReleased(0, 16), "a count is handed over once");
         control.onAccepted(0, 6, 2);
+        assertTrue(control.releasePending(0));
         assertEquals(6, control.onReleased(0, 16), "the rest, once accepted");
+        assertFalse(control.releasePending(0));
         assertEquals(free, control.receiver().freeBlocks(0));
     }
 
