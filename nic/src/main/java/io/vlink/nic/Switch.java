@@ -55,8 +55,11 @@ import java.util.Objects;
  * is {@code discards_no_route}, an SL the SL2VL table maps to VL15 or to a VL the output lacks
  * {@code discards_sl2vl_unmapped}, a head older than the lifetime {@code discards_hoq_lifetime}, each counted on
  * the input port; its blocks are released and return as credit. Port 0, the management port, takes only VL15
- * packets addressed to the switch's LID (counted as port 0's {@code delivered_packets} on VL15); it operates no
- * data VL, so data addressed to the switch is an SL2VL discard.
+ * packets addressed to the switch's LID or to the permissive LID (a directed-route SMP), counted as port 0's
+ * {@code delivered_packets} on VL15; it operates no data VL, so data addressed to the switch is an SL2VL discard.
+ * While {@link #holdManagement held}, the switch's SMA takes nothing: an SMP for it waits at the head of its input's
+ * VL15 FIFO, the FIFO fills and the next SMPs are dropped and counted ({@code vl15_drops}), as at any full VL15
+ * buffer.
  * <p>
  * Counters (one counters file per switch, named as the switch, readable by {@code vlink stat}): every port's
  * {@link PortCounters}, port 0's included; each is written by the switch's thread only. Nothing is allocated per
@@ -93,6 +96,7 @@ public final class Switch implements Agent, AutoCloseable
     private long nowNs;
     private boolean started;
     private boolean closed;
+    private boolean managementHeld;
 
     /**
      * Settings of a switch's ports, as an engine's: defaults those of {@link EngineConfiguration}.
@@ -388,6 +392,32 @@ public final class Switch implements Agent, AutoCloseable
         port[p].control.up(clock.nanoTime());
     }
 
+    /**
+     * Hold or release the switch's SMA, as a busy management processor would: while held, a VL15 packet for port 0
+     * waits at the head of its input's VL15 FIFO, which fills (it holds the configured number of largest packets),
+     * and the SMPs that find it full are dropped and counted ({@code vl15_drops}, {@code discards_vl15_full}); data
+     * VLs and SMPs forwarded to other ports go on. Released, the SMA takes what waits. The switch's thread only.
+     *
+     * @param held whether the SMA takes nothing.
+     */
+    public void holdManagement(final boolean held)
+    {
+        managementHeld = held;
+        if (!held)
+        {
+            nowNs = clock.nanoTime();
+            for (int p = 1; p <= ports; p++)
+            {
+                final SwitchPort sp = port[p];
+                if (null != sp && sp.rings[VL15].size() > 0 &&
+                    Crossbar.NONE == crossbar.targetOf(crossbar.fifo(p, VL15)))
+                {
+                    sp.announceHead(VL15);
+                }
+            }
+        }
+    }
+
     @Override
     public int doWork()
     {
@@ -531,6 +561,8 @@ public final class Switch implements Agent, AutoCloseable
         private int creditsMoved;
         /** The VL whose head {@link #onPacket} routes. */
         private int headVl;
+        /** Whether the head {@link #onPacket} saw waits for the held SMA ({@link #holdManagement}). */
+        private boolean headHeld;
         /** Where {@link #forward} copies to: the claimed offset in the output link, and the VL it leaves on. */
         private SwitchPort outPort;
         private int outOffset;
@@ -693,9 +725,10 @@ public final class Switch implements Agent, AutoCloseable
         void announceHead(final int vl)
         {
             headVl = vl;
+            headHeld = false;
             while (rings[vl].peek(this))
             {
-                if (Crossbar.NONE != crossbar.targetOf(crossbar.fifo(number, vl)))
+                if (headHeld || Crossbar.NONE != crossbar.targetOf(crossbar.fifo(number, vl)))
                 {
                     return;
                 }
@@ -708,7 +741,8 @@ public final class Switch implements Agent, AutoCloseable
         {
             final int vl = headVl;
             final int dlid = LrhFlyweight.dlid(buffer, offset);
-            final int out = dlid < lft.length ? lft[dlid] : Routes.NO_ROUTE;
+            final int out = VL15 == vl && LrhFlyweight.PERMISSIVE_LID == dlid ? MANAGEMENT_PORT :
+                dlid < lft.length ? lft[dlid] : Routes.NO_ROUTE;
             if (out < 0 || out > ports || (MANAGEMENT_PORT != out && null == port[out]))
             {
                 take(vl, DiscardReason.NO_ROUTE.id());
@@ -717,6 +751,12 @@ public final class Switch implements Agent, AutoCloseable
             final int fifo = crossbar.fifo(number, vl);
             if (VL15 == vl)
             {
+                if (MANAGEMENT_PORT == out && managementHeld)
+                {
+                    // the SMA takes nothing now: the SMP waits at the head, the FIFO behind it fills
+                    headHeld = true;
+                    return;
+                }
                 if (MANAGEMENT_PORT == out)
                 {
                     // the switch's own SMA takes it: counted, the buffer freed

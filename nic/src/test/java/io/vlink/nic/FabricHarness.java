@@ -168,8 +168,13 @@ final class FabricHarness implements AutoCloseable
 
     boolean sendSmp(final Fabric.Endpoint from, final int dlid)
     {
+        return sendSmp(from, dlid, 256);
+    }
+
+    boolean sendSmp(final Fabric.Endpoint from, final int dlid, final int length)
+    {
         lrh.wrap(packet, 0).vl(LrhFlyweight.VL15).sl(0).lnh(LrhFlyweight.LNH_LOCAL).dlid(dlid).slid(from.lid());
-        return from.port().postSmp(packet, 0, 256) >= 0;
+        return from.port().postSmp(packet, 0, length) >= 0;
     }
 
     private void onPacket(

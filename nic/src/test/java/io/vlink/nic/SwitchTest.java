@@ -4,6 +4,7 @@ import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.status.PortCounters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The switch's rules, each on its own: SL2VL per (input, output) pair with the VL rewritten and both CRCs right on
- * every hop, VL15 to port 0, unrouted and unmappable packets discarded and counted, the head-of-queue lifetime,
+ * every hop, VL15 to port 0 (and a held SMA's full VL15 buffer), unrouted and unmappable packets discarded and counted, the head-of-queue lifetime,
  * head-of-line blocking within a VL relieved by a second VL, and credits on every hop.
  */
 class SwitchTest
@@ -122,6 +123,48 @@ class SwitchTest
                 h.vl15Delivered == 1);
             assertEquals(2, sw.counters(Switch.MANAGEMENT_PORT).deliveredPackets(15).get());
             assertEquals(1, sw.counters(3).txPackets(15).get(), "forwarded out of port 3 on VL15");
+            assertEquals(0, h.discards(sw, DiscardReason.NO_ROUTE));
+        }
+    }
+
+    @Test
+    void aHeldSmaLetsTheVl15BufferFillDropsAndCountsTheRestAndTakesWhatWaitedOnceReleased()
+    {
+        try (FabricHarness h = new FabricHarness(FabricHarness.parse("star", STAR), settings("held")))
+        {
+            h.bringUp();
+            final Switch sw = h.switchNamed("S");
+            final Fabric.Endpoint a = h.endpoint("A");
+            final PortCounters in = sw.counters(1);
+            final PortCounters sma = sw.counters(Switch.MANAGEMENT_PORT);
+            sw.holdManagement(true);
+            // the VL15 buffer holds 4 largest packets: 4 SMPs of the MTU wait, the next 3 find it full
+            final int smps = EngineConfiguration.DEFAULT_VL15_PACKETS + 3;
+            for (int i = 0; i < smps; i++)
+            {
+                while (!h.sendSmp(a, sw.lid(), EngineConfiguration.DEFAULT_MTU))
+                {
+                    h.step();
+                }
+            }
+            // data goes on meanwhile
+            assertTrue(h.send(a, h.endpoint("B").lid(), 0, 256));
+            h.stepUntil(2_000, "SMPs stored or dropped and the data delivered",
+                () -> in.rxPackets(15).get() + in.vl15Drops.get() == smps && h.delivered == 1);
+            assertEquals(EngineConfiguration.DEFAULT_VL15_PACKETS, in.rxPackets(15).get());
+            assertEquals(3, in.vl15Drops.get());
+            assertEquals(3, h.discards(sw, DiscardReason.VL15_FULL));
+            assertEquals(0, sma.deliveredPackets(15).get(), "the SMA took nothing while held");
+            assertEquals(EngineConfiguration.DEFAULT_VL15_PACKETS, sw.queued(1, 15));
+
+            sw.holdManagement(false);
+            h.stepUntil(1_000, "the SMA took what waited",
+                () -> sma.deliveredPackets(15).get() == EngineConfiguration.DEFAULT_VL15_PACKETS);
+            assertEquals(0, sw.queued(1, 15));
+            // a directed-route SMP (the permissive DLID) ends at the switch's SMA too
+            assertTrue(h.sendSmp(a, LrhFlyweight.PERMISSIVE_LID));
+            h.stepUntil(1_000, "the directed-route SMP",
+                () -> sma.deliveredPackets(15).get() == EngineConfiguration.DEFAULT_VL15_PACKETS + 1);
             assertEquals(0, h.discards(sw, DiscardReason.NO_ROUTE));
         }
     }

@@ -45,6 +45,11 @@ public final class LrhFlyweight extends HeaderFlyweight<LrhFlyweight>
 
     /** The management VL: subnet management packets travel on it, uncredited. */
     public static final int VL15 = 15;
+    /**
+     * The permissive LID: any port's. A directed-route SMP carries it as its DLID, and the SMA of the node it
+     * reaches (a CA port's, a switch's port 0) takes it.
+     */
+    public static final int PERMISSIVE_LID = 0xFFFF;
     /** VLs the 4-bit VL field names: data VLs 0..14 and VL15. */
     public static final int VL_COUNT = 16;
     /** Service levels the 4-bit SL field names. */

@@ -70,8 +70,6 @@ public final class SoakTraffic implements ReceiveHandler
      */
     private static final int ID_OFFSET = SEQ_OFFSET + 8;
     private static final int TIME_OFFSET = ID_OFFSET + 4;
-    /** The permissive LID: any port's, used by directed-route SMPs. */
-    private static final int PERMISSIVE_LID = 0xFFFF;
     /** DrSLID and DrDLID of a directed-route SMP, after its M_Key. */
     private static final int DR_LIDS_OFFSET = SmpFlyweight.M_KEY_OFFSET + 8;
 
@@ -187,7 +185,8 @@ public final class SoakTraffic implements ReceiveHandler
         final boolean directed = kind >= 2;
         final int attribute = 0 == (kind & 1) ? SmpFlyweight.ATTRIBUTE_NODE_INFO : SmpFlyweight.ATTRIBUTE_PORT_INFO;
         lrh.wrap(smp, 0).vl(LrhFlyweight.VL15).sl(0).lnh(LrhFlyweight.LNH_LOCAL)
-            .dlid(directed ? PERMISSIVE_LID : peerLid).slid(directed ? PERMISSIVE_LID : localLid);
+            .dlid(directed ? LrhFlyweight.PERMISSIVE_LID : peerLid)
+            .slid(directed ? LrhFlyweight.PERMISSIVE_LID : localLid);
         bth.wrap(smp, LrhFlyweight.LENGTH).psn(smpPsn);
         smpHeader.wrap(smp, SMP_OFFSET).request(
             directed ? SmpFlyweight.MGMT_CLASS_DIRECTED_ROUTE : SmpFlyweight.MGMT_CLASS_LID_ROUTED,
