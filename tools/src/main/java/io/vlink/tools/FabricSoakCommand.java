@@ -52,7 +52,8 @@ final class FabricSoakCommand implements Callable<Integer>
 
     @Option(names = "--faults", paramLabel = "SPEC",
         description = "Seeded faults, as vlink soak's: drop-data=P, corrupt-data=P, drop-fcp=P, corrupt-fcp=P on " +
-            "--fault-link's cable (or every cable); stall-receiver=MS and retable=N on its CA port (or every CA port); " +
+            "--fault-link's cable (or every cable); stall-receiver=MS, retable=N and vl15-flood=N on its CA port (or " +
+            "every CA port; a flood: 4 + N largest SMPs once a second to the switch, whose SMA holds meanwhile); " +
             "link-bounce=N on its cable.")
     String faults;
 
@@ -86,11 +87,11 @@ final class FabricSoakCommand implements Callable<Integer>
             options.faultPort = Integer.parseInt(faultLink.substring(faultLink.lastIndexOf('[') + 1,
                 faultLink.length() - 1));
             final boolean timed = options.faults.isOn(FaultKind.STALL_RECEIVER) ||
-                options.faults.isOn(FaultKind.RETABLE);
+                options.faults.isOn(FaultKind.RETABLE) || options.faults.isOn(FaultKind.VL15_FLOOD);
             if (timed && node.isSwitch() && node.link(options.faultPort).remote().isSwitch())
             {
-                throw usage("--fault-link " + faultLink + ": stall-receiver and retable act on a CA port; give a " +
-                    "cable with a CA at one end");
+                throw usage("--fault-link " + faultLink + ": stall-receiver, retable and vl15-flood act on a CA " +
+                    "port; give a cable with a CA at one end");
             }
         }
         return traffic.run(options, options.faults.any() ? ", faults " + options.faults + " on " +
@@ -107,11 +108,6 @@ final class FabricSoakCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             throw usage(ex.getMessage());
-        }
-        if (spec.isOn(FaultKind.VL15_FLOOD))
-        {
-            throw usage("--faults vl15-flood: a fabric soak injects the wire's faults (drop-data, corrupt-data, " +
-                "drop-fcp, corrupt-fcp), stall-receiver, retable and link-bounce; vl15-flood is vlink soak's");
         }
         if (spec.isOn(FaultKind.LINK_BOUNCE) && null == faultLink)
         {

@@ -172,7 +172,7 @@ class FabricSoakCommandTest
     }
 
     @Test
-    void everyFaultKindAFabricTakesOnOneCaCableIsExplained() throws IOException
+    void everyFaultKindOnOneCaCableIsExplained() throws IOException
     {
         // 2 s of offered traffic: the receiver stalls (200 ms at +0.5 s and +1.5 s), the table replacements (at 1/3
         // and 2/3) and the bounce (at 1/2) are on the clock, apart; small buffers make a stall back up into the switch
@@ -181,14 +181,14 @@ class FabricSoakCommandTest
         final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "2", "--sls", "0,1",
             "--size", "128", "--seed", "11", "--vl-buffer", "64", "--faults",
             "drop-data=0.005,corrupt-data=0.005,drop-fcp=0.02,corrupt-fcp=0.02,stall-receiver=200,retable=2," +
-            "link-bounce=1",
+            "link-bounce=1,vl15-flood=3",
             "--fault-link", "Hca1[1]", "--json", json.toString(), "--dir", dir.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         final Map<String, Object> summary = Json.object(Files.readString(json));
         assertEveryInvariantHeld(summary, cli);
         final Map<String, Object> injected = faults(summary, "injected");
         final Map<String, Object> detected = faults(summary, "detected");
-        assertEquals(7, injected.size(), injected.toString());
+        assertEquals(8, injected.size(), injected.toString());
         for (final Map.Entry<String, Object> kind : injected.entrySet())
         {
             assertTrue(((Number)kind.getValue()).longValue() > 0, kind.getKey() + " ran: " + injected);
@@ -202,6 +202,9 @@ class FabricSoakCommandTest
         assertEquals(1L, ((Number)detected.get("link-bounce")).longValue(), "the bounce went down and came back");
         assertEquals(injected.get("corrupt-data"), detected.get("corrupt-data"));
         assertEquals(injected.get("corrupt-fcp"), detected.get("corrupt-fcp"));
+        // two floods (at +0.25 s and +1.25 s) of 4 + 3 SMPs into Switch1[1]'s 4-packet VL15 buffer: 3 dropped each
+        assertEquals(6L, ((Number)injected.get("vl15-flood")).longValue(), cli.out);
+        assertEquals(6L, ((Number)detected.get("vl15-flood")).longValue(), "each excess SMP dropped and counted");
     }
 
     private static void assertEveryInvariantHeld(final Map<String, Object> summary, final Cli cli)
@@ -224,19 +227,18 @@ class FabricSoakCommandTest
     void faultMistakesAreUsageErrors() throws IOException
     {
         final String topology = resource("net.2sw2path4hca");
-        Cli cli = Cli.run("fabric", "soak", topology, "--faults", "vl15-flood=1");
+        Cli cli = Cli.run("fabric", "soak", topology, "--faults", "vl15-flood=1", "--fault-link", "Switch2[5]");
         assertEquals(2, cli.exitCode, cli.toString());
-        assertTrue(cli.err.startsWith("vlink fabric soak: --faults vl15-flood: a fabric soak injects the wire's faults " +
-            "(drop-data, corrupt-data, drop-fcp, corrupt-fcp), stall-receiver, retable and link-bounce; vl15-flood is " +
-            "vlink soak's"), cli.err);
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch2[5]: stall-receiver, retable and " +
+            "vl15-flood act on a CA port; give a cable with a CA at one end"), cli.err);
         cli = Cli.run("fabric", "soak", topology, "--faults", "link-bounce=1");
         assertEquals(2, cli.exitCode, cli.toString());
         assertTrue(cli.err.startsWith("vlink fabric soak: --faults link-bounce: give --fault-link NODE[PORT], the " +
             "cable to bounce"), cli.err);
         cli = Cli.run("fabric", "soak", topology, "--faults", "retable=1", "--fault-link", "Switch2[5]");
         assertEquals(2, cli.exitCode, cli.toString());
-        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch2[5]: stall-receiver and retable act on a " +
-            "CA port; give a cable with a CA at one end"), cli.err);
+        assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch2[5]: stall-receiver, retable and " +
+            "vl15-flood act on a CA port; give a cable with a CA at one end"), cli.err);
         cli = Cli.run("fabric", "soak", topology, "--fault-link", "Switch1[3]");
         assertEquals(2, cli.exitCode, cli.toString());
         assertTrue(cli.err.startsWith("vlink fabric soak: --fault-link Switch1[3]: it places --faults; give --faults too"), cli.err);

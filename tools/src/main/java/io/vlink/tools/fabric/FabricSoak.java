@@ -6,7 +6,9 @@ import io.vlink.core.fabric.PathSl;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.EngineConfiguration;
 import io.vlink.nic.Fabric;
+import io.vlink.nic.QueuePair;
 import io.vlink.nic.Switch;
 import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.status.PortCounters;
@@ -14,7 +16,9 @@ import io.vlink.tools.JsonWriter;
 import io.vlink.tools.soak.FaultKind;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.FaultyLink;
+import io.vlink.tools.soak.LatencyRecorder;
 import io.vlink.tools.soak.SoakFaults;
+import io.vlink.tools.soak.SoakTraffic;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -72,8 +76,6 @@ public final class FabricSoak
     /** What a port whose link bounced discards: packets and FCPs of the link's previous incarnation or state. */
     private static final Set<DiscardReason> BOUNCE_DISCARDS = java.util.EnumSet.of(DiscardReason.DATA_STATE,
         DiscardReason.FCP_STATE, DiscardReason.FCP_STALE, DiscardReason.VL15_STATE);
-    /** A receiver stall's time in each second of the run, as {@code vlink soak}'s. */
-    private static final long STALL_OFFSET_NS = 500_000_000L;
     /** How long a fault's steps get (tables applied, a bounced link down and up again). */
     private static final long FAULT_DEADLINE_NS = 5_000_000_000L;
     /** How often the progress watch reads the switches' counters. */
@@ -196,6 +198,17 @@ public final class FabricSoak
     private long stallsAtStallStart;
     private int retables;
     private int bounces;
+    private long floods;
+    /** Per CA port in {@link #faultCas}: its flood SMPs (vlink soak's, to its switch's LID or directed-route). */
+    private SoakTraffic[] smpSources;
+    /** Per CA port in {@link #faultCas}: its switch, the switch port's counters, and what a flood counts there. */
+    private Switch[] floodSwitch;
+    private PortCounters[] floodPort;
+    private long[] floodPosted;
+    private long[] floodAccountedBefore;
+    private long[] floodDropsBefore;
+    /** Per CA port in {@link #faultCas}: the flood SMPs its switch port dropped (the VL15_FULL discards explained). */
+    private long[] floodDropped;
     private int[] slOf;
     private long elapsedNs;
     private List<Fabric.Buffer> cycle = List.of();
@@ -271,6 +284,10 @@ public final class FabricSoak
                 {
                     faultCas.add(e);
                 }
+            }
+            if (options.faults.isOn(FaultKind.VL15_FLOOD))
+            {
+                floodTargets();
             }
             slOf = assignSls();
             bringUp();
@@ -637,8 +654,8 @@ public final class FabricSoak
     }
 
     /**
-     * The timed faults that act on CA ports, as {@code vlink soak} schedules them: a receiver stall once a second (at
-     * +0.5 s), table replacements N times a run at k/(N+1) of it (of its packets with --packets, of its time
+     * The timed faults that act on CA ports, as {@code vlink soak} schedules them: a VL15 flood once a second (at
+     * +0.25 s), a receiver stall once a second (at +0.5 s), table replacements N times a run at k/(N+1) of it (of its packets with --packets, of its time
      * otherwise).
      */
     private void timedFaults(final long nowNs, final long sinceNs, final long lengthNs)
@@ -659,7 +676,13 @@ public final class FabricSoak
             bounces++;
             bounce();
         }
-        final long stall = sinceNs < STALL_OFFSET_NS ? -1 : (sinceNs - STALL_OFFSET_NS) / 1_000_000_000L;
+        final long flood = SoakFaults.occurrence(sinceNs, SoakFaults.FLOOD_OFFSET_NS);
+        if (faults.isOn(FaultKind.VL15_FLOOD) && flood >= floods)
+        {
+            floods = flood + 1;
+            vl15Flood((int)faults.count(FaultKind.VL15_FLOOD));
+        }
+        final long stall = SoakFaults.occurrence(sinceNs, SoakFaults.STALL_OFFSET_NS);
         if (faults.isOn(FaultKind.STALL_RECEIVER) && 0 == stallUntilNs && stall >= stalls)
         {
             stalls = stall + 1;
@@ -667,6 +690,109 @@ public final class FabricSoak
             stallsAtStallStart = stallsInto();
             stallUntilNs = nowNs + faults.count(FaultKind.STALL_RECEIVER) * 1_000_000L;
         }
+    }
+
+    /** The switch each flooding CA port is cabled to, the port its SMPs arrive at, and their source. */
+    private void floodTargets()
+    {
+        final int count = faultCas.size();
+        smpSources = new SoakTraffic[count];
+        floodSwitch = new Switch[count];
+        floodPort = new PortCounters[count];
+        floodPosted = new long[count];
+        floodAccountedBefore = new long[count];
+        floodDropsBefore = new long[count];
+        floodDropped = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            final Fabric.Endpoint e = faultCas.get(i);
+            final Topology.Link cable = e.node().link(e.portNumber());
+            floodSwitch[i] = fabric.switchOf(cable.remote());
+            floodPort[i] = fabric.counters(cable.remote(), cable.remotePort());
+            // vlink soak's SMPs (its data packets are not used): Get NodeInfo and PortInfo, LID-routed to the switch
+            // and directed-route in turn, padded to the largest packet
+            smpSources[i] = new SoakTraffic(options.size, options.size, options.seed + i, e.lid(),
+                floodSwitch[i].lid(), new LatencyRecorder(FAULT_DEADLINE_NS), options.clock);
+        }
+    }
+
+    /**
+     * A VL15 flood, as {@code vlink soak}'s: each flooding CA port sends 4 + {@code extra} SMPs of the largest size to
+     * its switch while the switch's SMA is held ({@link Switch#holdManagement}), so the input's VL15 buffer (4 largest
+     * packets) fills and the rest are dropped and counted ({@code vl15_drops}); then the SMA takes what waited. Every
+     * SMP is accounted for (stored or dropped at the switch port) before the hold ends. Injected: the SMPs beyond the
+     * buffer; detected: the switch port's VL15 drops meanwhile. Data VLs go on throughout.
+     */
+    private void vl15Flood(final int extra)
+    {
+        final int count = faultCas.size();
+        // the fabric's switches keep the default VL15 buffer: that many largest packets
+        final int buffer = EngineConfiguration.DEFAULT_VL15_PACKETS;
+        final int total = buffer + extra;
+        for (int i = 0; i < count; i++)
+        {
+            floodSwitch[i].holdManagement(true);
+            floodPosted[i] = 0;
+            floodAccountedBefore[i] = vl15Accounted(floodPort[i]);
+            floodDropsBefore[i] = floodPort[i].vl15Drops.get();
+        }
+        final long deadline = options.clock.nanoTime() + FAULT_DEADLINE_NS;
+        boolean posting = true;
+        while (posting && options.clock.nanoTime() - deadline < 0)
+        {
+            posting = false;
+            for (int i = 0; i < count; i++)
+            {
+                final SoakTraffic source = smpSources[i];
+                if (floodPosted[i] < total && faultCas.get(i).port().postSmp(source.smp(), 0,
+                    source.prepareSmp(true)) != QueuePair.BACK_PRESSURED)
+                {
+                    floodPosted[i]++;
+                    source.smpAccepted();
+                }
+                posting |= floodPosted[i] < total;
+            }
+            fabric.invoke();
+            poll();
+        }
+        await(() ->
+        {
+            boolean accounted = true;
+            for (int i = 0; i < count; i++)
+            {
+                accounted &= vl15Accounted(floodPort[i]) - floodAccountedBefore[i] == floodPosted[i];
+            }
+            return accounted;
+        });
+        for (int i = 0; i < count; i++)
+        {
+            final long dropped = floodPort[i].vl15Drops.get() - floodDropsBefore[i];
+            timedInjected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, floodPosted[i] - buffer);
+            timedDetected[FaultKind.VL15_FLOOD.ordinal()] += dropped;
+            floodDropped[i] += dropped;
+            floodSwitch[i].holdManagement(false);
+        }
+    }
+
+    /** @return SMPs a switch port stored, dropped for a full VL15 buffer, or discarded for its link state. */
+    private static long vl15Accounted(final PortCounters c)
+    {
+        return c.rxPackets(Switch.VL15).get() + c.vl15Drops.get() + c.discards(DiscardReason.VL15_STATE.id()).get();
+    }
+
+    /**
+     * @return the flood SMPs the switch port dropped for a full VL15 buffer, or -1 when no CA port floods into it.
+     */
+    private long floodDropped(final Topology.Node node, final int port)
+    {
+        for (int i = 0; null != floodPort && i < floodPort.length; i++)
+        {
+            if (fabric.counters(node, port) == floodPort[i])
+            {
+                return floodDropped[i];
+            }
+        }
+        return -1;
     }
 
     /** A receiver stall ends: detected when a port sending to a stalled CA port ran out of credit meanwhile. */
@@ -1032,10 +1158,20 @@ public final class FabricSoak
                     final long count = c.discards(reason.id()).get();
                     final boolean crc = DiscardReason.DATA_BAD_CRC == reason || DiscardReason.FCP_BAD_LPCRC == reason;
                     final long damaged = crc ? faultDamaged(node, p, reason) : 0;
+                    final long flooded = DiscardReason.VL15_FULL == reason ? floodDropped(node, p) : -1;
                     if (crc && count != damaged)
                     {
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
                             ", the wire into it damaged " + damaged);
+                    }
+                    else if (flooded >= 0 && count != flooded)
+                    {
+                        unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
+                            ", the floods into it dropped " + flooded);
+                    }
+                    else if (flooded >= 0)
+                    {
+                        continue;
                     }
                     else if (!crc && count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2) &&
                         !(bounced(node, p) && BOUNCE_DISCARDS.contains(reason)))
@@ -1164,7 +1300,8 @@ public final class FabricSoak
                 counts.put(kinds[k], values[k]);
             }
         }
-        for (final FaultKind kind : new FaultKind[]{FaultKind.STALL_RECEIVER, FaultKind.RETABLE, FaultKind.LINK_BOUNCE})
+        for (final FaultKind kind : new FaultKind[]{FaultKind.STALL_RECEIVER, FaultKind.VL15_FLOOD, FaultKind.RETABLE,
+            FaultKind.LINK_BOUNCE})
         {
             if (options.faults.isOn(kind))
             {

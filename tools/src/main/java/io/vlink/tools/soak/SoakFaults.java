@@ -25,8 +25,10 @@ public final class SoakFaults
 {
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long FAULT_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
-    private static final long FLOOD_OFFSET_NS = SECOND_NS / 4;
-    private static final long STALL_OFFSET_NS = SECOND_NS / 2;
+    /** A VL15 flood's time in each second of the run (a fabric soak's floods too). */
+    public static final long FLOOD_OFFSET_NS = SECOND_NS / 4;
+    /** A receiver stall's time in each second of the run (a fabric soak's stalls too). */
+    public static final long STALL_OFFSET_NS = SECOND_NS / 2;
 
     /** The faults {@link #due} injects on a schedule (the others are the wire's, by probability). */
     static final FaultKind[] TIMED =
@@ -146,9 +148,11 @@ public final class SoakFaults
     }
 
     /**
+     * @param sinceNs  time since traffic started being offered.
+     * @param offsetNs the fault's time in each second ({@link #FLOOD_OFFSET_NS}, {@link #STALL_OFFSET_NS}).
      * @return the latest of a once-a-second fault's times that has come (0 at {@code offsetNs}), -1 for none yet.
      */
-    private static long occurrence(final long sinceNs, final long offsetNs)
+    public static long occurrence(final long sinceNs, final long offsetNs)
     {
         return sinceNs < offsetNs ? -1 : (sinceNs - offsetNs) / SECOND_NS;
     }
