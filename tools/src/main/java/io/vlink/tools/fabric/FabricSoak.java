@@ -209,6 +209,8 @@ public final class FabricSoak
     private long[] floodDropsBefore;
     /** Per CA port in {@link #faultCas}: the flood SMPs its switch port dropped (the VL15_FULL discards explained). */
     private long[] floodDropped;
+    /** Flood SMPs sent that their switch port neither stored nor dropped (nor discarded) by the flood's deadline. */
+    private long floodUnaccounted;
     private int[] slOf;
     private long elapsedNs;
     private List<Fabric.Buffer> cycle = List.of();
@@ -655,8 +657,8 @@ public final class FabricSoak
 
     /**
      * The timed faults that act on CA ports, as {@code vlink soak} schedules them: a VL15 flood once a second (at
-     * +0.25 s), a receiver stall once a second (at +0.5 s), table replacements N times a run at k/(N+1) of it (of its packets with --packets, of its time
-     * otherwise).
+     * +0.25 s), a receiver stall once a second (at +0.5 s), table replacements N times a run at k/(N+1) of it (of its
+     * packets with --packets, of its time otherwise).
      */
     private void timedFaults(final long nowNs, final long sinceNs, final long lengthNs)
     {
@@ -767,6 +769,7 @@ public final class FabricSoak
         for (int i = 0; i < count; i++)
         {
             final long dropped = floodPort[i].vl15Drops.get() - floodDropsBefore[i];
+            floodUnaccounted += floodPosted[i] - (vl15Accounted(floodPort[i]) - floodAccountedBefore[i]);
             timedInjected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, floodPosted[i] - buffer);
             timedDetected[FaultKind.VL15_FLOOD.ordinal()] += dropped;
             floodDropped[i] += dropped;
@@ -1075,7 +1078,8 @@ public final class FabricSoak
         if (!partial)
         {
             // with faults, every packet lost was lost or corrupted (and discarded) on a faulty wire
-            invariants.put("no_loss", !deadlocked && lost == faultLost());
+            // and every flood SMP was stored or dropped (and counted) at the switch port it was sent to
+            invariants.put("no_loss", !deadlocked && lost == faultLost() && 0 == floodUnaccounted);
         }
         invariants.put("fifo", outOfOrder == 0);
         invariants.put("no_damage", damaged == 0);
@@ -1169,11 +1173,7 @@ public final class FabricSoak
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
                             ", the floods into it dropped " + flooded);
                     }
-                    else if (flooded >= 0)
-                    {
-                        continue;
-                    }
-                    else if (!crc && count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2) &&
+                    else if (!crc && flooded < 0 && count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2) &&
                         !(bounced(node, p) && BOUNCE_DISCARDS.contains(reason)))
                     {
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count);
