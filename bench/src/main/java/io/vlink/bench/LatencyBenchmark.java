@@ -50,8 +50,13 @@ public class LatencyBenchmark
     @State(Scope.Benchmark)
     public static class Pipeline
     {
-        @Param({"invoker", "split"})
+        @Param({"invoker", "shared", "split"})
         String threads;
+
+        /** How every waiting thread waits, the engine's and the baseline's alike: {@code yield} or {@code spin}. */
+        @Param({"yield"})
+        String idle;
+        boolean spin;
 
         Engine engine;
         Port portA;
@@ -87,10 +92,11 @@ public class LatencyBenchmark
             engine = Engine.builder()
                 .name("latency-" + ProcessHandle.current().pid())
                 .threading(ThreadingMode.parse(threads))
-                .idle("yield")
+                .idle(idle)
                 .qos(QosConfig.opensmDefaults(8))
                 .build();
             invoker = ThreadingMode.INVOKER == engine.threading();
+            spin = "spin".equals(idle);
             portA = engine.port(0);
             portB = engine.port(1);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -117,7 +123,7 @@ public class LatencyBenchmark
                     {
                         if (0 == out.read(echoHandler))
                         {
-                            Thread.yield();
+                            pause();
                         }
                     }
                 }, "ring-echo");
@@ -142,6 +148,18 @@ public class LatencyBenchmark
             if (invoker)
             {
                 engine.invoke();
+            }
+            else
+            {
+                pause();
+            }
+        }
+
+        void pause()
+        {
+            if (spin)
+            {
+                Thread.onSpinWait();
             }
             else
             {
@@ -233,7 +251,7 @@ public class LatencyBenchmark
         {
             if (0 == p.back.read(p.replyHandler) && !p.invoker)
             {
-                Thread.yield();
+                p.pause();
             }
         }
         return p.ringReplies;

@@ -36,20 +36,20 @@ final class CreditAgent implements Agent
     private final PortCredit[] ports;
     private final NanoClock clock;
 
-    CreditAgent(final Port[] ports, final EngineConfiguration config)
+    CreditAgent(final Port[] ports, final EngineConfiguration config, final NanoClock clock)
     {
         this.ports = new PortCredit[ports.length];
         for (int i = 0; i < ports.length; i++)
         {
             this.ports[i] = new PortCredit(ports[i], config);
         }
-        this.clock = config.nanoClock();
+        this.clock = clock;
     }
 
     @Override
     public int doWork()
     {
-        // one clock read per duty cycle
+        // one time for the whole duty cycle
         final long nowNs = clock.nanoTime();
         int work = 0;
         for (final PortCredit port : ports)

@@ -8,6 +8,7 @@ import io.vlink.core.qos.QosReader;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
+import io.vlink.nic.agent.DutyCycleClock;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
@@ -155,13 +156,30 @@ public final class Engine implements AutoCloseable
             // In the order a shared thread (or an invoker) runs them: what arrived, then credits, then what to send,
             // so that a credit returned in one duty cycle is used in the same cycle. Split mode runs the receive
             // side and the transmit side (with the capture tap's writer) on a thread each.
-            final List<Agent> receiveSide = List.of(
-                new ReceiveAgent(ports, 2 * config.burst(), capture),
-                new CompositeAgent(
-                    new CreditAgent(ports, config),
-                    new HeartbeatAgent(countersFile, config.epochClock())));
-            final List<Agent> transmitSide = new ArrayList<>(3);
-            transmitSide.add(new InjectAgent(ports, config.nanoClock()));
+            // One clock read per duty cycle per thread: a thread's first agent reads the clock and the agents after
+            // it use that value. Dedicated threads read the engine's clock themselves.
+            final ThreadingMode mode = config.threading();
+            final DutyCycleClock receiveClock =
+                ThreadingMode.DEDICATED == mode ? null : new DutyCycleClock(config.nanoClock());
+            final DutyCycleClock transmitClock =
+                ThreadingMode.SPLIT == mode ? new DutyCycleClock(config.nanoClock()) : receiveClock;
+            final NanoClock receiveTime = null == receiveClock ? config.nanoClock() : receiveClock;
+            final NanoClock transmitTime = null == transmitClock ? config.nanoClock() : transmitClock;
+            final List<Agent> receiveSide = new ArrayList<>(3);
+            if (null != receiveClock)
+            {
+                receiveSide.add(receiveClock);
+            }
+            receiveSide.add(new ReceiveAgent(ports, 2 * config.burst(), capture));
+            receiveSide.add(new CompositeAgent(
+                new CreditAgent(ports, config, receiveTime),
+                new HeartbeatAgent(countersFile, receiveTime, config.epochClock())));
+            final List<Agent> transmitSide = new ArrayList<>(4);
+            if (transmitClock != receiveClock)
+            {
+                transmitSide.add(transmitClock);
+            }
+            transmitSide.add(new InjectAgent(ports, transmitTime));
             transmitSide.add(new ArbiterAgent(ports, config.burst(), capture));
             if (null != capture)
             {

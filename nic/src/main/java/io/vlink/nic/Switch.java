@@ -73,8 +73,6 @@ public final class Switch implements Agent, AutoCloseable
     public static final int MANAGEMENT_PORT = 0;
     /** Room in the counters file per port: a port of 15 data VLs has about 200. */
     private static final int COUNTERS_PER_PORT = 256;
-    /** The heartbeat is offered a write every 256 duty cycles (it writes about once a second). */
-    private static final long HEARTBEAT_CYCLES_MASK = 255;
     /** No head-of-queue lifetime: a head waits as long as it must. */
     public static final long NO_LIFETIME = Long.MAX_VALUE;
 
@@ -92,7 +90,6 @@ public final class Switch implements Agent, AutoCloseable
     private final PortCounters[] counters;
     private final SwitchPort[] port;
     private final HeartbeatAgent heartbeat;
-    private long cycles;
     private long nowNs;
     private boolean started;
     private boolean closed;
@@ -276,7 +273,7 @@ public final class Switch implements Agent, AutoCloseable
             throw ex;
         }
         this.external = external;
-        this.heartbeat = new HeartbeatAgent(countersFile, settings.epochClock);
+        this.heartbeat = new HeartbeatAgent(countersFile, clock, settings.epochClock);
     }
 
     /**
@@ -422,11 +419,8 @@ public final class Switch implements Agent, AutoCloseable
     public int doWork()
     {
         nowNs = clock.nanoTime();
-        if (0 == (++cycles & HEARTBEAT_CYCLES_MASK))
-        {
-            // vlink stat tells a running switch from a stuck one by the heartbeat, as it does an engine
-            heartbeat.doWork();
-        }
+        // vlink stat tells a running switch from a stuck one by the heartbeat, as it does an engine
+        heartbeat.beat(nowNs);
         int work = 0;
         for (int p = 1; p <= ports; p++)
         {

@@ -34,6 +34,8 @@ public final class CreditReceiver implements FcclSource
     private final int[] bufferBlocks;
     private final int[] freeBlocks;
     private final int[] blocksReceived;
+    // every change of blocksReceived or freeBlocks (FcclSource#changes)
+    private long changes;
 
     /**
      * @param dataVls      the port's data VLs: 1, 2, 4, 8 or 15.
@@ -79,6 +81,7 @@ public final class CreditReceiver implements FcclSource
         blocksReceived = new int[dataVls];
     }
 
+
     private static int[] filled(final int length, final int value)
     {
         final int[] array = new int[length];
@@ -118,6 +121,7 @@ public final class CreditReceiver implements FcclSource
         }
         freeBlocks[vl] = free - charge;
         blocksReceived[vl] = (blocksReceived[vl] + blocks) & Credits.MASK;
+        changes++;
         return true;
     }
 
@@ -137,6 +141,7 @@ public final class CreditReceiver implements FcclSource
                 bufferBlocks[vl]);
         }
         freeBlocks[vl] = free;
+        changes++;
     }
 
     /**
@@ -150,6 +155,7 @@ public final class CreditReceiver implements FcclSource
     public void onBlocksSent(final int vl, final int fctbs)
     {
         blocksReceived[vl] = fctbs & Credits.MASK;
+        changes++;
     }
 
     /**
@@ -160,6 +166,15 @@ public final class CreditReceiver implements FcclSource
     public int fccl(final int vl)
     {
         return Credits.creditLimit(blocksReceived[vl], freeBlocks[vl] >>> chunkShift);
+    }
+
+    /**
+     * @return how many times ABR or the free space of any VL has changed: each FCCL moves only with them.
+     */
+    @Override
+    public long changes()
+    {
+        return changes;
     }
 
     /**
@@ -204,5 +219,6 @@ public final class CreditReceiver implements FcclSource
     public void reset()
     {
         Arrays.fill(blocksReceived, 0);
+        changes++;
     }
 }

@@ -18,7 +18,9 @@ import java.util.Arrays;
  * </ul>
  * Use, once per duty cycle: {@code while ((vl = schedule.poll(nowNs)) != NONE) { send the FCP for vl;
  * schedule.onFcpSent(vl, nowNs, fccl); }}. A VL left unsent stays due. {@link #poll(long)} starts its scan one
- * VL after the last one it returned, so VLs due together take turns. Single-threaded and allocation-free.
+ * VL after the last one it returned, so VLs due together take turns. Once a scan finds nothing, polls answer at
+ * once, without reading any FCCL, until the earliest period ends or the source's {@link FcclSource#changes()} moves:
+ * an idle duty cycle costs a comparison. Single-threaded and allocation-free.
  */
 public final class FcpSchedule
 {
@@ -34,6 +36,11 @@ public final class FcpSchedule
     private final long[] dueNs;
     private final int[] advertisedFccl;
     private int nextVl;
+    // after a full scan found nothing: the earliest due time and the source's change count it saw. Until the clock
+    // reaches that time or the count moves, no VL can be due, and poll answers without reading any FCCL.
+    private boolean quiet;
+    private long quietUntilNs;
+    private long quietChanges;
 
     /**
      * @param dataVls              the port's data VLs: 1, 2, 4, 8 or 15.
@@ -99,6 +106,7 @@ public final class FcpSchedule
     public void makeAllDue(final long nowNs)
     {
         Arrays.fill(dueNs, nowNs);
+        quiet = false;
     }
 
     /**
@@ -107,17 +115,34 @@ public final class FcpSchedule
      */
     public int poll(final long nowNs)
     {
+        final long changes = fcclSource.changes();
+        if (quiet && nowNs - quietUntilNs < 0 && changes == quietChanges && FcclSource.UNCOUNTED != changes)
+        {
+            return NONE;
+        }
         int vl = nextVl;
+        long earliestNs = dueNs[vl];
         for (int i = 0; i < dataVls; i++)
         {
-            if (nowNs - dueNs[vl] >= 0 ||
+            final long due = dueNs[vl];
+            if (nowNs - due >= 0 ||
                 ((fcclSource.fccl(vl) - advertisedFccl[vl]) & Credits.MASK) >= earlyThresholdBlocks)
             {
                 nextVl = vl + 1 == dataVls ? 0 : vl + 1;
                 return vl;
             }
+            if (due - earliestNs < 0)
+            {
+                earliestNs = due;
+            }
             vl = vl + 1 == dataVls ? 0 : vl + 1;
         }
+        // nothing until the earliest period ends or an FCCL moves (the fields above are reset when an FCP goes out or
+        // every VL is made due; a VL returned but left unsent stays due because the clock only moves forward and
+        // the change count it was returned for differs from the one recorded here)
+        quiet = true;
+        quietUntilNs = earliestNs;
+        quietChanges = changes;
         return NONE;
     }
 
@@ -132,6 +157,7 @@ public final class FcpSchedule
     {
         dueNs[vl] = nowNs + periodNs;
         advertisedFccl[vl] = fccl & Credits.MASK;
+        quiet = false;
     }
 
     /**

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -139,6 +140,135 @@ class FcpScheduleTest
         assertEquals(2, schedule.poll(0));
         assertEquals(3, schedule.poll(0));
         assertEquals(0, schedule.poll(0));
+    }
+
+    @Test
+    void anIdleScheduleAnswersWithoutReadingAnyFcclUntilOneMovesOrAPeriodEnds()
+    {
+        final CreditReceiver receiver = new CreditReceiver(2, 512, 64);
+        final int[] reads = new int[1];
+        final FcclSource counted = new FcclSource()
+        {
+            public int fccl(final int vl)
+            {
+                reads[0]++;
+                return receiver.fccl(vl);
+            }
+
+            public long changes()
+            {
+                return receiver.changes();
+            }
+        };
+        final FcpSchedule schedule = new FcpSchedule(2, 1_000, 64, counted);
+        schedule.reset(0);
+        assertEquals(0, schedule.poll(0));
+        schedule.onFcpSent(0, 0, receiver.fccl(0));
+        assertEquals(1, schedule.poll(10));
+        schedule.onFcpSent(1, 10, receiver.fccl(1));
+        reads[0] = 0;
+        assertEquals(FcpSchedule.NONE, schedule.poll(20));
+        assertEquals(2, reads[0], "the scan that finds nothing reads each VL once");
+        assertEquals(FcpSchedule.NONE, schedule.poll(999));
+        assertEquals(2, reads[0], "then nothing is read");
+
+        // a release moves the count: the next poll scans, and 64 blocks freed is an early FCP
+        assertTrue(receiver.accept(1, 64));
+        assertEquals(FcpSchedule.NONE, schedule.poll(999), "ABR +64 and free -64: FCCL stays");
+        receiver.release(1, 64);
+        assertEquals(1, schedule.poll(999));
+        schedule.onFcpSent(1, 999, receiver.fccl(1));
+
+        // VL0's period ends at exactly 1,000 ns
+        assertEquals(FcpSchedule.NONE, schedule.poll(999));
+        assertEquals(0, schedule.poll(1_000));
+        // left unsent, it stays due
+        assertEquals(0, schedule.poll(1_000));
+    }
+
+    @Test
+    void makingEveryVlDueOrSendingAnFcpEndsTheQuiet()
+    {
+        final CreditReceiver receiver = new CreditReceiver(1, 512, 64);
+        final FcpSchedule schedule = new FcpSchedule(1, 1_000, 64, receiver);
+        schedule.reset(0);
+        assertEquals(0, schedule.poll(0));
+        schedule.onFcpSent(0, 0, receiver.fccl(0));
+        assertEquals(FcpSchedule.NONE, schedule.poll(1));
+        schedule.makeAllDue(2);
+        assertEquals(0, schedule.poll(2), "the Op changed: due at once");
+
+        schedule.onFcpSent(0, 2, receiver.fccl(0));
+        assertEquals(FcpSchedule.NONE, schedule.poll(3));
+        // an FCP that carried an old FCCL leaves the peer 100 blocks short: early at once
+        schedule.onFcpSent(0, 3, receiver.fccl(0) - 100);
+        assertEquals(0, schedule.poll(4));
+    }
+
+    @Test
+    void withCountedChangesTheScheduleDecidesAsOneThatReadsEveryFcclEveryTime()
+    {
+        for (long seed = 1; seed <= 20; seed++)
+        {
+            final SplittableRandom random = new SplittableRandom(seed);
+            final int vls = 4;
+            final CreditReceiver receiver = new CreditReceiver(vls, 2048, 64);
+            final FcpSchedule fast = new FcpSchedule(vls, 5_000, 16, receiver);
+            final FcpSchedule full = new FcpSchedule(vls, 5_000, 16, vl -> receiver.fccl(vl));
+            final int[] held = new int[vls];
+            long now = 0;
+            fast.reset(now);
+            full.reset(now);
+            for (int step = 0; step < 20_000; step++)
+            {
+                final int vl = random.nextInt(vls);
+                switch (random.nextInt(8))
+                {
+                    case 0:
+                        final int blocks = 1 + random.nextInt(40);
+                        if (receiver.accept(vl, blocks))
+                        {
+                            held[vl] += blocks;
+                        }
+                        break;
+                    case 1:
+                        if (held[vl] > 0)
+                        {
+                            final int blocks2 = 1 + random.nextInt(held[vl]);
+                            receiver.release(vl, blocks2);
+                            held[vl] -= blocks2;
+                        }
+                        break;
+                    case 2:
+                        receiver.onBlocksSent(vl, receiver.blocksReceived(vl) + random.nextInt(8));
+                        break;
+                    case 3:
+                        now += random.nextInt(2_000);
+                        break;
+                    case 4:
+                        if (random.nextInt(50) == 0)
+                        {
+                            fast.makeAllDue(now);
+                            full.makeAllDue(now);
+                        }
+                        else if (random.nextInt(50) == 0)
+                        {
+                            receiver.reset();
+                        }
+                        break;
+                    default:
+                        final int a = fast.poll(now);
+                        assertEquals(full.poll(now), a, "seed " + seed + " step " + step);
+                        if (FcpSchedule.NONE != a && random.nextInt(4) != 0)
+                        {
+                            final int fccl = receiver.fccl(a);
+                            fast.onFcpSent(a, now, fccl);
+                            full.onFcpSent(a, now, fccl);
+                        }
+                        break;
+                }
+            }
+        }
     }
 
     @Test
