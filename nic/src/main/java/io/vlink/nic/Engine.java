@@ -153,37 +153,45 @@ public final class Engine implements AutoCloseable
                 links[i] = null; // the port owns it now
             }
 
-            // In the order a shared thread (or an invoker) runs them: what arrived, then credits, then what to send,
-            // so that a credit returned in one duty cycle is used in the same cycle. Split mode runs the receive
-            // side and the transmit side (with the capture tap's writer) on a thread each.
-            // One clock read per duty cycle per thread: a thread's first agent reads the clock and the agents after
-            // it use that value. Dedicated threads read the engine's clock themselves.
+            // In the order a thread runs them: what arrived, then credits, then what to send, so that a credit
+            // returned in one duty cycle is used in the same cycle. Each thread's duty cycle starts with one clock
+            // read that its agents share; dedicated threads (an agent each) read the engine's clock themselves.
             final ThreadingMode mode = config.threading();
-            final DutyCycleClock receiveClock =
-                ThreadingMode.DEDICATED == mode ? null : new DutyCycleClock(config.nanoClock());
-            final DutyCycleClock transmitClock =
-                ThreadingMode.SPLIT == mode ? new DutyCycleClock(config.nanoClock()) : receiveClock;
-            final NanoClock receiveTime = null == receiveClock ? config.nanoClock() : receiveClock;
-            final NanoClock transmitTime = null == transmitClock ? config.nanoClock() : transmitClock;
-            final List<Agent> receiveSide = new ArrayList<>(3);
-            if (null != receiveClock)
+            final boolean dedicated = ThreadingMode.DEDICATED == mode;
+            final boolean split = ThreadingMode.SPLIT == mode;
+            final DutyCycleClock receiveClock = dedicated ? null : new DutyCycleClock(config.nanoClock());
+            final DutyCycleClock transmitClock = split ? new DutyCycleClock(config.nanoClock()) : receiveClock;
+            final NanoClock receiveTime = dedicated ? config.nanoClock() : receiveClock;
+            final NanoClock transmitTime = dedicated ? config.nanoClock() : transmitClock;
+            final ReceiveAgent receive = new ReceiveAgent(ports, 2 * config.burst(), capture);
+            final CreditAgent credit = new CreditAgent(ports, config, receiveTime);
+            final HeartbeatAgent heartbeat = new HeartbeatAgent(countersFile, receiveTime, config.epochClock());
+            final InjectAgent inject = new InjectAgent(ports, transmitTime);
+            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.burst(), capture);
+            final Agent captureWriter = null == capture ? null : capture.agent();
+            final List<List<Agent>> groups;
+            if (dedicated)
             {
-                receiveSide.add(receiveClock);
+                final List<Agent> transmitSide = new ArrayList<>(3);
+                transmitSide.add(inject);
+                transmitSide.add(arbiter);
+                if (null != captureWriter)
+                {
+                    transmitSide.add(captureWriter);
+                }
+                groups = List.of(List.of(receive, new CompositeAgent(credit, heartbeat)), transmitSide);
             }
-            receiveSide.add(new ReceiveAgent(ports, 2 * config.burst(), capture));
-            receiveSide.add(new CompositeAgent(
-                new CreditAgent(ports, config, receiveTime),
-                new HeartbeatAgent(countersFile, receiveTime, config.epochClock())));
-            final List<Agent> transmitSide = new ArrayList<>(4);
-            if (transmitClock != receiveClock)
+            else if (split)
             {
-                transmitSide.add(transmitClock);
+                // the receive side and the transmit side (with the capture tap's writer) on a thread each
+                groups = List.of(
+                    List.of(new DutyCycle(receiveClock, receive, credit, heartbeat, null, null, null)),
+                    List.of(new DutyCycle(transmitClock, null, null, null, inject, arbiter, captureWriter)));
             }
-            transmitSide.add(new InjectAgent(ports, transmitTime));
-            transmitSide.add(new ArbiterAgent(ports, config.burst(), capture));
-            if (null != capture)
+            else
             {
-                transmitSide.add(capture.agent());
+                groups = List.of(
+                    List.of(new DutyCycle(receiveClock, receive, credit, heartbeat, inject, arbiter, captureWriter)));
             }
             for (final Port port : ports)
             {
@@ -195,7 +203,7 @@ public final class Engine implements AutoCloseable
                 config.idleStrategy(),
                 errorHandler,
                 errors,
-                List.of(receiveSide, transmitSide));
+                groups);
         }
         catch (final RuntimeException | Error ex)
         {

@@ -107,7 +107,10 @@ class FailedBuildTest
 
         assertArrayEquals(new String[0], dir.list(), "no counters file, no capture");
         assertEquals(offHeapBefore, OffHeap.allocatedBytes(), "every off-heap buffer freed");
-        assertEquals(directBefore, direct.getMemoryUsed(), "no direct memory kept (the cell buffers included)");
+        // no direct memory kept, the cell buffers (512 KiB a port) included; the JDK's per-thread scratch buffers of
+        // this thread's file writes may appear or grow by a few KiB whichever test ran before (8 KiB seen)
+        final long kept = direct.getMemoryUsed() - directBefore;
+        assertTrue(kept < 64 * 1024, "direct memory kept: " + kept + " bytes");
         // and the name is free again: a working configuration builds at once
         try (Engine engine = builder.loopback().linkWrapper(UnaryOperator.identity()).build())
         {

@@ -516,8 +516,8 @@ public final class SoakCommand implements Callable<Integer>
                 v.vl, v.driven ? "yes" : "no", v.sentPackets, v.receivedPackets, v.lost, v.faultLost, v.outOfOrder,
                 v.duplicated, v.damaged, v.creditStalls, v.share, v.predictedShare));
         }
-        out.println(String.format(Locale.ROOT, "VL15: sent %d, received %d, dropped %d", result.vl15Sent,
-            result.vl15Received, result.vl15Dropped));
+        out.println(String.format(Locale.ROOT, "VL15: sent %d, received %d, dropped %d, flushed %d",
+            result.vl15Sent, result.vl15Received, result.vl15Dropped, result.vl15Flushed));
         out.println(String.format(Locale.ROOT, "FCP: sent %d, received %d, discarded %d", result.fcpSent,
             result.fcpReceived, result.fcpDiscarded));
         if (!result.faultsInjected.isEmpty())

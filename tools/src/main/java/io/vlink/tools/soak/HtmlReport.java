@@ -168,8 +168,9 @@ public final class HtmlReport
             html.append("</ul>\n");
         }
         html.append("<p>Latency: ").append(esc(result.latencyText()))
-            .append(String.format(Locale.ROOT, ". VL15: %d sent, %d received, %d dropped. FCPs: %d sent, %d " +
-            "received, %d discarded.</p>\n", result.vl15Sent, result.vl15Received, result.vl15Dropped,
+            .append(String.format(Locale.ROOT, ". VL15: %d sent, %d received, %d dropped, %d flushed. FCPs: %d " +
+            "sent, %d received, %d discarded.</p>\n", result.vl15Sent, result.vl15Received, result.vl15Dropped,
+            result.vl15Flushed,
             result.fcpSent, result.fcpReceived, result.fcpDiscarded));
     }
 

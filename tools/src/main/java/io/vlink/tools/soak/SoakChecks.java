@@ -329,6 +329,7 @@ final class SoakChecks
         final long badCrc = receiver.discards(DiscardReason.DATA_BAD_CRC.id()).get();
         final long stateDiscards = receiver.discards(DiscardReason.DATA_STATE.id()).get();
         final long vl15Flushed = sender.txFlushedMessages(LrhFlyweight.VL15).get();
+        result.vl15Flushed = vl15Flushed;
         final long vl15Missing = traffic.smpsSent - result.vl15Received - result.vl15Dropped -
             receiver.discards(DiscardReason.VL15_STATE.id()).get() - vl15Flushed;
         final int violationsBefore = result.violations.size();

@@ -68,6 +68,7 @@ public final class SoakResult
     public long vl15Sent;
     public long vl15Received;
     public long vl15Dropped;
+    public long vl15Flushed;
     public long fcpSent;
     public long fcpReceived;
     public long fcpDiscarded;
@@ -254,7 +255,8 @@ public final class SoakResult
         json.name("max_share_error").value(maxShareError, 4);
 
         json.name("vl15").beginObject()
-            .field("sent", vl15Sent).field("received", vl15Received).field("dropped", vl15Dropped).endObject();
+            .field("sent", vl15Sent).field("received", vl15Received).field("dropped", vl15Dropped)
+            .field("flushed", vl15Flushed).endObject();
         json.name("fcp").beginObject()
             .field("sent", fcpSent).field("received", fcpReceived).field("discarded", fcpDiscarded).endObject();
 

@@ -62,7 +62,7 @@ class SoakResultTest
         assertEquals(1L, vl1.get("vl"));
         // shares: VL v carries 100*v packets over VLs 1,2,3,5,6,7 (sum 24)
         assertEquals(Math.round(1 / 24.0 * 10_000) / 10_000.0, (Double)vl1.get("share"), 1e-9);
-        assertEquals(Map.of("sent", 0L, "received", 0L, "dropped", 0L), doc.get("vl15"));
+        assertEquals(Map.of("sent", 0L, "received", 0L, "dropped", 0L, "flushed", 0L), doc.get("vl15"));
         assertEquals(Map.of("sent", 0L, "received", 0L, "discarded", 0L), doc.get("fcp"));
         final Map<String, Object> faults = (Map<String, Object>)doc.get("faults");
         assertEquals(Map.of("drop-data", 7L), faults.get("injected"));
