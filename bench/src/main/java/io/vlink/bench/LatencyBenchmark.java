@@ -33,10 +33,12 @@ import java.util.concurrent.TimeUnit;
  * of a loopback engine to the handler on port 1 ({@link #oneWay}), and back to port 0's handler ({@link #roundTrip});
  * with, as the baseline in the same run, the round trip of a bare Agrona {@link OneToOneRingBuffer} pair between
  * the same threads ({@link #ringRoundTrip}): the benchmark thread alone in {@code invoker} mode (as the engine's agents
- * run there), the benchmark thread and an echo thread in {@code split} mode (the engine runs a transmit and a
- * receive thread). Sample time in ns: JMH prints p50, p90, p99, p99.9 of each. The engine's threads and the echo
- * thread wait by yielding (two cores: spinning threads starve each other). Run:
- * {@code bench/run LatencyBenchmark -prof gc}.
+ * run there), the benchmark thread and an echo thread in {@code shared} mode (the application's thread and the
+ * engine's one thread) and in {@code split} mode (the engine's agents on two threads of their own). Sample time in
+ * ns: JMH prints p50, p90, p99, p99.9 of each. {@code idle} says how every waiting thread waits, the engine's and the
+ * baseline's alike: {@code yield} (the default: on two cores, spinning threads starve each other once there are more
+ * threads than cores, as in split mode) or {@code spin} (two threads on two cores, shared mode's case). Run:
+ * {@code bench/run LatencyBenchmark -prof gc}, or e.g. {@code -p threads=shared -p idle=spin}.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
