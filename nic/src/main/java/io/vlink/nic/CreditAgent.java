@@ -109,6 +109,12 @@ final class CreditAgent implements Agent
         {
             this.nowNs = nowNs;
             int work = command();
+            if (work > 0 && LinkState.INITIALIZE == control.state())
+            {
+                // just came up: the init FCPs are asked for before anything the peer sent is read, so that a normal
+                // FCP already waiting arms this port at once (the peer gets the init FCPs first, on the wire)
+                work += requestFcps();
+            }
             work += events.read(this, EVENT_LIMIT);
             work += syncReleases();
             if (control.checkLiveness(nowNs))

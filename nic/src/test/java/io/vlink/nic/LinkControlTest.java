@@ -36,9 +36,73 @@ class LinkControlTest
         }
     };
 
+    private long delivered()
+    {
+        long sum = 0;
+        for (int vl = 0; vl < 15; vl++)
+        {
+            sum += next[vl];
+        }
+        return sum;
+    }
+
     private Engine engine(final String name)
     {
         return Engine.builder().name(name).directory(dir).threading(ThreadingMode.INVOKER).vl15Packets(1).build();
+    }
+
+    @Test
+    void aPortTakenDownAndUpAloneMakesItsPeerInitializeAgainAndFlush()
+    {
+        // a small receive buffer: 64 blocks a VL, so b runs out of credit while a is down and holds the rest; FCPs
+        // every microsecond, so that one of b's is nearly always at hand when a comes up
+        try (Engine engine = Engine.builder().name("bounce-one").directory(dir).threading(ThreadingMode.INVOKER)
+            .vlBufferBlocks(64).fcpPeriodNs(1_000).build())
+        {
+            final Port a = engine.port(0);
+            final Port b = engine.port(1);
+            Deadline.await(10, "active", () -> a.linkState() == LinkState.ACTIVE &&
+                b.linkState() == LinkState.ACTIVE, engine::invoke);
+            final long bTransitions = b.counters().linkTransitions.get();
+            final QueuePair qp = b.createQueuePair(1, 1, 1);
+            final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
+            a.down();
+            Deadline.await(10, "a down", () -> a.linkState() == LinkState.DOWN, engine::invoke);
+            // b, still Active, sends what its credit allows (a discards it: a is down) and holds the rest
+            for (int i = 0; i < 100; i++)
+            {
+                message.putLong(0, i);
+                assertTrue(qp.offer(message, 0, 100) >= 0);
+            }
+            for (int i = 0; i < 100; i++)
+            {
+                engine.invoke();
+            }
+            final long discardedWhileDown = a.counters().discards(DiscardReason.DATA_STATE.id()).get();
+            assertTrue(discardedWhileDown > 0 && discardedWhileDown < 100, "sent until out of credit: " +
+                discardedWhileDown);
+            assertEquals(LinkState.ACTIVE, b.linkState(), "b does not know yet");
+
+            a.up();
+            // a's counters start from zero: b must not go on as if nothing happened. a's init FCP, arriving after a's
+            // normal ones, tells b, which re-trains (a link error recovered) and flushes what it held for the old a
+            Deadline.await(10, "both active again", () -> a.linkState() == LinkState.ACTIVE &&
+                b.linkState() == LinkState.ACTIVE && b.counters().linkErrorRecovery.get() == 1, engine::invoke);
+            assertTrue(b.counters().linkTransitions.get() >= bTransitions + 3, "b went through Initialize again");
+            assertEquals(0, a.counters().linkErrorRecovery.get(), "a was told: no error on its side");
+            Deadline.await(10, "every message accounted", () ->
+                discardedWhileDown + qp.flushed() == 100, engine::invoke);
+            assertEquals(discardedWhileDown, a.counters().discards(DiscardReason.DATA_STATE.id()).get());
+
+            // and the link works: a message after the re-training arrives
+            message.putLong(0, 0);
+            assertTrue(qp.offer(message, 0, 100) >= 0);
+            Deadline.await(10, "a message after the re-training", () ->
+            {
+                a.poll(handler, 64);
+                return delivered() == 1;
+            }, engine::invoke);
+        }
     }
 
     @Test

@@ -432,7 +432,12 @@ public final class CreditControl
     {
         final int fccl = receiver.fccl(vl);
         schedule.onFcpSent(vl, nowNs, fccl);
-        return Fcp.word(link.state().fcpOp(), 0, vl, fccl);
+        final int op = link.state().fcpOp();
+        if (Fcp.OP_INIT == op)
+        {
+            link.onInitFcpSent();
+        }
+        return Fcp.word(op, 0, vl, fccl);
     }
 
     // ---------------------------------------------------------------- figures

@@ -20,8 +20,12 @@ import io.vlink.core.wire.Fcp;
  * port along, so both ends come up by themselves and neither can wait for the other forever:
  * <ul>
  *   <li>Initialize -> Armed once an init FCP (Op 1) has arrived for every data VL (the transmitter now holds the
- *   peer's credit limit for each VL), or as soon as a normal FCP (Op 0) arrives: the peer is already Armed and
- *   will send no more init FCPs. That FCP itself is still discarded, as Initialize takes only init FCPs.</li>
+ *   peer's credit limit for each VL), or as soon as a normal FCP (Op 0) arrives after this port has sent an init FCP
+ *   of its own ({@link #onInitFcpSent()}): the peer is already Armed and will send no more init FCPs. That FCP itself
+ *   is still discarded, as Initialize takes only init FCPs. The init FCP must go first: a port taken down and up
+ *   again while its peer stayed Armed or Active would otherwise be armed by the peer's next normal FCP, and the peer
+ *   would never learn that this port's counters started again from zero; the init FCP, arriving after the peer has
+ *   had normal ones from this port, tells it so, and the peer re-trains as well.</li>
  *   <li>Armed -> Active once a normal FCP has arrived for every data VL since this port was armed: the peer is
  *   Armed or Active, so it takes data.</li>
  * </ul>
@@ -34,6 +38,7 @@ public final class LinkStateMachine
     private final boolean automatic;
     private LinkState state = LinkState.DOWN;
     private int fcpVlsSeen;
+    private boolean initFcpSent;
     private long ups;
 
     /**
@@ -127,7 +132,7 @@ public final class LinkStateMachine
         {
             if (op == Fcp.OP_NORMAL)
             {
-                return enter(LinkState.ARMED);
+                return initFcpSent && enter(LinkState.ARMED);
             }
             fcpVlsSeen |= 1 << vl;
             return fcpVlsSeen == allVls && enter(LinkState.ARMED);
@@ -138,6 +143,18 @@ public final class LinkStateMachine
             return fcpVlsSeen == allVls && enter(LinkState.ACTIVE);
         }
         return false;
+    }
+
+    /**
+     * This port sent an init FCP (the FCP's Op follows the state: Op 1 only in Initialize). Until it has, since it last
+     * entered Initialize, a normal FCP from the peer does not arm it.
+     */
+    public void onInitFcpSent()
+    {
+        if (state == LinkState.INITIALIZE)
+        {
+            initFcpSent = true;
+        }
     }
 
     /**
@@ -154,6 +171,7 @@ public final class LinkStateMachine
     {
         state = next;
         fcpVlsSeen = 0;
+        initFcpSent = false;
         return true;
     }
 }

@@ -221,6 +221,11 @@ class CreditControlTest
         assertEquals(DiscardReason.FCP_VL15.id(), control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 15, 1), 0));
         assertEquals(DiscardReason.FCP_MISSING_VL.id(), control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 2, 1), 0));
         assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1), 0),
+            "a normal FCP in Initialize is not applied");
+        assertEquals(INITIALIZE, control.state(), "nor does it arm the port before its own init FCP went out");
+        final int vl = control.pollFcp(0);
+        assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(vl, 0)));
+        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1), 0),
             "a normal FCP in Initialize arms the port but is not applied");
         assertEquals(ARMED, control.state());
     }

@@ -150,12 +150,42 @@ class LinkStateTransitionsTest
     void aNormalFcpInInitializeArmsAtOnceAndCountsOnlyFromThere()
     {
         final LinkStateMachine link = at(LinkState.INITIALIZE, 2, true);
+        link.onInitFcpSent();
         assertTrue(link.onFcpReceived(1, Fcp.OP_NORMAL), "the peer is Armed already");
         assertEquals(LinkState.ARMED, link.state());
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "the arming FCP's VL 1 is not counted as seen in Armed");
         assertEquals(LinkState.ARMED, link.state());
         assertTrue(link.onFcpReceived(1, Fcp.OP_NORMAL));
         assertEquals(LinkState.ACTIVE, link.state());
+    }
+
+    @Test
+    void aNormalFcpArmsOnlyAfterThisPortSentAnInitFcpSinceItEnteredInitialize()
+    {
+        final LinkStateMachine link = at(LinkState.INITIALIZE, 2, true);
+        // taken down and up while the peer stayed Active: the peer's next normal FCP must not arm this port before
+        // the peer has had an init FCP from it (it would never learn that this port's counters restarted)
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL));
+        assertEquals(LinkState.INITIALIZE, link.state());
+        link.onInitFcpSent();
+        assertTrue(link.onFcpReceived(0, Fcp.OP_NORMAL));
+        assertEquals(LinkState.ARMED, link.state());
+
+        // an init FCP sent in another state (there is none: the Op follows the state) counts for nothing
+        assertTrue(link.down());
+        link.onInitFcpSent();
+        assertTrue(link.up());
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "Down's announcement does not carry into Initialize");
+        // and leaving Initialize forgets it: the next Initialize needs its own
+        link.onInitFcpSent();
+        assertTrue(link.down());
+        assertTrue(link.up());
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "a new Initialize, a new init FCP first");
+        assertEquals(LinkState.INITIALIZE, link.state());
+        // init FCPs from the peer for every VL arm it whether or not its own went first (the peer is initializing)
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
+        assertTrue(link.onFcpReceived(1, Fcp.OP_INIT));
+        assertEquals(LinkState.ARMED, link.state());
     }
 
     @Test
