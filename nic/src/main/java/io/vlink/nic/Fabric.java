@@ -366,7 +366,9 @@ public final class Fabric implements AutoCloseable
          * @param dedicated whether every switch of this process runs on one thread of its own (named
          *                  {@code vlink-NAME-switches}), the CA engines on the caller's ({@link #invoke()}); default
          *                  false: every node on the caller's thread. One thread for all the switches, not one each: on a
-         *                  small machine the caller and the switches are the two halves of the work.
+         *                  small machine the caller and the switches are the two halves of the work. On a busy machine
+         *                  one thread may be left off the CPU while the other runs: give {@link #linkTimeoutNs} more
+         *                  than the engine's 200 ms, or the ports on the running thread take the others for gone.
          * @return this.
          */
         public Settings switchThread(final boolean dedicated)
