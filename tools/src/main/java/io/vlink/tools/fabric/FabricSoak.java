@@ -209,7 +209,7 @@ public final class FabricSoak
      * @param packetsPerSecond data packets delivered a second (every VL), while traffic was offered.
      * @param ok              whether every invariant of the soak held.
      */
-    public record Baseline(String threads, double packetsPerSecond, boolean ok)
+    private record Baseline(String threads, double packetsPerSecond, boolean ok)
     {
     }
 
@@ -262,7 +262,6 @@ public final class FabricSoak
     private final Map<String, Boolean> invariants = new LinkedHashMap<>();
     private String summaryText = "";
     private String jsonText = "";
-    private Baseline baseline;
 
     /**
      * @param options what to run.
@@ -410,7 +409,7 @@ public final class FabricSoak
         }
         stopped |= result.interrupted;
         final double fabricRate = elapsedNs > 0 ? traffic.receivedTotal / (elapsedNs / 1e9) : 0;
-        baseline = new Baseline(options.baselineThreading.name().toLowerCase(Locale.ROOT),
+        final Baseline baseline = new Baseline(options.baselineThreading.name().toLowerCase(Locale.ROOT),
             result.seconds > 0 ? delivered / result.seconds : 0, result.ok());
         final double ratio = baseline.packetsPerSecond() > 0 ? fabricRate / baseline.packetsPerSecond() : 0;
         summaryText += String.format(Locale.ROOT, "baseline: vlink soak, 2 ports back to back, threads %s: %,.0f " +
@@ -419,14 +418,6 @@ public final class FabricSoak
         json.field("baseline_pkt_s", baseline.packetsPerSecond()).field("baseline_threads", baseline.threads())
             .field("baseline_ok", baseline.ok()).field("ratio", ratio);
         return EXIT_OK == exit && !baseline.ok() ? EXIT_FAILED : exit;
-    }
-
-    /**
-     * @return the baseline run after the fabric ({@link Options#baselineThreading}), or null.
-     */
-    public Baseline baseline()
-    {
-        return baseline;
     }
 
     /**
