@@ -30,6 +30,11 @@ class FabricSwitchThreadTest
     /** The most any wait for the other thread takes. */
     private static final long DEADLINE_NS = TimeUnit.SECONDS.toNanos(20);
     private static final String TOPOLOGY = "net.2sw2path4hca";
+    /**
+     * The harness's clock moves 1 us per step of the caller, whoever runs: on a busy machine the switch thread may be
+     * off the CPU for many steps, which must not read as a silent peer.
+     */
+    private static final long LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
     @TempDir
     Path dir;
@@ -38,7 +43,7 @@ class FabricSwitchThreadTest
     void pausedSwitchesRunNoDutyCycleAndTrafficWaitsUntilResumed()
     {
         final Fabric.Settings settings = new Fabric.Settings().name("paused").directory(dir.toFile())
-            .switchThread(true);
+            .switchThread(true).linkTimeoutNs(LINK_TIMEOUT_NS);
         try (FabricHarness h = new FabricHarness(FabricHarness.topology(TOPOLOGY), settings))
         {
             assertTrue(h.fabric.hasSwitchThread());
@@ -83,7 +88,7 @@ class FabricSwitchThreadTest
         final Topology topology = FabricHarness.topology(TOPOLOGY);
         final ThrowOnce bad = new ThrowOnce();
         final Fabric.Settings settings = new Fabric.Settings().name("thrown").directory(dir.toFile())
-            .switchThread(true)
+            .switchThread(true).linkTimeoutNs(LINK_TIMEOUT_NS)
             .linkWrapper((node, port, link) ->
                 "Switch2".equals(node.id()) && 1 == port ? bad.wrap(link) : link);
         try (FabricHarness h = new FabricHarness(topology, settings))
@@ -110,7 +115,7 @@ class FabricSwitchThreadTest
     void closeStopsAndJoinsTheSwitchThread()
     {
         final Fabric.Settings settings = new Fabric.Settings().name("closed").directory(dir.toFile())
-            .switchThread(true);
+            .switchThread(true).linkTimeoutNs(LINK_TIMEOUT_NS);
         final FabricHarness h = new FabricHarness(FabricHarness.topology(TOPOLOGY), settings);
         final Thread thread = switchThread("vlink-closed-switches");
         assertTrue(thread.isAlive());
