@@ -380,7 +380,7 @@ public final class Fabric implements AutoCloseable
         /**
          * @param idle how the switch thread waits when no switch had work (default: {@code yield}: the switches' work
          *             comes in bursts a few microseconds apart, and a thread that parks, as {@code backoff} does after
-         *             a short spin, wakes too late for the next; the fabric soak ran at a tenth of its rate with it).
+         *             a short spin, wakes too late for the next; the fabric soak ran at a quarter of its rate or less with it).
          * @return this.
          */
         public Settings switchIdle(final Supplier<IdleStrategy> idle)

@@ -292,8 +292,9 @@ public final class Switch implements Agent, AutoCloseable
      */
     public void onError(final Throwable throwable)
     {
-        errors.incrementRelease();
+        // logged before counted: a reader that sees the count finds the entry
         errorHandler.onError(throwable);
+        errors.incrementRelease();
     }
 
     /**

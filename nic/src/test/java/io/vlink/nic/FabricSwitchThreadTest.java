@@ -99,6 +99,7 @@ class FabricSwitchThreadTest
             await(h, "the exception thrown", () -> !bad.armed);
             await(h, "the exception counted", () -> 1 == sw.countersFile().snapshot().engine(CounterType.ERRORS));
             final int[] logged = new int[1];
+            // logged before it is counted
             ErrorLogReader.read(sw.countersFile().errorLogBuffer(), (count, first, last, text) ->
             {
                 logged[0] += count;
