@@ -365,10 +365,11 @@ public final class Fabric implements AutoCloseable
         /**
          * @param dedicated whether every switch of this process runs on one thread of its own (named
          *                  {@code vlink-NAME-switches}), the CA engines on the caller's ({@link #invoke()}); default
-         *                  false: every node on the caller's thread. One thread for all the switches, not one each: on a
-         *                  small machine the caller and the switches are the two halves of the work. On a busy machine
-         *                  one thread may be left off the CPU while the other runs: give {@link #linkTimeoutNs} more
-         *                  than the engine's 200 ms, or the ports on the running thread take the others for gone.
+         *                  false: every node on the caller's thread. One thread for all the switches, not one each:
+         *                  on a small machine the caller and the switches are the two halves of the work. On a busy
+         *                  machine one thread may be left off the CPU while the other runs: give
+         *                  {@link #linkTimeoutNs} more than the engine's 200 ms, or the ports on the running thread
+         *                  take the others for gone.
          * @return this.
          */
         public Settings switchThread(final boolean dedicated)
@@ -380,7 +381,8 @@ public final class Fabric implements AutoCloseable
         /**
          * @param idle how the switch thread waits when no switch had work (default: {@code yield}: the switches' work
          *             comes in bursts a few microseconds apart, and a thread that parks, as {@code backoff} does after
-         *             a short spin, wakes too late for the next; the fabric soak ran at a quarter of its rate or less with it).
+         *             a short spin, wakes too late for the next; the fabric soak ran at a quarter of its rate or
+         *             less with it).
          * @return this.
          */
         public Settings switchIdle(final Supplier<IdleStrategy> idle)

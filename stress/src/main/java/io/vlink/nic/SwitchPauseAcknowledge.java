@@ -22,7 +22,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @JCStressTest
 @Outcome(id = {"0, 0, 0", "0, 0, 1027", "1, 0, 0", "1, 0, 1027"}, expect = ACCEPTABLE,
     desc = "not acknowledged yet: the caller waits (whatever it read is not used)")
-@Outcome(id = "1, 1, 1027", expect = ACCEPTABLE_INTERESTING, desc = "held and acknowledged, the duty cycle's write seen")
+@Outcome(id = "1, 1, 1027", expect = ACCEPTABLE_INTERESTING,
+    desc = "held and acknowledged, the duty cycle's write seen")
 @Outcome(expect = FORBIDDEN, desc = "acknowledged without the duty cycle's write, or without the switch thread holding")
 @State
 public class SwitchPauseAcknowledge

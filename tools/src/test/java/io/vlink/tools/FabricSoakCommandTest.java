@@ -260,8 +260,8 @@ class FabricSoakCommandTest
         final String topology = resource("net.2sw2path4hca");
         Cli cli = Cli.run("fabric", "soak", topology, "--threads", "2", "--faults", "drop-data=0.1");
         assertEquals(2, cli.exitCode, cli.toString());
-        assertEquals("vlink fabric soak: --threads 2 with --faults: faults act on the switches mid-run and run on one " +
-            "thread; give --threads 1 or leave --threads out\nsee 'vlink fabric soak --help'\n",
+        assertEquals("vlink fabric soak: --threads 2 with --faults: faults act on the switches mid-run and run on " +
+            "one thread; give --threads 1 or leave --threads out\nsee 'vlink fabric soak --help'\n",
             cli.err.replace("\r\n", "\n"));
         assertEquals("", cli.out);
         cli = Cli.run("fabric", "soak", topology, "--threads", "3");
