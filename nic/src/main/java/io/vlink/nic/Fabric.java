@@ -2,20 +2,26 @@ package io.vlink.nic;
 
 import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.credit.Credits;
+import io.vlink.core.credit.LinkState;
 import io.vlink.core.fabric.Crossbar;
 import io.vlink.core.fabric.CreditLoop;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.agent.AgentGroup;
+import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.File;
 import java.util.ArrayList;
@@ -23,8 +29,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Every node of a topology in one process (docs/fabric.md, "Running a fabric"): a {@link Switch} per switch, an
@@ -33,7 +41,10 @@ import java.util.function.Predicate;
  * as a CA port, so credits, FCPs and link states hold on every hop.
  * <p>
  * The fabric runs on its caller's thread: {@link #invoke()} is one duty cycle of every node (the engines in invoker
- * mode), which on a small machine beats a thread per node; a test or a soak calls it in a loop.
+ * mode), which on a small machine beats a thread per node; a test or a soak calls it in a loop. With
+ * {@link Settings#switchThread} the switches run on a thread of their own instead (each switch is its own hardware)
+ * and {@link #invoke()} runs the CA engines only; whatever the caller does to a switch's state then runs while the
+ * switch thread is paused ({@link #pauseSwitches()}), and what it reads otherwise are the published counters.
  * <p>
  * A fabric may run only some of its nodes ({@link Settings#local}): a cable whose other end runs in another process is
  * the link {@link Settings#remoteLinks} makes (a {@code UdpLink} for {@code vlink fabric run}); the rest of the
@@ -50,6 +61,14 @@ public final class Fabric implements AutoCloseable
     private final List<Endpoint> endpoints = new ArrayList<>();
     private Predicate<Topology.Node> local = node -> true;
     private int vlBufferBlocks;
+    private final SwitchPause pause = new SwitchPause();
+    private final Paused paused = new Paused();
+    /** Nested pauses of the caller: the switch thread resumes when the outermost ends. */
+    private int pauseDepth;
+    private final IdleStrategy pauseIdle = IdleStrategies.backoff();
+    private SwitchDuty duty;
+    /** The switch thread, or null when the switches run on the caller's thread. */
+    private AgentGroup switchThread;
 
     /**
      * Wraps one end of a cable as it is made: the wrapped link is what the node's port uses (a test checks frames,
@@ -225,6 +244,8 @@ public final class Fabric implements AutoCloseable
         long linkTimeoutNs;
         NanoClock nanoClock = SystemNanoClock.INSTANCE;
         EpochClock epochClock = SystemEpochClock.INSTANCE;
+        boolean switchThread;
+        Supplier<IdleStrategy> switchIdle = YieldingIdleStrategy::new;
 
         /**
          * @param name prefix of every node's counters file name (letters, digits, '.', '_', '-').
@@ -340,6 +361,106 @@ public final class Fabric implements AutoCloseable
             switches.clocks(nanoClock, epochClock);
             return this;
         }
+
+        /**
+         * @param dedicated whether every switch of this process runs on one thread of its own (named
+         *                  {@code vlink-NAME-switches}), the CA engines on the caller's ({@link #invoke()}); default
+         *                  false: every node on the caller's thread. One thread for all the switches, not one each:
+         *                  on a small machine the caller and the switches are the two halves of the work. On a busy
+         *                  machine one thread may be left off the CPU while the other runs: give
+         *                  {@link #linkTimeoutNs} more than the engine's 200 ms, or the ports on the running thread
+         *                  take the others for gone.
+         * @return this.
+         */
+        public Settings switchThread(final boolean dedicated)
+        {
+            this.switchThread = dedicated;
+            return this;
+        }
+
+        /**
+         * @param idle how the switch thread waits when no switch had work (default: {@code yield}: the switches' work
+         *             comes in bursts a few microseconds apart, and a thread that parks, as {@code backoff} does after
+         *             a short spin, wakes too late for the next; the fabric soak ran at a quarter of its rate or
+         *             less with it).
+         * @return this.
+         */
+        public Settings switchIdle(final Supplier<IdleStrategy> idle)
+        {
+            this.switchIdle = Objects.requireNonNull(idle, "idle");
+            return this;
+        }
+    }
+
+    /**
+     * A pause of the switch thread ({@link #pauseSwitches()}); closing it lets the switch thread go on.
+     */
+    public final class Paused implements AutoCloseable
+    {
+        private Paused()
+        {
+        }
+
+        /**
+         * End this pause; the switch thread goes on when no outer pause stands.
+         */
+        @Override
+        public void close()
+        {
+            resumeSwitches();
+        }
+    }
+
+    /**
+     * Every switch's duty cycle, in file order: on the switch thread, or on the caller's in {@link #invoke()}. An
+     * exception a switch throws goes to that switch's error log and counter, and the other switches still run.
+     */
+    private static final class SwitchDuty implements Agent
+    {
+        private final Switch[] switches;
+        private final SwitchPause pause;
+        private final AtomicLong cycles = new AtomicLong();
+
+        SwitchDuty(final List<Switch> switches, final SwitchPause pause)
+        {
+            this.switches = switches.toArray(new Switch[0]);
+            this.pause = pause;
+        }
+
+        @Override
+        public int doWork()
+        {
+            if (pause.hold())
+            {
+                return 0;
+            }
+            int work = 0;
+            for (final Switch sw : switches)
+            {
+                try
+                {
+                    work += sw.doWork();
+                }
+                catch (final RuntimeException ex)
+                {
+                    sw.onError(ex);
+                }
+            }
+            cycles.lazySet(cycles.get() + 1);
+            return work;
+        }
+
+        /** Whatever escapes a duty cycle goes to the first switch's error log and counter. */
+        void onError(final Throwable throwable)
+        {
+            switches[0].onError(throwable);
+        }
+
+        @Override
+        public String roleName()
+        {
+            return "switches";
+        }
     }
 
     private Fabric(final Topology topology)
@@ -453,6 +574,12 @@ public final class Fabric implements AutoCloseable
         {
             sw.start();
         }
+        duty = new SwitchDuty(switches, pause);
+        if (settings.switchThread && !switches.isEmpty())
+        {
+            switchThread = AgentGroup.start("vlink-" + settings.name + "-", ThreadingMode.SHARED, settings.switchIdle,
+                duty::onError, null, List.of(duty));
+        }
     }
 
     private void cableSwitches(
@@ -542,7 +669,9 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
-     * One duty cycle of every node: each CA engine's agents, then each switch.
+     * One duty cycle of every node: each CA engine's agents, then each switch (the switches only when they run on the
+     * caller's thread, {@link Settings#switchThread}). An exception a switch throws goes to its error log and counter
+     * ({@link Switch#onError}), as an engine's agents' do.
      *
      * @return work done.
      */
@@ -553,15 +682,85 @@ public final class Fabric implements AutoCloseable
         {
             work += endpoint.engine.invoke();
         }
-        for (final Switch sw : switches)
+        if (null == switchThread)
         {
-            work += sw.doWork();
+            work += duty.doWork();
         }
         return work;
     }
 
     /**
-     * @return whether every link of the fabric is Active (on the invoking thread).
+     * @return whether the switches run on a thread of their own ({@link Settings#switchThread}).
+     */
+    public boolean hasSwitchThread()
+    {
+        return null != switchThread;
+    }
+
+    /**
+     * @return duty cycles the switches have run (the switch thread's, or the caller's {@link #invoke()}s), readable
+     * from any thread: a watch tells a fabric that runs and moves nothing from one the machine starved.
+     */
+    public long switchDutyCycles()
+    {
+        return null == duty ? 0 : duty.cycles.get();
+    }
+
+    /**
+     * Pause the switch thread: it finishes its duty cycle and acknowledges, and until the pause is closed it runs
+     * none; meanwhile the caller may read and change any switch's state (link states, {@link Switch#down},
+     * {@link Switch#holdManagement}, FIFOs, credits) as if on its thread. Pauses nest: the switch thread goes on when
+     * the outermost is closed. Without a switch thread (or once it stopped) a pause does nothing. The invoking thread
+     * only: {@code try (Fabric.Paused p = fabric.pauseSwitches()) { ... }}.
+     *
+     * @return the pause, to close.
+     */
+    public Paused pauseSwitches()
+    {
+        if (0 == pauseDepth++ && null != switchThread)
+        {
+            pause.pause();
+            pauseIdle.reset();
+            while (!pause.acknowledged() && isSwitchThreadAlive())
+            {
+                pauseIdle.idle();
+            }
+        }
+        return paused;
+    }
+
+    /**
+     * End a pause ({@link #pauseSwitches()}; what {@link Paused#close()} does).
+     *
+     * @throws IllegalStateException when no pause stands.
+     */
+    public void resumeSwitches()
+    {
+        if (0 == pauseDepth)
+        {
+            throw new IllegalStateException("the switches are not paused");
+        }
+        if (0 == --pauseDepth && null != switchThread)
+        {
+            pause.resume();
+        }
+    }
+
+    private boolean isSwitchThreadAlive()
+    {
+        for (final Thread thread : switchThread.threads())
+        {
+            if (!thread.isAlive())
+            {
+                return false;
+            }
+        }
+        return !switchThread.isClosed();
+    }
+
+    /**
+     * @return whether every link of the fabric is Active. Reads the CA ports' and switch ports' published link states:
+     * from the invoking thread, whether the switches run on it or on their own.
      */
     public boolean isActive()
     {
@@ -578,13 +777,19 @@ public final class Fabric implements AutoCloseable
             final Topology.Node node = switchNodes.get(s);
             for (int p = 1; p <= sw.ports(); p++)
             {
-                if (null != node.link(p) && !sw.linkState(p).maySendData())
+                if (null != node.link(p) && !publishedState(sw, p).maySendData())
                 {
                     return false;
                 }
             }
         }
         return true;
+    }
+
+    /** @return a switch port's link state as its thread last published it (its counters'). */
+    private static LinkState publishedState(final Switch sw, final int p)
+    {
+        return LinkState.get((int)sw.counters(p).linkState.get());
     }
 
     /**
@@ -597,7 +802,8 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
-     * @return the ports of this process whose link is not Active yet, as {@code NODE[PORT]} (on the invoking thread).
+     * @return the ports of this process whose link is not Active yet, as {@code NODE[PORT]} (published link states, as
+     * {@link #isActive()}).
      */
     public List<String> portsNotActive()
     {
@@ -615,7 +821,7 @@ public final class Fabric implements AutoCloseable
             final Topology.Node node = switchNodes.get(s);
             for (int p = 1; p <= sw.ports(); p++)
             {
-                if (null != node.link(p) && !sw.linkState(p).maySendData())
+                if (null != node.link(p) && !publishedState(sw, p).maySendData())
                 {
                     down.add(node.id() + "[" + p + "]");
                 }
@@ -630,12 +836,21 @@ public final class Fabric implements AutoCloseable
      * of each VL has crossed since (an FCP period, {@code EngineConfiguration.DEFAULT_FCP_PERIOD_NS} by default).
      * A cable to another process is checked from this end alone: every node of a fabric has the same receive buffer
      * per VL, so an idle peer advertises all of it ({@code min(buffer, 2048)} to this end's sender), and this end's
-     * receive buffer is all free. Call on the invoking thread.
+     * receive buffer is all free. Call on the invoking thread; with a switch thread, the switches are paused for the
+     * check, so that both ends of a cable are read at one moment.
      *
      * @return the cable ends whose sender holds less (or more), as {@code NODE[PORT] VLn: CL-FCTBS x, free y};
      * empty when every credit is back.
      */
     public List<String> unrecoveredCredits()
+    {
+        try (Paused p = pauseSwitches())
+        {
+            return unrecoveredCreditsNow();
+        }
+    }
+
+    private List<String> unrecoveredCreditsNow()
     {
         final List<String> unrecovered = new ArrayList<>();
         for (final Topology.Node node : topology.nodes())
@@ -704,11 +919,20 @@ public final class Fabric implements AutoCloseable
 
     /**
      * A credit loop, if the switches hold one now: input buffers each of whose head packet waits for an output that
-     * lacks the credit only the next buffer can return (docs/fabric.md, "Deadlock"). Call on the invoking thread.
+     * lacks the credit only the next buffer can return (docs/fabric.md, "Deadlock"). Call on the invoking thread; with
+     * a switch thread, the switches are paused while their FIFOs and transmitters are read.
      *
      * @return the buffers of the cycle in waiting order, empty when there is none.
      */
     public List<Buffer> creditLoop()
+    {
+        try (Paused p = pauseSwitches())
+        {
+            return creditLoopNow();
+        }
+    }
+
+    private List<Buffer> creditLoopNow()
     {
         // buffer number: (switch position * (254 + 1) + port) * 16 + VL
         final int perSwitch = (Topology.MAX_PORTS + 1) * VlArbiter.VL_COUNT;
@@ -751,9 +975,13 @@ public final class Fabric implements AutoCloseable
         return loop;
     }
 
+    /**
+     * Stop and join the switch thread (if any), then close every node.
+     */
     @Override
     public void close()
     {
+        CloseHelper.quietClose(switchThread);
         for (final Endpoint endpoint : endpoints)
         {
             CloseHelper.quietClose(endpoint.engine);

@@ -25,6 +25,7 @@ import io.vlink.nic.ring.ReceiveRing;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.ErrorLogHandler;
 import io.vlink.nic.status.HeartbeatAgent;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.BitUtil;
@@ -90,6 +91,8 @@ public final class Switch implements Agent, AutoCloseable
     private final PortCounters[] counters;
     private final SwitchPort[] port;
     private final HeartbeatAgent heartbeat;
+    private final AtomicCounter errors;
+    private final ErrorLogHandler errorHandler;
     private long nowNs;
     private boolean started;
     private boolean closed;
@@ -261,7 +264,7 @@ public final class Switch implements Agent, AutoCloseable
             CountersFile.DEFAULT_ERROR_LOG_LENGTH / 16, settings.epochClock);
         try
         {
-            countersFile.newCounter(CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE);
+            errors = countersFile.newCounter(CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE);
             for (int p = 0; p <= ports; p++)
             {
                 counters[p] = new PortCounters(countersFile, p, dataVls);
@@ -274,6 +277,21 @@ public final class Switch implements Agent, AutoCloseable
         }
         this.external = external;
         this.heartbeat = new HeartbeatAgent(countersFile, clock, settings.epochClock);
+        this.errorHandler = new ErrorLogHandler(countersFile.errorLog(), System.err);
+    }
+
+    /**
+     * An exception thrown by a duty cycle of this switch, as an engine's agent runner handles one: recorded in the
+     * counters file's error log ({@code vlink stat --errors}) and counted ({@code errors}); the switch carries on with
+     * its next duty cycle. The thread that runs the switch only.
+     *
+     * @param throwable what the duty cycle threw.
+     */
+    public void onError(final Throwable throwable)
+    {
+        // logged before counted: a reader that sees the count finds the entry
+        errorHandler.onError(throwable);
+        errors.incrementRelease();
     }
 
     /**

@@ -8,6 +8,7 @@ import io.vlink.core.wire.Sizes;
 import io.vlink.tools.fabric.FabricSoak;
 import io.vlink.tools.soak.FaultKind;
 import io.vlink.tools.soak.FaultSpec;
+import io.vlink.tools.soak.SoakRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -61,6 +62,17 @@ final class FabricSoakCommand implements Callable<Integer>
         description = "The cable at that node's port gets the faults, both ways (default: every cable).")
     String faultLink;
 
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "auto",
+        description = "1: every node on one thread; 2: the switches on a second thread, the CA ports on the first; " +
+            "auto: 2 when the JVM sees 2 or more processors and no --faults are given, else 1 (default: " +
+            "${DEFAULT-VALUE}). Faults run on 1 thread only.")
+    String threads;
+
+    @Option(names = "--baseline",
+        description = "After the fabric, run vlink soak's two ports back to back (its default threads here, the same " +
+            "--size, --seconds and --seed) and print the fabric's rate against it.")
+    boolean baseline;
+
     @Override
     public Integer call() throws IOException
     {
@@ -94,8 +106,38 @@ final class FabricSoakCommand implements Callable<Integer>
                     "port; give a cable with a CA at one end");
             }
         }
-        return traffic.run(options, options.faults.any() ? ", faults " + options.faults + " on " +
-            (null == faultLink ? "every cable" : faultLink) : "", spec, "vlink fabric soak");
+        options.switchThread = 2 == parseThreads(options.faults.any());
+        if (baseline)
+        {
+            options.baselineThreading = SoakRunner.autoThreading();
+        }
+        return traffic.run(options, ", threads " + (options.switchThread ? 2 : 1) + (options.faults.any() ?
+            ", faults " + options.faults + " on " + (null == faultLink ? "every cable" : faultLink) : ""), spec,
+            "vlink fabric soak");
+    }
+
+    /**
+     * @param faults whether faults are given: they act on the switches mid-run, so they run on one thread.
+     * @return the threads the fabric runs on, 1 or 2.
+     */
+    private int parseThreads(final boolean faults)
+    {
+        switch (threads)
+        {
+            case "auto":
+                return !faults && Runtime.getRuntime().availableProcessors() >= 2 ? 2 : 1;
+            case "1":
+                return 1;
+            case "2":
+                if (faults)
+                {
+                    throw usage("--threads 2 with --faults: faults act on the switches mid-run and run on one " +
+                        "thread; give --threads 1 or leave --threads out");
+                }
+                return 2;
+            default:
+                throw usage("--threads " + threads + ": use 1, 2 or auto");
+        }
     }
 
     private FaultSpec parseFaults()

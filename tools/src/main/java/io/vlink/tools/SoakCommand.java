@@ -358,7 +358,7 @@ public final class SoakCommand implements Callable<Integer>
         switch (threads)
         {
             case "auto":
-                threads = Runtime.getRuntime().availableProcessors() >= 4 ? "shared" : "invoker";
+                threads = SoakRunner.autoThreading().name().toLowerCase(Locale.ROOT);
                 return parseThreads();
             case "invoker":
                 return ThreadingMode.INVOKER;

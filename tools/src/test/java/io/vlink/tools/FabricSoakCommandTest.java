@@ -2,6 +2,8 @@ package io.vlink.tools;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code vlink fabric soak}: a short soak of ibsim's two-switch fabric holds every invariant; a ring of switches
  * with one VL deadlocks under shift traffic and names the credit loop (exit 3); the same ring with the dateline SL
- * policy and SL 1 on VL 1 completes. Every run is bounded by a packet count and runs on the test's thread.
+ * policy and SL 1 on VL 1 completes; each on one thread and with the switches on a second. Every run is bounded by a
+ * packet count (or a second or two); the baseline's line and fields; faults refused on two threads.
  */
 class FabricSoakCommandTest
 {
@@ -67,21 +70,25 @@ class FabricSoakCommandTest
         }
     }
 
-    @Test
-    void aShortSoakOfTwoSwitchesAndFourHcasHoldsEveryInvariant() throws IOException
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "2"})
+    void aShortSoakOfTwoSwitchesAndFourHcasHoldsEveryInvariant(final String threads) throws IOException
     {
         final Path json = dir.resolve("soak.json");
         final Path report = dir.resolve("soak.html");
         final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--packets", "20000",
             "--seconds", "60", "--sls", "0,1", "--size", "128", "--json", json.toString(), "--report", report.toString(),
-            "--dir", dir.toString());
+            "--dir", dir.toString(), "--threads", threads);
         assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains(", threads " + threads + "\n"), cli.out);
         assertTrue(cli.out.contains("invariant no_loss: held"), cli.out);
         assertTrue(cli.out.contains("Switch1[3]"), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
         assertEquals(20000L, ((Number)summary.get("sent")).longValue());
         assertEquals(20000L, ((Number)summary.get("delivered")).longValue());
         assertEquals(null, summary.get("deadlock"));
+        assertEquals(Long.parseLong(threads), ((Number)summary.get("threads")).longValue());
+        assertEquals(null, summary.get("baseline_pkt_s"), "no baseline unless asked");
         @SuppressWarnings("unchecked")
         final Map<String, Object> invariants = (Map<String, Object>)summary.get("invariants");
         for (final Map.Entry<String, Object> inv : invariants.entrySet())
@@ -93,13 +100,14 @@ class FabricSoakCommandTest
         assertTrue(Files.readString(report).contains("invariant fifo: held"));
     }
 
-    @Test
-    void aRingWithOneVlDeadlocksUnderShiftTrafficAndTheCreditLoopIsNamed() throws IOException
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "2"})
+    void aRingWithOneVlDeadlocksUnderShiftTrafficAndTheCreditLoopIsNamed(final String threads) throws IOException
     {
         final Path json = dir.resolve("ring.json");
         final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "200000",
             "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--json", json.toString(),
-            "--dir", dir.toString());
+            "--dir", dir.toString(), "--threads", threads);
         assertEquals(3, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("credit loop: S"), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
@@ -117,13 +125,14 @@ class FabricSoakCommandTest
         }
     }
 
-    @Test
-    void theSameRingWithTheDatelineSlPolicyAndSl1OnVl1Completes() throws IOException
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "2"})
+    void theSameRingWithTheDatelineSlPolicyAndSl1OnVl1Completes(final String threads) throws IOException
     {
         final String qos = write("qos.conf", "qos TRUE\nqos_max_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
         final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "30000",
             "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--qos", qos, "--sl-policy", "dateline:S0[1]",
-            "--dir", dir.toString());
+            "--dir", dir.toString(), "--threads", threads);
         assertEquals(0, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("invariant no_deadlock: held"), cli.out);
         assertTrue(cli.out.contains("invariant credits_recovered: held"), cli.out);
@@ -151,6 +160,7 @@ class FabricSoakCommandTest
             "drop-data=0.005,corrupt-data=0.005,drop-fcp=0.02,corrupt-fcp=0.02", "--fault-link", "Switch1[3]",
             "--json", json.toString(), "--dir", dir.toString());
         assertEquals(0, cli.exitCode, cli.toString());
+        assertTrue(cli.out.contains(", threads 1, faults "), "auto runs faults on one thread: " + cli.out);
         assertTrue(cli.out.contains("faults (injected/detected) on Switch1[3]: drop-data "), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
         assertEveryInvariantHeld(summary, cli);
@@ -221,6 +231,42 @@ class FabricSoakCommandTest
     private static Map<String, Object> faults(final Map<String, Object> summary, final String which)
     {
         return (Map<String, Object>)((Map<String, Object>)summary.get("faults")).get(which);
+    }
+
+    @Test
+    void theBaselineIsVlinkSoaksTwoPortsRunAfterTheFabricWithTheSameSize() throws IOException
+    {
+        final Path json = dir.resolve("baseline.json");
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "1", "--size", "256",
+            "--baseline", "--json", json.toString(), "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        final java.util.regex.Matcher line = java.util.regex.Pattern.compile(
+            "(?m)^baseline: vlink soak, 2 ports back to back, threads (invoker|shared): ([0-9,]+) pkt/s; " +
+            "fabric/baseline ([0-9]+\\.[0-9]{2})$").matcher(cli.out);
+        assertTrue(line.find(), cli.out);
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        final double baseline = ((Number)summary.get("baseline_pkt_s")).doubleValue();
+        final double fabric = ((Number)summary.get("packets_per_second")).doubleValue();
+        assertTrue(baseline > 0, summary.toString());
+        assertEquals(line.group(1), summary.get("baseline_threads"));
+        assertEquals(Long.parseLong(line.group(2).replace(",", "")), Math.round(baseline));
+        assertEquals(fabric / baseline, ((Number)summary.get("ratio")).doubleValue(), 1e-9);
+        assertEquals(Boolean.TRUE, summary.get("baseline_ok"));
+    }
+
+    @Test
+    void threadMistakesAreUsageErrors() throws IOException
+    {
+        final String topology = resource("net.2sw2path4hca");
+        Cli cli = Cli.run("fabric", "soak", topology, "--threads", "2", "--faults", "drop-data=0.1");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertEquals("vlink fabric soak: --threads 2 with --faults: faults act on the switches mid-run and run on " +
+            "one thread; give --threads 1 or leave --threads out\nsee 'vlink fabric soak --help'\n",
+            cli.err.replace("\r\n", "\n"));
+        assertEquals("", cli.out);
+        cli = Cli.run("fabric", "soak", topology, "--threads", "3");
+        assertEquals(2, cli.exitCode, cli.toString());
+        assertTrue(cli.err.startsWith("vlink fabric soak: --threads 3: use 1, 2 or auto\n"), cli.err);
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.vlink.nic.EngineConfiguration;
 import io.vlink.nic.Fabric;
 import io.vlink.nic.QueuePair;
 import io.vlink.nic.Switch;
+import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.status.PortCounters;
 import io.vlink.tools.JsonWriter;
@@ -18,6 +19,8 @@ import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.FaultyLink;
 import io.vlink.tools.soak.LatencyRecorder;
 import io.vlink.tools.soak.SoakFaults;
+import io.vlink.tools.soak.SoakResult;
+import io.vlink.tools.soak.SoakRunner;
 import io.vlink.tools.soak.SoakTraffic;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -43,7 +46,12 @@ import java.util.function.BooleanSupplier;
  * then the drain, the end-to-end invariants and a summary per CA port and per switch port. A progress watch finds
  * deadlocks: packets queued and no packet moved for the stall time, then the credit loop the switches hold.
  * <p>
- * The whole fabric runs on the calling thread: on a small machine that beats a thread per node.
+ * The whole fabric runs on the calling thread ({@link Options#switchThread} false), or the switches on a second
+ * thread and the CA ports on the calling one: on a small machine that beats a thread per node. Every CA port's soak
+ * state (what it sent, received, the checks) has the calling thread as its one writer either way; the switches' state
+ * is read from their published counters, or while they are paused (the credit loop at a deadlock, the end of the
+ * run's checks). {@link Options#baselineThreading} runs {@code vlink soak}'s two back-to-back ports after the fabric,
+ * with the same packet size and time, for the ratio of the two rates in one run.
  * <p>
  * {@code vlink fabric run} runs the same with only some nodes in this process ({@link Options#nodes}): cables to the
  * others are the links {@link Options#remoteLinks} makes, the CA ports here send to destinations wherever they run,
@@ -73,11 +81,24 @@ public final class FabricSoak
      * machine starved for longer than the stall time has not deadlocked, it has not run.
      */
     private static final long STALL_CYCLES = 20_000;
+    /**
+     * Duty cycles of the switch thread without progress before a stall counts, besides the stall time and
+     * {@link #STALL_CYCLES} of the calling thread: a switch thread the machine starved has not deadlocked, and one that
+     * ran this many duty cycles and moved nothing has had its chance.
+     */
+    private static final long SWITCH_STALL_CYCLES = 1_000;
     /** What a port whose link bounced discards: packets and FCPs of the link's previous incarnation or state. */
     private static final Set<DiscardReason> BOUNCE_DISCARDS = java.util.EnumSet.of(DiscardReason.DATA_STATE,
         DiscardReason.FCP_STATE, DiscardReason.FCP_STALE, DiscardReason.VL15_STATE);
     /** How long a fault's steps get (tables applied, a bounced link down and up again). */
     private static final long FAULT_DEADLINE_NS = 5_000_000_000L;
+    /**
+     * Every port's link timeout when the switches have a thread of their own (unless one is given): on a busy machine
+     * the scheduler leaves one of the two threads off the CPU for a fifth of a second while the other runs (measured
+     * on the 2-core VM at a load of 5), and the engine's 200 ms would take the peers on the other thread for gone. On
+     * one thread every node stops together and none hears the others' silence.
+     */
+    public static final long SWITCH_THREAD_LINK_TIMEOUT_NS = 2_000_000_000L;
     /** How often the progress watch reads the switches' counters. */
     private static final long WATCH_INTERVAL_NS = 1_000_000;
 
@@ -169,6 +190,27 @@ public final class FabricSoak
         /** The node and port whose cable gets the faults, or null for every cable. */
         public Topology.Node faultNode;
         public int faultPort;
+        /**
+         * Whether the switches run on a thread of their own, the CA ports on the calling thread (not with
+         * {@link #faults}: a fault acts on the switches mid-run).
+         */
+        public boolean switchThread;
+        /**
+         * After the fabric: {@code vlink soak}'s two ports back to back in this threading mode, with the same packet
+         * size, time and seed, for the fabric/baseline ratio; null for none.
+         */
+        public ThreadingMode baselineThreading;
+    }
+
+    /**
+     * {@code vlink soak}'s two ports back to back, run after the fabric.
+     *
+     * @param threads         its threading mode, as {@code vlink soak --threads} names it.
+     * @param packetsPerSecond data packets delivered a second (every VL), while traffic was offered.
+     * @param ok              whether every invariant of the soak held.
+     */
+    private record Baseline(String threads, double packetsPerSecond, boolean ok)
+    {
     }
 
     /** One damaged end of a cable: the port that receives through it. */
@@ -249,10 +291,20 @@ public final class FabricSoak
         {
             settings.linkTimeoutNs(options.linkTimeoutNs);
         }
+        else if (options.switchThread)
+        {
+            settings.linkTimeoutNs(SWITCH_THREAD_LINK_TIMEOUT_NS);
+        }
         if (options.faults.any())
         {
+            if (options.switchThread)
+            {
+                throw new IllegalArgumentException("faults act on the switches mid-run: run them on the calling " +
+                    "thread (one thread)");
+            }
             settings.linkWrapper(this::faulty);
         }
+        settings.switchThread(options.switchThread);
         if (null != options.directory)
         {
             settings.directory(options.directory);
@@ -261,6 +313,9 @@ public final class FabricSoak
         {
             settings.vlBufferBlocks(options.vlBufferBlocks);
         }
+        int exit;
+        final JsonWriter json;
+        final boolean deadlocked;
         try (Fabric f = Fabric.build(options.topology, options.routes, settings))
         {
             fabric = f;
@@ -293,23 +348,76 @@ public final class FabricSoak
             }
             slOf = assignSls();
             bringUp();
-            final boolean deadlocked = !stopped && drive();
+            deadlocked = !stopped && drive();
             if (!deadlocked && !stopped)
             {
                 settleCredits();
             }
-            final int exit = verdict(deadlocked);
-            // the reports read the nodes' counters, which close with the fabric
-            final java.io.StringWriter text = new java.io.StringWriter();
-            summary(new PrintWriter(text));
-            summaryText = text.toString();
-            jsonText = json(exit);
+            // the reports read the nodes' counters, which close with the fabric; the switches hold still meanwhile
+            try (Fabric.Paused paused = f.pauseSwitches())
+            {
+                exit = verdict(deadlocked);
+                final java.io.StringWriter text = new java.io.StringWriter();
+                summary(new PrintWriter(text));
+                summaryText = text.toString();
+                json = json(exit);
+            }
             if (partial && !stopped)
             {
                 linger();
             }
-            return exit;
         }
+        // the fabric is closed: the baseline has the machine to itself
+        if (null != options.baselineThreading && !stopped && !deadlocked)
+        {
+            exit = baseline(exit, json);
+        }
+        jsonText = json.endObject().toString();
+        return exit;
+    }
+
+    /**
+     * @return the run's threads: 2 with a switch thread, else 1.
+     */
+    private int threads()
+    {
+        return options.switchThread ? 2 : 1;
+    }
+
+    /**
+     * {@code vlink soak}'s two ports back to back (its default QoS, traffic on every VL), the same packet size, time
+     * and seed, once the fabric is closed: its rate and the fabric's ratio to it go into the summary and the JSON.
+     *
+     * @return the exit code: a baseline whose invariants failed turns a passing run into a failed one.
+     */
+    private int baseline(final int exit, final JsonWriter json)
+    {
+        final SoakRunner.Options soak = new SoakRunner.Options();
+        soak.seconds = options.seconds;
+        soak.sizeMin = options.size;
+        soak.sizeMax = options.size;
+        soak.seed = options.seed;
+        soak.threading = options.baselineThreading;
+        soak.directory = options.directory;
+        soak.clock = options.clock;
+        soak.stop = options.stop;
+        final SoakResult result = SoakRunner.run(soak, null).result;
+        long delivered = 0;
+        for (final SoakResult.Vl vl : result.vls)
+        {
+            delivered += vl.receivedPackets;
+        }
+        stopped |= result.interrupted;
+        final double fabricRate = elapsedNs > 0 ? traffic.receivedTotal / (elapsedNs / 1e9) : 0;
+        final Baseline baseline = new Baseline(options.baselineThreading.name().toLowerCase(Locale.ROOT),
+            result.seconds > 0 ? delivered / result.seconds : 0, result.ok());
+        final double ratio = baseline.packetsPerSecond() > 0 ? fabricRate / baseline.packetsPerSecond() : 0;
+        summaryText += String.format(Locale.ROOT, "baseline: vlink soak, 2 ports back to back, threads %s: %,.0f " +
+            "pkt/s; fabric/baseline %.2f%s%n", baseline.threads(), baseline.packetsPerSecond(), ratio,
+            baseline.ok() ? "" : " (the baseline soak FAILED an invariant: " + result.violations + ")");
+        json.field("baseline_pkt_s", baseline.packetsPerSecond()).field("baseline_threads", baseline.threads())
+            .field("baseline_ok", baseline.ok()).field("ratio", ratio);
+        return EXIT_OK == exit && !baseline.ok() ? EXIT_FAILED : exit;
     }
 
     /**
@@ -544,6 +652,7 @@ public final class FabricSoak
         long lastProgress = start;
         long lastMoved = -1;
         long cyclesSinceProgress = 0;
+        long switchCyclesAtProgress = fabric.switchDutyCycles();
         long queued = 0;
         long lastLineReceived = 0;
         long drainEnd = Long.MAX_VALUE;
@@ -609,6 +718,7 @@ public final class FabricSoak
                     lastMoved = moved;
                     lastProgress = now;
                     cyclesSinceProgress = 0;
+                    switchCyclesAtProgress = fabric.switchDutyCycles();
                 }
                 else if (partial && !offering && queued == 0 && now - lastProgress > options.quietNs)
                 {
@@ -616,7 +726,8 @@ public final class FabricSoak
                     elapsedNs = now - start;
                     return false;
                 }
-                else if (queued > 0 && now - lastProgress > stallNs && cyclesSinceProgress >= STALL_CYCLES)
+                else if (queued > 0 && now - lastProgress > stallNs && cyclesSinceProgress >= STALL_CYCLES &&
+                    fabric.switchDutyCycles() - switchCyclesAtProgress >= SWITCH_STALL_CYCLES)
                 {
                     elapsedNs = now - start;
                     stalledQueued = queued;
@@ -1386,7 +1497,8 @@ public final class FabricSoak
         return map;
     }
 
-    private String json(final int exit)
+    /** @return the JSON summary of the fabric, its object left open for the baseline's fields. */
+    private JsonWriter json(final int exit)
     {
         final double seconds = elapsedNs / 1e9;
         final JsonWriter json = new JsonWriter().beginObject()
@@ -1399,6 +1511,7 @@ public final class FabricSoak
             .field("delivered", traffic.receivedTotal)
             .field("packets_per_second", seconds > 0 ? traffic.receivedTotal / seconds : 0.0)
             .field("drained", drained)
+            .field("threads", threads())
             .field("exit", exit);
         json.field("stopped", stopped);
         json.name("nodes").beginArray();
@@ -1494,7 +1607,7 @@ public final class FabricSoak
             }
             json.endArray().endObject();
         }
-        return json.endObject().toString();
+        return json;
     }
 
     private static String escape(final String s)

@@ -145,6 +145,17 @@ public final class SoakRunner
     }
 
     /**
+     * {@code vlink soak --threads auto}: one shared engine thread with 4 or more processors, else invoker mode (the
+     * soak's own thread runs the engine), which on a small machine beats an engine thread beside the soak's.
+     *
+     * @return the threading mode {@code auto} picks on this machine.
+     */
+    public static ThreadingMode autoThreading()
+    {
+        return Runtime.getRuntime().availableProcessors() >= 4 ? ThreadingMode.SHARED : ThreadingMode.INVOKER;
+    }
+
+    /**
      * @param qos a configuration.
      * @return per VL, why it is not driven (null when it is).
      */
