@@ -73,6 +73,11 @@ final class FabricSoakCommand implements Callable<Integer>
             "--size, --seconds and --seed) and print the fabric's rate against it.")
     boolean baseline;
 
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "2",
+        description = "Seconds at the start that the rate after warm-up leaves out, the fabric's and the baseline's " +
+            "(a run shorter than twice this leaves out its first half; default: ${DEFAULT-VALUE}).")
+    double warmup;
+
     @Override
     public Integer call() throws IOException
     {
@@ -111,6 +116,11 @@ final class FabricSoakCommand implements Callable<Integer>
         {
             options.baselineThreading = SoakRunner.autoThreading();
         }
+        if (!(warmup >= 0) || Double.isInfinite(warmup))
+        {
+            throw usage("--warmup " + warmup + ": give 0 or more seconds");
+        }
+        options.warmupSeconds = warmup;
         return traffic.run(options, ", threads " + (options.switchThread ? 2 : 1) + (options.faults.any() ?
             ", faults " + options.faults + " on " + (null == faultLink ? "every cable" : faultLink) : ""), spec,
             "vlink fabric soak");

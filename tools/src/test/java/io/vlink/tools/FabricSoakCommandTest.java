@@ -234,24 +234,44 @@ class FabricSoakCommandTest
     }
 
     @Test
-    void theBaselineIsVlinkSoaksTwoPortsRunAfterTheFabricWithTheSameSize() throws IOException
+    void theBaselineIsVlinkSoaksTwoPortsRunAfterTheFabricWithTheSameSizeAndWarmUp() throws IOException
     {
         final Path json = dir.resolve("baseline.json");
-        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "1", "--size", "256",
-            "--baseline", "--json", json.toString(), "--dir", dir.toString());
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "2", "--size", "256",
+            "--warmup", "1", "--baseline", "--json", json.toString(), "--dir", dir.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         final java.util.regex.Matcher line = java.util.regex.Pattern.compile(
-            "(?m)^baseline: vlink soak, 2 ports back to back, threads (invoker|shared): ([0-9,]+) pkt/s; " +
-            "fabric/baseline ([0-9]+\\.[0-9]{2})$").matcher(cli.out);
+            "(?m)^baseline: vlink soak, 2 ports back to back, threads (invoker|shared): ([0-9,]+) pkt/s after the " +
+            "warm-up \\(([0-9,]+) over the run\\); fabric/baseline ([0-9]+\\.[0-9]{2}) after the warm-up " +
+            "\\(([0-9]+\\.[0-9]{2}) over the runs\\)$").matcher(cli.out);
         assertTrue(line.find(), cli.out);
+        final java.util.regex.Matcher fabricLine = java.util.regex.Pattern.compile(
+            "delivered [0-9,]+ \\(([0-9,]+) pkt/s; ([0-9,]+) pkt/s after a 1\\.0 s warm-up\\)").matcher(cli.out);
+        assertTrue(fabricLine.find(), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
         final double baseline = ((Number)summary.get("baseline_pkt_s")).doubleValue();
+        final double baselineSteady = ((Number)summary.get("baseline_pkt_s_after_warmup")).doubleValue();
         final double fabric = ((Number)summary.get("packets_per_second")).doubleValue();
-        assertTrue(baseline > 0, summary.toString());
+        final double fabricSteady = ((Number)summary.get("packets_per_second_after_warmup")).doubleValue();
+        assertTrue(baseline > 0 && baselineSteady > 0 && fabricSteady > 0, summary.toString());
+        assertEquals(1.0, ((Number)summary.get("warmup_seconds")).doubleValue());
         assertEquals(line.group(1), summary.get("baseline_threads"));
-        assertEquals(Long.parseLong(line.group(2).replace(",", "")), Math.round(baseline));
-        assertEquals(fabric / baseline, ((Number)summary.get("ratio")).doubleValue(), 1e-9);
+        assertEquals(Long.parseLong(line.group(2).replace(",", "")), Math.round(baselineSteady));
+        assertEquals(Long.parseLong(line.group(3).replace(",", "")), Math.round(baseline));
+        assertEquals(Long.parseLong(fabricLine.group(1).replace(",", "")), Math.round(fabric));
+        assertEquals(Long.parseLong(fabricLine.group(2).replace(",", "")), Math.round(fabricSteady));
+        assertEquals(fabricSteady / baselineSteady, ((Number)summary.get("ratio")).doubleValue(), 1e-9);
+        assertEquals(fabric / baseline, ((Number)summary.get("ratio_whole_run")).doubleValue(), 1e-9);
         assertEquals(Boolean.TRUE, summary.get("baseline_ok"));
+
+        // a run shorter than twice the warm-up leaves out its first half; a negative warm-up is a usage error
+        final Path shortJson = dir.resolve("short.json");
+        assertEquals(0, Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "1", "--json",
+            shortJson.toString(), "--dir", dir.toString()).exitCode);
+        assertEquals(0.5, ((Number)Json.object(Files.readString(shortJson)).get("warmup_seconds")).doubleValue());
+        final Cli negative = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--warmup", "-1");
+        assertEquals(2, negative.exitCode, negative.toString());
+        assertTrue(negative.err.contains("--warmup -1.0: give 0 or more seconds"), negative.err);
     }
 
     @Test

@@ -21,6 +21,7 @@ import io.vlink.tools.soak.LatencyRecorder;
 import io.vlink.tools.soak.SoakFaults;
 import io.vlink.tools.soak.SoakResult;
 import io.vlink.tools.soak.SoakRunner;
+import io.vlink.tools.soak.SoakTimeline;
 import io.vlink.tools.soak.SoakTraffic;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -200,6 +201,11 @@ public final class FabricSoak
          * size, time and seed, for the fabric/baseline ratio; null for none.
          */
         public ThreadingMode baselineThreading;
+        /**
+         * Seconds at the start of the run that the rate after warm-up leaves out (the JIT's, and on two threads the
+         * time its compiler threads wait for a core); a run shorter than twice this leaves out its first half.
+         */
+        public double warmupSeconds = 2.0;
     }
 
     /**
@@ -207,9 +213,10 @@ public final class FabricSoak
      *
      * @param threads         its threading mode, as {@code vlink soak --threads} names it.
      * @param packetsPerSecond data packets delivered a second (every VL), while traffic was offered.
+     * @param steadyPacketsPerSecond the same over its whole seconds after the fabric's warm-up.
      * @param ok              whether every invariant of the soak held.
      */
-    private record Baseline(String threads, double packetsPerSecond, boolean ok)
+    private record Baseline(String threads, double packetsPerSecond, double steadyPacketsPerSecond, boolean ok)
     {
     }
 
@@ -255,6 +262,11 @@ public final class FabricSoak
     private long floodUnaccounted;
     private int[] slOf;
     private long elapsedNs;
+    // the rate after warm-up: packets delivered from the end of the warm-up to the end of the offers, and that time
+    private long warmupEndNs;
+    private long warmupDelivered = -1;
+    private long steadyDelivered = -1;
+    private long steadyNs;
     private List<Fabric.Buffer> cycle = List.of();
     private long stalledQueued;
     private boolean drained;
@@ -390,6 +402,23 @@ public final class FabricSoak
      *
      * @return the exit code: a baseline whose invariants failed turns a passing run into a failed one.
      */
+    /**
+     * @return the seconds the rate after warm-up leaves out: {@link Options#warmupSeconds}, or half of a shorter run.
+     */
+    private double warmupSeconds()
+    {
+        return Math.min(options.warmupSeconds, options.seconds / 2);
+    }
+
+    /**
+     * @return packets delivered a second from the end of the warm-up to the end of the offers (0 when the run was
+     * stopped before the offers ended).
+     */
+    private double steadyRate()
+    {
+        return steadyNs > 0 ? steadyDelivered / (steadyNs / 1e9) : 0;
+    }
+
     private int baseline(final int exit, final JsonWriter json)
     {
         final SoakRunner.Options soak = new SoakRunner.Options();
@@ -401,7 +430,8 @@ public final class FabricSoak
         soak.directory = options.directory;
         soak.clock = options.clock;
         soak.stop = options.stop;
-        final SoakResult result = SoakRunner.run(soak, null).result;
+        final SoakRunner.Outcome outcome = SoakRunner.run(soak, null);
+        final SoakResult result = outcome.result;
         long delivered = 0;
         for (final SoakResult.Vl vl : result.vls)
         {
@@ -409,14 +439,29 @@ public final class FabricSoak
         }
         stopped |= result.interrupted;
         final double fabricRate = elapsedNs > 0 ? traffic.receivedTotal / (elapsedNs / 1e9) : 0;
-        final Baseline baseline = new Baseline(options.baselineThreading.name().toLowerCase(Locale.ROOT),
-            result.seconds > 0 ? delivered / result.seconds : 0, result.ok());
-        final double ratio = baseline.packetsPerSecond() > 0 ? fabricRate / baseline.packetsPerSecond() : 0;
+        // the soak's timeline has each whole second's bytes: the seconds from the end of the same warm-up on
+        final SoakTimeline timeline = outcome.timeline;
+        final int from = (int)Math.ceil(warmupSeconds());
+        final int to = Math.min(timeline.seconds(), (int)Math.floor(options.seconds));
+        long steadyBytes = 0;
+        for (int second = from; second < to; second++)
+        {
+            steadyBytes += timeline.totalBytes(second);
+        }
+        final double wholeRate = result.seconds > 0 ? delivered / result.seconds : 0;
+        final Baseline baseline = new Baseline(options.baselineThreading.name().toLowerCase(Locale.ROOT), wholeRate,
+            to > from ? steadyBytes / (double)options.size / (to - from) : wholeRate, result.ok());
+        final double ratio = baseline.steadyPacketsPerSecond() > 0 ?
+            steadyRate() / baseline.steadyPacketsPerSecond() : 0;
+        final double wholeRatio = baseline.packetsPerSecond() > 0 ? fabricRate / baseline.packetsPerSecond() : 0;
         summaryText += String.format(Locale.ROOT, "baseline: vlink soak, 2 ports back to back, threads %s: %,.0f " +
-            "pkt/s; fabric/baseline %.2f%s%n", baseline.threads(), baseline.packetsPerSecond(), ratio,
-            baseline.ok() ? "" : " (the baseline soak FAILED an invariant: " + result.violations + ")");
-        json.field("baseline_pkt_s", baseline.packetsPerSecond()).field("baseline_threads", baseline.threads())
-            .field("baseline_ok", baseline.ok()).field("ratio", ratio);
+            "pkt/s after the warm-up (%,.0f over the run); fabric/baseline %.2f after the warm-up (%.2f over the " +
+            "runs)%s%n", baseline.threads(), baseline.steadyPacketsPerSecond(), baseline.packetsPerSecond(), ratio,
+            wholeRatio, baseline.ok() ? "" : " (the baseline soak FAILED an invariant: " + result.violations + ")");
+        json.field("baseline_pkt_s", baseline.packetsPerSecond())
+            .field("baseline_pkt_s_after_warmup", baseline.steadyPacketsPerSecond())
+            .field("baseline_threads", baseline.threads())
+            .field("baseline_ok", baseline.ok()).field("ratio", ratio).field("ratio_whole_run", wholeRatio);
         return EXIT_OK == exit && !baseline.ok() ? EXIT_FAILED : exit;
     }
 
@@ -646,6 +691,7 @@ public final class FabricSoak
         final IdleStrategy idle = new BackoffIdleStrategy();
         final long start = clock.nanoTime();
         final long offerEnd = start + (long)(options.seconds * 1e9);
+        final long warmupEnd = start + (long)(warmupSeconds() * 1e9);
         final long stallNs = options.stallMs * 1_000_000L;
         long nextLine = start + 1_000_000_000L;
         long nextWatch = start;
@@ -670,9 +716,17 @@ public final class FabricSoak
             }
             if (offering)
             {
+                if (warmupDelivered < 0 && now - warmupEnd >= 0)
+                {
+                    warmupDelivered = traffic.receivedTotal;
+                    warmupEndNs = now;
+                }
                 if (now - offerEnd >= 0 || (options.packets > 0 && traffic.sentTotal >= options.packets))
                 {
                     offering = false;
+                    // the rate after warm-up (the whole offering time when it ended first: --packets)
+                    steadyDelivered = traffic.receivedTotal - Math.max(0, warmupDelivered);
+                    steadyNs = now - (warmupDelivered < 0 ? start : warmupEndNs);
                     armFaults(false);
                     endStall();
                     drainEnd = now + DRAIN_NS;
@@ -1307,10 +1361,10 @@ public final class FabricSoak
     {
         final double seconds = elapsedNs / 1e9;
         text.println(String.format(Locale.ROOT, "%s: %s, pattern %s, %d CA ports%s, %d switch%s%s, %.1f s: " +
-            "sent %,d, delivered %,d (%,.0f pkt/s)", options.title, options.label,
+            "sent %,d, delivered %,d (%,.0f pkt/s; %,.0f pkt/s after a %.1f s warm-up)", options.title, options.label,
             options.pattern.label(), n, partial ? " (" + local.length + " here)" : "", fabric.switches().size(),
             fabric.switches().size() == 1 ? "" : "es", partial ? " here" : "", seconds, traffic.sentTotal, traffic.receivedTotal,
-            seconds > 0 ? traffic.receivedTotal / seconds : 0.0));
+            seconds > 0 ? traffic.receivedTotal / seconds : 0.0, steadyRate(), warmupSeconds()));
         text.println(String.format(Locale.ROOT, "%-24s %6s %12s %12s %8s %8s %10s %10s", "CA port", "lid", "sent",
             "received", "lost", "order", "p50 us", "p99 us"));
         for (final int i : local)
@@ -1510,6 +1564,8 @@ public final class FabricSoak
             .field("sent", traffic.sentTotal)
             .field("delivered", traffic.receivedTotal)
             .field("packets_per_second", seconds > 0 ? traffic.receivedTotal / seconds : 0.0)
+            .field("warmup_seconds", warmupSeconds())
+            .field("packets_per_second_after_warmup", steadyRate())
             .field("drained", drained)
             .field("threads", threads())
             .field("exit", exit);
