@@ -70,7 +70,10 @@ public final class UdpPeer
             .threading(ThreadingMode.SHARED)
             .idle("backoff")
             .qos(QosConfig.opensmDefaults(VLS))
-            .vlBufferBlocks(256);
+            .vlBufferBlocks(256)
+            // a peer descheduled for a few hundred ms on a loaded 2-core machine is not a dead one here: a link error
+            // would flush messages this exchange waits for
+            .linkTimeoutNs(TimeUnit.SECONDS.toNanos(5));
         link.accept(builder);
         try (Engine engine = builder.build())
         {
