@@ -50,12 +50,15 @@ public final class PerfCommand implements Callable<Integer>
 
     /**
      * Default warm-ups. perftest needs none; a JVM does: until C2 has compiled the path, a message costs several
-     * times more, and on two cores both busy with the test the compiler threads get little time, so a bandwidth run
-     * whose warm-up is short reports the compiler's progress (measured: a 4096-byte send-bw over shm averaged 0.30
-     * Mpps after 1,000 warm-up messages, 0.55-0.58 after 200,000).
+     * times more, and on two cores both busy with the test the compiler threads get little time, so a run whose
+     * warm-up is short reports the compiler's progress. Measured over shm on two vCPUs: a 64-byte send-lat's
+     * t_typical was 1.3-4.5 us, in two groups, after 10,000 warm-up messages and 1.09-1.16 us in every run after
+     * 300,000 (about a second); a 4096-byte send-bw averaged 0.30 Mpps after 1,000, 0.35-0.66 after 200,000 and
+     * 0.70-1.03 after 2,000,000 (about three seconds). Over UDP, whose round trip is ten times longer, the same
+     * counts take ten times as long.
      */
-    static final long LATENCY_WARMUP = 10_000;
-    static final long BANDWIDTH_WARMUP = 200_000;
+    static final long LATENCY_WARMUP = 300_000;
+    static final long BANDWIDTH_WARMUP = 2_000_000;
 
     @Spec
     CommandSpec spec;
