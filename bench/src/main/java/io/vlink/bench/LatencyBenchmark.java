@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * with, as the baseline in the same run, the round trip of a bare Agrona {@link OneToOneRingBuffer} pair between
  * the same threads ({@link #ringRoundTrip}): the benchmark thread alone in {@code invoker} mode (as the engine's agents
  * run there), the benchmark thread and an echo thread in {@code shared} mode (the application's thread and the
- * engine's one thread) and in {@code split} mode (the engine's agents on two threads of their own). Sample time in
+ * engine's one thread) and in {@code split} mode (the engine's agents on two threads of their own). The baseline is a
+ * state of its own: no engine thread runs while it is measured, and no echo thread while the engine is. Sample time in
  * ns: JMH prints p50, p90, p99, p99.9 of each. {@code idle} says how every waiting thread waits, the engine's and the
  * baseline's alike: {@code yield} (the default: on two cores, spinning threads starve each other once there are more
  * threads than cores, as in split mode) or {@code spin} (two threads on two cores, shared mode's case). Run:
@@ -73,21 +74,6 @@ public class LatencyBenchmark
         final ReceiveHandler toB = (vl, buffer, offset, length) -> atB++;
         final ReceiveHandler toA = (vl, buffer, offset, length) -> atA++;
 
-        // the baseline: two rings, and in split mode an echo thread
-        OneToOneRingBuffer out;
-        OneToOneRingBuffer back;
-        Thread echoThread;
-        volatile boolean running;
-        long ringReplies;
-        final MessageHandler echoHandler = (type, buffer, index, length) ->
-        {
-            while (!back.write(1, buffer, index, length))
-            {
-                Thread.onSpinWait();
-            }
-        };
-        final MessageHandler replyHandler = (type, buffer, index, length) -> ringReplies++;
-
         @Setup(Level.Trial)
         public void setUp()
         {
@@ -112,36 +98,11 @@ public class LatencyBenchmark
             }
             qpA = portA.createQueuePair(1, 1, 2);
             qpB = portB.createQueuePair(2, 1, 1);
-
-            final int length = 64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH;
-            out = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(length)));
-            back = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(length)));
-            if (!invoker)
-            {
-                running = true;
-                echoThread = new Thread(() ->
-                {
-                    while (running)
-                    {
-                        if (0 == out.read(echoHandler))
-                        {
-                            pause();
-                        }
-                    }
-                }, "ring-echo");
-                echoThread.setDaemon(true);
-                echoThread.start();
-            }
         }
 
         @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException
+        public void tearDown()
         {
-            running = false;
-            if (null != echoThread)
-            {
-                echoThread.join();
-            }
             engine.close();
         }
 
@@ -159,14 +120,7 @@ public class LatencyBenchmark
 
         void pause()
         {
-            if (spin)
-            {
-                Thread.onSpinWait();
-            }
-            else
-            {
-                Thread.yield();
-            }
+            LatencyBenchmark.pause(spin);
         }
 
         void send(final QueuePair qp)
@@ -203,6 +157,85 @@ public class LatencyBenchmark
     }
 
     /**
+     * The baseline, a state of its own so that no engine thread runs beside it (nor its echo thread beside the
+     * engine's benchmarks): two rings, and an echo thread unless {@code invoker}.
+     */
+    @State(Scope.Benchmark)
+    public static class Rings
+    {
+        @Param({"invoker", "shared", "split"})
+        String threads;
+
+        @Param({"yield"})
+        String idle;
+        boolean spin;
+        boolean invoker;
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[SIZE]);
+
+        OneToOneRingBuffer out;
+        OneToOneRingBuffer back;
+        Thread echoThread;
+        volatile boolean running;
+        long ringReplies;
+        final MessageHandler echoHandler = (type, buffer, index, length) ->
+        {
+            while (!back.write(1, buffer, index, length))
+            {
+                Thread.onSpinWait();
+            }
+        };
+        final MessageHandler replyHandler = (type, buffer, index, length) -> ringReplies++;
+
+        @Setup(Level.Trial)
+        public void setUp()
+        {
+            invoker = ThreadingMode.INVOKER == ThreadingMode.parse(threads);
+            spin = "spin".equals(idle);
+            final int length = 64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH;
+            out = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(length)));
+            back = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(length)));
+            if (!invoker)
+            {
+                running = true;
+                echoThread = new Thread(() ->
+                {
+                    while (running)
+                    {
+                        if (0 == out.read(echoHandler))
+                        {
+                            pause(spin);
+                        }
+                    }
+                }, "ring-echo");
+                echoThread.setDaemon(true);
+                echoThread.start();
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException
+        {
+            running = false;
+            if (null != echoThread)
+            {
+                echoThread.join();
+            }
+        }
+    }
+
+    static void pause(final boolean spin)
+    {
+        if (spin)
+        {
+            Thread.onSpinWait();
+        }
+        else
+        {
+            Thread.yield();
+        }
+    }
+
+    /**
      * @param p the engine.
      * @return messages delivered (so the work is not dead code).
      */
@@ -229,11 +262,11 @@ public class LatencyBenchmark
     }
 
     /**
-     * @param p the rings (and the echo thread in split mode).
+     * @param p the rings (and the echo thread unless in invoker mode).
      * @return replies received.
      */
     @Benchmark
-    public long ringRoundTrip(final Pipeline p)
+    public long ringRoundTrip(final Rings p)
     {
         final long target = p.ringReplies + 1;
         while (!p.out.write(1, p.message, 0, SIZE))
@@ -253,7 +286,7 @@ public class LatencyBenchmark
         {
             if (0 == p.back.read(p.replyHandler) && !p.invoker)
             {
-                p.pause();
+                pause(p.spin);
             }
         }
         return p.ringReplies;

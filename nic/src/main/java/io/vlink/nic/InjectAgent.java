@@ -201,8 +201,7 @@ final class InjectAgent implements Agent
             for (int i = 0; i < known; i++)
             {
                 final QueuePair qp = bySchedulerIndex[i];
-                final long posted = qp.posted();
-                while (qp.fed < posted && scheduler.post(qp.schedulerIndex, qp.lengthOf(qp.fed), qp.fed))
+                while (qp.isPosted(qp.fed) && scheduler.post(qp.schedulerIndex, qp.lengthOf(qp.fed), qp.fed))
                 {
                     qp.fed++;
                 }

@@ -73,7 +73,10 @@ abstract class QueuePairPad3 extends QueuePairConsumer
  * port leave Armed or Active ({@link Port#linkState()}) are kept and sent once the link is Active again.
  * <p>
  * One application thread posts to a queue pair; the hand-off to the engine is a single-producer single-consumer
- * ring in off-heap memory (descriptor written, then the tail with release; the engine reads it with acquire). The
+ * ring in off-heap memory: the bytes and the slot's descriptor written, then the slot's sequence word with release;
+ * the engine reads the sequence word of the next slot with acquire, so it waits on the one cache line the post
+ * publishes (not on a tail word first and the slot after it: a message crossing the threads costs one cache-line
+ * transfer less). The tail follows with release, for the counts read elsewhere ({@code posted()}). The
  * injection agent hands completions back the same way (the completion word: release after the message's bytes were
  * copied; the posting thread reads it with acquire before it reuses a slot or the message's memory). The tail and
  * the completion word each have two cache lines of their own before them; in this object, the posting thread's
@@ -103,6 +106,9 @@ public final class QueuePair extends QueuePairPad3
     private static final int SLOT_REGION_OFFSET = 0;
     private static final int SLOT_OFFSET_OFFSET = 4;
     private static final int SLOT_LENGTH_OFFSET = 8;
+    // the message's sequence number + 1 (low 32 bits), written last: a slot's previous message is capacity earlier,
+    // and a slot never written holds 0, which is no message's word before 2^32 - 1 messages went through it
+    private static final int SLOT_SEQUENCE_OFFSET = 12;
 
     private final Port port;
     private final int qpn;
@@ -262,6 +268,7 @@ public final class QueuePair extends QueuePairPad3
         ring.putInt(slot + SLOT_REGION_OFFSET, region);
         ring.putInt(slot + SLOT_OFFSET_OFFSET, offset);
         ring.putInt(slot + SLOT_LENGTH_OFFSET, length);
+        ring.putIntRelease(slot + SLOT_SEQUENCE_OFFSET, (int)(tail + 1));
         ring.putLongRelease(TAIL_OFFSET, tail + 1);
         return tail;
     }
@@ -338,6 +345,19 @@ public final class QueuePair extends QueuePairPad3
     long posted()
     {
         return ring.getLongAcquire(TAIL_OFFSET);
+    }
+
+    /**
+     * Injection agent: has the application posted message {@code sequence} (the slot's sequence word, acquire: its
+     * descriptor and bytes are then visible)? Only for the message after the last one seen posted.
+     *
+     * @param sequence the message's sequence number.
+     * @return true once it is posted.
+     */
+    boolean isPosted(final long sequence)
+    {
+        return (int)(sequence + 1) ==
+            ring.getIntAcquire(SLOTS_OFFSET + (int)(sequence & mask) * SLOT_LENGTH + SLOT_SEQUENCE_OFFSET);
     }
 
     int regionOf(final long sequence)

@@ -16,8 +16,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * A message from the posting thread (the application) to the injection agent through the queue pair's ring: a
  * two-slot queue pair has carried two 64-byte messages (completed), so the new 96-byte message of immediate data
  * reuses slot 0, whose old descriptor and bytes are still there. The application posts (bytes and descriptor, then
- * the tail with release); the injection agent reads the tail ({@code posted}, acquire), then the descriptor and
- * the bytes, as it does before slicing a message. It never sees the new tail with the old descriptor or bytes.
+ * the slot's sequence word with release); the injection agent reads the slot's sequence word ({@code isPosted},
+ * acquire), then the descriptor and the bytes, as it does before slicing a message. It never sees the new sequence
+ * word with the old descriptor or bytes.
  * <p>
  * r1 = messages seen beyond the first two, r2 = the descriptor's region (-1 = immediate data), r3 = its length,
  * r4 = ints of the bytes holding the posted value (-1 = nothing seen).
@@ -25,7 +26,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @JCStressTest
 @Outcome(id = "0, 0, 0, -1", expect = ACCEPTABLE, desc = "not posted yet")
 @Outcome(id = "1, -1, 96, 24", expect = ACCEPTABLE_INTERESTING, desc = "the message: its descriptor and every byte")
-@Outcome(expect = FORBIDDEN, desc = "the new tail with a stale descriptor or stale bytes: the tail's release/acquire is broken")
+@Outcome(expect = FORBIDDEN, desc = "the new sequence word with a stale descriptor or stale bytes: its release/acquire is broken")
 @State
 public class QueuePairPublication
 {
@@ -48,13 +49,13 @@ public class QueuePairPublication
         qp.offer(BODY, 0, Cells.PACKET_SIZE);
     }
 
-    /** The injection agent: the tail, then the descriptor and the bytes of message 2. */
+    /** The injection agent: slot 0's sequence word, then the descriptor and the bytes of message 2. */
     @Actor
     public void injectionAgent(final IIII_Result r)
     {
-        final long seen = qp.posted() - 2;
-        r.r1 = (int)seen;
-        if (seen == 0)
+        final boolean seen = qp.isPosted(2);
+        r.r1 = seen ? 1 : 0;
+        if (!seen)
         {
             r.r4 = -1;
             return;

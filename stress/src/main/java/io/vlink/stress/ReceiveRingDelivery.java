@@ -15,8 +15,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Received packets into a VL's receive buffer ({@code nic}'s {@link ReceiveRing}): the receive agent offers a
- * 96-byte packet (bytes and descriptor, then the packet tail with release); the application polls (tail with
- * acquire) and reads the packet in place. A packet handed to the application is whole.
+ * 96-byte packet (the bytes, then the descriptor with release); the application polls (the descriptor at its head
+ * with acquire) and reads the packet in place. A packet handed to the application is whole.
  * <p>
  * r1 = the size handed over (0 = none yet), r2 = ints of the packet holding the written value (-1 = none).
  */

@@ -41,8 +41,12 @@ abstract class ReceiveRingPad2 extends ReceiveRingProducer
  * Packets are stored contiguously so the handler reads each in place: a packet that starts near the end of the
  * block area runs on into an overhang of one largest packet past it, so wrapping never costs blocks.
  * <p>
- * Ordering: the producer writes the bytes and the descriptor, then the packet tail with release; the consumer
- * reads the tail with acquire. The consumer, after the handler returns, advances the block head with release;
+ * Ordering: the producer writes the bytes, then the packet's descriptor with release; the consumer reads the
+ * descriptor at its head with acquire, and a descriptor is the packet's when it carries the lap tag of the head's
+ * lap (a descriptor slot is reused once per lap; a fresh one, all zeros, is no lap's). The consumer so waits on the
+ * one cache line the packet's publication writes, not on a tail word first and the descriptor after it: a packet
+ * crossing the threads costs one cache-line transfer less. The producer also advances the packet tail with release,
+ * for {@link #size()}. The consumer, after the handler returns, advances the block head with release;
  * the producer reads it with acquire to know the free space. {@link #releasedBlocks()} (the block head) is
  * monotonic, so the credit agent can turn it into {@code free += NP} on its own thread.
  * <p>
@@ -59,8 +63,15 @@ public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
     private static final int BLOCK_HEAD_OFFSET = PACKET_HEAD_OFFSET + Long.BYTES;
     private static final int DESCRIPTORS_OFFSET = 3 * PAD;
 
+    private static final int SIZE_BITS = 16;
+    private static final int START_SHIFT = SIZE_BITS;
+    private static final int TAG_SHIFT = 48;
+    private static final long SIZE_MASK = (1L << SIZE_BITS) - 1;
+    private static final long TAG_MASK = 0xFFFF;
+
     private final int capacityBlocks;
     private final int descriptorMask;
+    private final int lapShift;
     private final UnsafeBuffer positions;
     private final UnsafeBuffer data;
 
@@ -91,6 +102,7 @@ public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
         this.capacityBlocks = capacityBlocks;
         final int descriptors = BitUtil.findNextPositivePowerOfTwo(capacityBlocks);
         descriptorMask = descriptors - 1;
+        lapShift = Integer.numberOfTrailingZeros(descriptors);
         positions = OffHeap.allocate(DESCRIPTORS_OFFSET + descriptors * Long.BYTES);
         data = OffHeap.allocate((capacityBlocks + Sizes.blocks(maxPacketSize)) * Sizes.BLOCK_LENGTH);
     }
@@ -128,8 +140,9 @@ public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
         tailBlock = nextBlock >= capacityBlocks ? nextBlock - capacityBlocks : nextBlock;
         data.putBytes(startBlock * Sizes.BLOCK_LENGTH, src, offset, size);
         final long packetTail = positions.getLong(PACKET_TAIL_OFFSET);
-        positions.putLong(descriptorOffset(packetTail), ((long)startBlock << 32) | size);
         positions.putLong(BLOCK_TAIL_OFFSET, blockTail + blocks);
+        positions.putLongRelease(
+            descriptorOffset(packetTail), (lapTag(packetTail) << TAG_SHIFT) | ((long)startBlock << START_SHIFT) | size);
         positions.putLongRelease(PACKET_TAIL_OFFSET, packetTail + 1);
         return true;
     }
@@ -154,14 +167,17 @@ public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
      */
     public int poll(final PacketConsumer consumer, final int limit)
     {
-        final long packetTail = positions.getLongAcquire(PACKET_TAIL_OFFSET);
         long packetHead = positions.getLong(PACKET_HEAD_OFFSET);
         int count = 0;
-        while (packetHead < packetTail && count < limit)
+        while (count < limit)
         {
-            final long descriptor = positions.getLong(descriptorOffset(packetHead));
-            final int startBlock = (int)(descriptor >>> 32);
-            final int size = (int)descriptor;
+            final long descriptor = positions.getLongAcquire(descriptorOffset(packetHead));
+            if (descriptor >>> TAG_SHIFT != lapTag(packetHead))
+            {
+                break;
+            }
+            final int startBlock = (int)(descriptor >>> START_SHIFT);
+            final int size = (int)(descriptor & SIZE_MASK);
             try
             {
                 consumer.onPacket(data, startBlock * Sizes.BLOCK_LENGTH, size);
@@ -188,12 +204,13 @@ public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
     public boolean peek(final PacketConsumer consumer)
     {
         final long packetHead = positions.getLong(PACKET_HEAD_OFFSET);
-        if (packetHead >= positions.getLongAcquire(PACKET_TAIL_OFFSET))
+        final long descriptor = positions.getLongAcquire(descriptorOffset(packetHead));
+        if (descriptor >>> TAG_SHIFT != lapTag(packetHead))
         {
             return false;
         }
-        final long descriptor = positions.getLong(descriptorOffset(packetHead));
-        consumer.onPacket(data, (int)(descriptor >>> 32) * Sizes.BLOCK_LENGTH, (int)descriptor);
+        consumer.onPacket(
+            data, (int)(descriptor >>> START_SHIFT) * Sizes.BLOCK_LENGTH, (int)(descriptor & SIZE_MASK));
         return true;
     }
 
@@ -213,6 +230,15 @@ public final class ReceiveRing extends ReceiveRingPad2 implements AutoCloseable
     public long releasedBlocks()
     {
         return positions.getLongAcquire(BLOCK_HEAD_OFFSET);
+    }
+
+    /**
+     * The tag a descriptor of this packet position carries: its lap plus one, in 16 bits. A slot's previous packet
+     * is one lap earlier, so its tag differs by one; a slot never written holds 0, which lap 0's tag (1) is not.
+     */
+    private long lapTag(final long packetPosition)
+    {
+        return ((packetPosition >>> lapShift) + 1) & TAG_MASK;
     }
 
     private int descriptorOffset(final long packetPosition)
