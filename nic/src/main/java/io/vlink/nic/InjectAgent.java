@@ -104,7 +104,7 @@ final class InjectAgent implements Agent
         // the flush epoch last flushed for (packets are stamped with it), and whether its report waits for the arbiter
         private int generation;
         private boolean flushReportDue;
-        // the SMP queue's tail as read with the data queue pairs' (before the flush epoch is checked)
+        // the SMP queue's tail, read with the data queue pairs' slots (before the flush epoch is checked)
         private long smpPosted;
 
         // one pending packet per injector
@@ -152,8 +152,8 @@ final class InjectAgent implements Agent
                 reportFlush();
             }
             feed();
-            // The epoch after the tails: a message posted after the application saw this error's Down is in a tail
-            // read above only if this read sees the epoch, so it is never produced under the old generation.
+            // The epoch after the queue pairs' slots: a message posted after the application saw this error's Down is
+            // seen posted above only if this read sees the epoch, so it is never produced under the old generation.
             final int epoch = flush.epoch();
             if (epoch != generation)
             {

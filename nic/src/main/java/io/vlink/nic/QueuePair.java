@@ -74,9 +74,9 @@ abstract class QueuePairPad3 extends QueuePairConsumer
  * <p>
  * One application thread posts to a queue pair; the hand-off to the engine is a single-producer single-consumer
  * ring in off-heap memory: the bytes and the slot's descriptor written, then the slot's sequence word with release;
- * the engine reads the sequence word of the next slot with acquire, so it waits on the one cache line the post
- * publishes (not on a tail word first and the slot after it: a message crossing the threads costs one cache-line
- * transfer less). The tail follows with release, for the counts read elsewhere ({@code posted()}). The
+ * the engine reads the sequence word of the next slot with acquire: it waits on the slot itself, as Agrona's ring
+ * buffers wait on a record's header, rather than on a tail word and then the slot (one load fewer in the chain a
+ * message waits on). The tail follows with release, for the counts read elsewhere ({@code posted()}). The
  * injection agent hands completions back the same way (the completion word: release after the message's bytes were
  * copied; the posting thread reads it with acquire before it reuses a slot or the message's memory). The tail and
  * the completion word each have two cache lines of their own before them; in this object, the posting thread's

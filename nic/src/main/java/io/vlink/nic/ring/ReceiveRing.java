@@ -44,9 +44,9 @@ abstract class ReceiveRingPad2 extends ReceiveRingProducer
  * Ordering: the producer writes the bytes, then the packet's descriptor with release; the consumer reads the
  * descriptor at its head with acquire, and a descriptor is the packet's when it carries the lap tag of the head's
  * lap (a descriptor slot is reused once per lap; a fresh one, all zeros, is no lap's). The consumer so waits on the
- * one cache line the packet's publication writes, not on a tail word first and the descriptor after it: a packet
- * crossing the threads costs one cache-line transfer less. The producer also advances the packet tail with release,
- * for {@link #size()}. The consumer, after the handler returns, advances the block head with release;
+ * descriptor itself, as Agrona's ring buffers wait on a record's header, rather than on a tail word and then the
+ * descriptor (one load fewer in the chain a packet waits on). The producer also advances the packet tail with
+ * release, for {@link #size()}. The consumer, after the handler returns, advances the block head with release;
  * the producer reads it with acquire to know the free space. {@link #releasedBlocks()} (the block head) is
  * monotonic, so the credit agent can turn it into {@code free += NP} on its own thread.
  * <p>
