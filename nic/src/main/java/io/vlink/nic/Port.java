@@ -87,11 +87,8 @@ public final class Port
     // set once by the engine's close, after every agent stopped: every call of the application is refused from then
     private boolean closed;
 
-    // poll side (the application's polling thread)
-    private int pollVl;
-    private ReceiveHandler pollHandler;
-    private final PacketHeader pollHeader = new PacketHeader();
-    private final ReceiveRing.PacketConsumer pollConsumer = this::deliver;
+    // poll side (the application's polling thread), padded away from the fields the agents read
+    private final PortPoller poller;
     private volatile CloseReport closeReport;
 
     Port(
@@ -159,6 +156,8 @@ public final class Port
             made.add(vl15::close);
             rxRings[VL15] = vl15;
             smpQueuePair = new QueuePair(this, 0, VL15, 0, QueuePair.KIND_SMP, queueDepth, maxPacket);
+            // last, so that what follows it in memory is its own header flyweight and padding
+            poller = new PortPoller();
         }
         catch (final RuntimeException | Error ex)
         {
@@ -464,32 +463,7 @@ public final class Port
     public int poll(final ReceiveHandler handler, final int limit)
     {
         checkOpen();
-        int delivered = pollVl(VL15, handler, limit);
-        final int dataVls = qos.dataVls();
-        for (int i = 0; i < dataVls && delivered < limit; i++)
-        {
-            final int vl = pollVl;
-            pollVl = vl + 1 == dataVls ? 0 : vl + 1;
-            delivered += pollVl(vl, handler, limit - delivered);
-        }
-        return delivered;
-    }
-
-    private void deliver(final DirectBuffer buffer, final int offset, final int length)
-    {
-        final PacketHeader header = pollHeader.wrap(buffer, offset, length);
-        pollHandler.onPacket(buffer, header.payloadOffset(), header.payloadLength(), header);
-    }
-
-    private int pollVl(final int vl, final ReceiveHandler handler, final int limit)
-    {
-        pollHandler = handler;
-        final int count = rxRings[vl].poll(pollConsumer, limit);
-        if (count > 0)
-        {
-            counters.deliveredPackets(vl).getAndAddRelease(count);
-        }
-        return count;
+        return poller.poll(rxRings, qos.dataVls(), counters, handler, limit);
     }
 
     /**

@@ -6,10 +6,12 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Two cache lines before the posting thread's field.
+ * An int for the gap after the object header (else the JVM places one of the injection agent's ints there, next to
+ * whatever precedes this object in memory), then two cache lines before the posting thread's field.
  */
 abstract class QueuePairPad1
 {
+    int gap;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
 }
 

@@ -7,10 +7,12 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Two cache lines before the producer's fields.
+ * An int for the gap after the object header (else the JVM places the producer's int there, next to whatever
+ * precedes this object in memory), then two cache lines before the producer's fields.
  */
 abstract class ReceiveRingPad1
 {
+    int gap;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
 }
 
@@ -21,7 +23,8 @@ abstract class ReceiveRingPad1
 abstract class ReceiveRingProducer extends ReceiveRingPad1
 {
     long blockHeadCache;
-    int tailBlock;
+    // a long, so that the producer's fields leave no gap a field of the ring read by both threads would fill
+    long tailBlock;
 }
 
 /**
