@@ -10,6 +10,33 @@ import java.util.List;
 import java.util.StringJoiner;
 
 /**
+ * An int for the gap after the object header, then two cache lines: an engine's duty cycles (one a thread) are made one
+ * after the other, and each writes its position on every part it runs.
+ */
+abstract class DutyCyclePad1
+{
+    int gap;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The duty cycle's position, written by its thread only.
+ */
+abstract class DutyCyclePosition extends DutyCyclePad1
+{
+    // the part this duty cycle goes on with: 0 unless the last one ended on a part that threw
+    int next;
+}
+
+/**
+ * Two cache lines after the position.
+ */
+abstract class DutyCyclePad2 extends DutyCyclePosition
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
  * The agents one engine thread runs together, called directly: the thread's clock, then credit (with the heartbeat),
  * inject, arbiter and receive, any of which may be absent (split mode gives the receive half and the transmit half a
  * thread each). Receive comes last so that a packet the arbiter put on an in-process link (the loopback peer, a
@@ -22,7 +49,7 @@ import java.util.StringJoiner;
  * so a part that fails every time never starves the others. {@link #onClose()} closes every part, even when one
  * throws, and rethrows the first failure.
  */
-final class DutyCycle implements Agent
+final class DutyCycle extends DutyCyclePad2 implements Agent
 {
     private static final int CLOCK = 0;
     private static final int CREDIT = 1;
@@ -42,8 +69,6 @@ final class DutyCycle implements Agent
     private final Agent capture;
     private final Agent[] parts;
     private final String roleName;
-    // the part this duty cycle goes on with: 0 unless the last one ended on a part that threw
-    private int next;
 
     /**
      * @param clock     the thread's clock, read first in each duty cycle; null when the parts read the engine's.

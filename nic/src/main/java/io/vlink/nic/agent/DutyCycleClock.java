@@ -6,6 +6,32 @@ import org.agrona.concurrent.NanoClock;
 import java.util.Objects;
 
 /**
+ * An int for the gap after the object header, then two cache lines: the clocks of an engine's threads are made one
+ * after the other, and each is written every duty cycle by its own thread.
+ */
+abstract class DutyCycleClockPad1
+{
+    int gap;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The time read at the start of this duty cycle: written and read by the clock's thread only.
+ */
+abstract class DutyCycleClockValue extends DutyCycleClockPad1
+{
+    long nowNs;
+}
+
+/**
+ * Two cache lines after the value.
+ */
+abstract class DutyCycleClockPad2 extends DutyCycleClockValue
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
  * One clock read per duty cycle for the agents one thread runs together: composed first, it reads its source and
  * every agent after it in the same duty cycle reads that value. A clock read costs 20-30 ns on a virtual machine
  * (more where the clock source is not the TSC), and an idle duty cycle of a two-port engine is a few hundred ns, so
@@ -15,10 +41,9 @@ import java.util.Objects;
  * (an engine gives each thread of {@link ThreadingMode#SHARED}, {@link ThreadingMode#SPLIT} and
  * {@link ThreadingMode#INVOKER} its own, and {@link ThreadingMode#DEDICATED} agents the source itself).
  */
-public final class DutyCycleClock implements Agent, NanoClock
+public final class DutyCycleClock extends DutyCycleClockPad2 implements Agent, NanoClock
 {
     private final NanoClock source;
-    private long nowNs;
 
     /**
      * @param source the clock read once per duty cycle (the engine's, which a test may inject).
