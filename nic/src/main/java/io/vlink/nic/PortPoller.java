@@ -61,19 +61,25 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         final ReceiveHandler handler,
         final int limit)
     {
-        this.handler = handler;
-        int delivered = pollVl(rings, counters, Port.VL15, limit);
+        int delivered = pollVl(rings, counters, handler, Port.VL15, limit);
         for (int i = 0; i < dataVls && delivered < limit; i++)
         {
             final int vl = nextVl;
             nextVl = vl + 1 == dataVls ? 0 : vl + 1;
-            delivered += pollVl(rings, counters, vl, limit - delivered);
+            delivered += pollVl(rings, counters, handler, vl, limit - delivered);
         }
         return delivered;
     }
 
-    private int pollVl(final ReceiveRing[] rings, final PortCounters counters, final int vl, final int limit)
+    private int pollVl(
+        final ReceiveRing[] rings,
+        final PortCounters counters,
+        final ReceiveHandler handler,
+        final int vl,
+        final int limit)
     {
+        // set for each VL: a handler that polls this port again (with a handler of its own) leaves it changed
+        this.handler = handler;
         final int count = rings[vl].poll(this, limit);
         if (count > 0)
         {
