@@ -41,9 +41,11 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
  * inject, arbiter and receive, any of which may be absent (split mode gives the receive half and the transmit half a
  * thread each). Receive comes last so that a packet the arbiter put on an in-process link (the loopback peer, a
  * switch port of the same thread) is received in the same duty cycle; what it hands the credit agent is taken first
- * thing in the next one, still before the arbiter's next grant. Agrona's {@code CompositeAgent} calls its parts through the {@link Agent} interface, a call the JIT
- * cannot bind when the parts are of five classes; here each call is to a final class and inlines, which takes about a
- * tenth off an idle duty cycle.
+ * thing in the next one, still before the arbiter's next grant.
+ * <p>
+ * Agrona's {@code CompositeAgent} calls its parts through the {@link Agent} interface, a call the JIT cannot bind
+ * when the parts are of five classes; here each call is to a final class and inlines, which takes about a tenth off
+ * an idle duty cycle.
  * <p>
  * As Agrona's composite, a part that throws ends this duty cycle, and the next one resumes with the part after it,
  * so a part that fails every time never starves the others. {@link #onClose()} closes every part, even when one
