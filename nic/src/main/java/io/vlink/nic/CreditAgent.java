@@ -254,7 +254,10 @@ final class CreditAgent implements Agent
         private int requestFcps()
         {
             int work = 0;
-            while (fcpRequests.size() < FCP_REQUESTS_IN_FLIGHT * RxEvents.RECORD_LENGTH)
+            // this agent is the ring's producer: its own position, and one acquire of the arbiter's (size() reads
+            // both positions in a loop, every duty cycle)
+            while (fcpRequests.producerPosition() - fcpRequests.consumerPosition() <
+                FCP_REQUESTS_IN_FLIGHT * RxEvents.RECORD_LENGTH)
             {
                 final int vl = control.pollFcp(nowNs);
                 if (FcpSchedule.NONE == vl)

@@ -106,6 +106,9 @@ final class InjectAgent implements Agent
         private boolean flushReportDue;
         // the SMP queue's tail, read with the data queue pairs' slots (before the flush epoch is checked)
         private long smpPosted;
+        // the values of the two gauges as last written (both start at 0 in a new counters file)
+        private int publishedOccupancy;
+        private long publishedPriorityChanges;
 
         // one pending packet per injector
         private final QueuePair[] pendingQp = new QueuePair[INJECTORS];
@@ -178,9 +181,25 @@ final class InjectAgent implements Agent
                 produce();
                 readySmp();
             }
-            counters.cellOccupancy.setRelease(cells.totalCells() - cells.freeCells());
-            counters.injectorPriorityChanges.setRelease(injectors.priorityChanges());
+            publishGauges();
             return work;
+        }
+
+        /** The two figures this agent owns, written only when they moved (most duty cycles move neither). */
+        private void publishGauges()
+        {
+            final int occupancy = cells.totalCells() - cells.freeCells();
+            if (occupancy != publishedOccupancy)
+            {
+                publishedOccupancy = occupancy;
+                counters.cellOccupancy.setRelease(occupancy);
+            }
+            final long priorityChanges = injectors.priorityChanges();
+            if (priorityChanges != publishedPriorityChanges)
+            {
+                publishedPriorityChanges = priorityChanges;
+                counters.injectorPriorityChanges.setRelease(priorityChanges);
+            }
         }
 
         private void adoptQueuePairs()
