@@ -73,6 +73,8 @@ final class ArbiterAgent implements Agent
          */
         static final int BURST_BYTES = 128 * 1024;
 
+        private static final long NOT_IDLE = -1;
+
         private final Port port;
         private final Link link;
         private final int burst;
@@ -97,6 +99,11 @@ final class ArbiterAgent implements Agent
         private int fcpWord;
         private final VlTally tally;
         private final ControlledMessageHandler fcpReader = this::onFcpRequest;
+        // the rings' offered count when a decision last found every ring empty (NOT_IDLE: not known empty); while the
+        // count stays there and no FCP is asked for, a duty cycle has nothing to decide
+        private long idleAt = NOT_IDLE;
+        // a decision's walk saw a packet at the head of a ring (set by headSize)
+        private boolean headSeen;
 
         PortArbiter(final Port port, final int burst, final CaptureTap capture, final int iface)
         {
@@ -143,8 +150,19 @@ final class ArbiterAgent implements Agent
             if (null != replacement)
             {
                 arbiter.replace(replacement);
+                // the new tables may name a VL whose ring holds packets the old ones never asked about
+                idleAt = NOT_IDLE;
             }
             int work = link.flush();
+            // Read before any ring is looked at: a packet offered after this read moves the count past it. Every ring
+            // empty when the count was idleAt, and the count still there: nothing to send but an FCP.
+            final long offered = rings.offered();
+            if (offered == idleAt && !hasFcp())
+            {
+                tally.publish();
+                return work;
+            }
+            idleAt = NOT_IDLE;
             int bytes = 0;
             for (int i = 0; i < burst && bytes < BURST_BYTES; i++)
             {
@@ -153,9 +171,16 @@ final class ArbiterAgent implements Agent
                     counters.linkBackPressure.incrementRelease();
                     break;
                 }
+                headSeen = false;
                 final int grant = arbiter.next();
                 if (VlArbiter.GRANT_NONE == grant)
                 {
+                    // no grant, and no packet at the head of any ring the tables name, nor of VL15 (which waits for a
+                    // link that is up): idle until the count moves
+                    if (!headSeen && null == rings.peek(Port.VL15))
+                    {
+                        idleAt = offered;
+                    }
                     break;
                 }
                 final int sent = VlArbiter.GRANT_FCP == grant ? sendFcp() : sendPacket(VlArbiter.vl(grant));
@@ -295,7 +320,12 @@ final class ArbiterAgent implements Agent
         public int headSize(final int vl)
         {
             final TxPacket packet = rings.peek(vl);
-            return null == packet ? 0 : packet.size;
+            if (null == packet)
+            {
+                return 0;
+            }
+            headSeen = true;
+            return packet.size;
         }
 
         @Override

@@ -3,6 +3,34 @@ package io.vlink.nic.ring;
 import io.vlink.core.wire.LrhFlyweight;
 import org.jctools.queues.SpscArrayQueue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * An int for the gap after the object header, then two cache lines before the producer's count.
+ */
+abstract class VlRingsPad1
+{
+    int gap;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The producer's count of the descriptors it offered, on every VL: written by the producer only.
+ */
+abstract class VlRingsOffered extends VlRingsPad1
+{
+    long offered;
+}
+
+/**
+ * Two cache lines between the producer's count and the fields both threads read.
+ */
+abstract class VlRingsPad2 extends VlRingsOffered
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
 /**
  * The per-VL transmit rings between the injection side and the VL arbiter: one JCTools {@link SpscArrayQueue}
  * per VL (data VLs and VL15), carrying references to preallocated descriptors, never packet bytes. The packet
@@ -11,13 +39,32 @@ import org.jctools.queues.SpscArrayQueue;
  * One producer thread (injection) and one consumer thread (the arbiter) per ring; JCTools orders the element
  * store before the index store (release) and the consumer's load after it (acquire), so the descriptor's plain
  * fields, written before {@link #offer}, are visible to the consumer after {@link #peek}.
+ * <p>
+ * The producer also counts what it offered, on every VL, in one word stored with release after each offer
+ * ({@link #offered()}, read with acquire): a consumer that found every ring empty after reading the count knows
+ * that nothing was offered since while the count has not moved, without looking at each ring again (an idle arbiter's
+ * duty cycle). The count has two cache lines of its own each side (class-hierarchy padding).
  *
  * @param <E> the descriptor type.
  */
-public final class VlRings<E>
+public final class VlRings<E> extends VlRingsPad2
 {
     /** VL indexes run 0..15. */
     public static final int VL_SLOTS = LrhFlyweight.VL_COUNT;
+
+    private static final VarHandle OFFERED;
+
+    static
+    {
+        try
+        {
+            OFFERED = MethodHandles.lookup().findVarHandle(VlRingsOffered.class, "offered", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final SpscArrayQueue<E>[] rings;
 
@@ -58,7 +105,24 @@ public final class VlRings<E>
      */
     public boolean offer(final int vl, final E descriptor)
     {
-        return rings[vl].offer(descriptor);
+        if (rings[vl].offer(descriptor))
+        {
+            // after the element: a consumer that sees the new count sees the descriptor in its ring
+            OFFERED.setRelease(this, offered + 1);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Any thread, normally the consumer: the descriptors offered so far on every VL (acquire). Every descriptor the
+     * count includes is in its ring, or was taken out of it, when a read that follows this one looks.
+     *
+     * @return descriptors offered since the rings were made.
+     */
+    public long offered()
+    {
+        return (long)OFFERED.getAcquire(this);
     }
 
     /**
