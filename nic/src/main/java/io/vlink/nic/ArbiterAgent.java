@@ -32,6 +32,11 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
  * At a link error's transmit flush ({@link FlushControl}) it drains the rings of the packets injected before the
  * injection agent's new generation, frees their cells and counts, per queue pair, the messages whose last packet it
  * discarded; until the generation has caught up with the flush epoch it sends nothing from the rings.
+ * <p>
+ * It counts the packets it takes out of the rings. When that equals the rings' offered count ({@link
+ * VlRings#offered()}, read once a duty cycle before any ring) and no FCP is asked for, every ring is empty: it sets
+ * the arbiter's idle state ({@link VlArbiter#idle()}) instead of asking for a decision that would look at each ring.
+ * That is an idle port's whole duty cycle, and the end of a lone packet's.
  */
 final class ArbiterAgent implements Agent
 {
@@ -73,8 +78,6 @@ final class ArbiterAgent implements Agent
          */
         static final int BURST_BYTES = 128 * 1024;
 
-        private static final long NOT_IDLE = -1;
-
         private final Port port;
         private final Link link;
         private final int burst;
@@ -99,11 +102,9 @@ final class ArbiterAgent implements Agent
         private int fcpWord;
         private final VlTally tally;
         private final ControlledMessageHandler fcpReader = this::onFcpRequest;
-        // the rings' offered count when a decision last found every ring empty (NOT_IDLE: not known empty); while the
-        // count stays there and no FCP is asked for, a duty cycle has nothing to decide
-        private long idleAt = NOT_IDLE;
-        // a decision's walk saw a packet at the head of a ring (set by headSize)
-        private boolean headSeen;
+        // packets this agent took out of the rings (sent, or drained at a flush): when it equals the rings' offered
+        // count, every ring is empty
+        private long taken;
 
         PortArbiter(final Port port, final int burst, final CaptureTap capture, final int iface)
         {
@@ -150,19 +151,11 @@ final class ArbiterAgent implements Agent
             if (null != replacement)
             {
                 arbiter.replace(replacement);
-                // the new tables may name a VL whose ring holds packets the old ones never asked about
-                idleAt = NOT_IDLE;
             }
             int work = link.flush();
-            // Read before any ring is looked at: a packet offered after this read moves the count past it. Every ring
-            // empty when the count was idleAt, and the count still there: nothing to send but an FCP.
+            // Read before any ring is looked at. Every packet this count includes is in its ring or was taken out of
+            // it; a packet offered after this read waits for the next duty cycle's read.
             final long offered = rings.offered();
-            if (offered == idleAt && !hasFcp())
-            {
-                tally.publish();
-                return work;
-            }
-            idleAt = NOT_IDLE;
             int bytes = 0;
             for (int i = 0; i < burst && bytes < BURST_BYTES; i++)
             {
@@ -171,16 +164,15 @@ final class ArbiterAgent implements Agent
                     counters.linkBackPressure.incrementRelease();
                     break;
                 }
-                headSeen = false;
+                if (offered == taken && !hasFcp())
+                {
+                    // every ring empty and no FCP asked for: what a decision would find, without asking each ring
+                    arbiter.idle();
+                    break;
+                }
                 final int grant = arbiter.next();
                 if (VlArbiter.GRANT_NONE == grant)
                 {
-                    // no grant, and no packet at the head of any ring the tables name, nor of VL15 (which waits for a
-                    // link that is up): idle until the count moves
-                    if (!headSeen && null == rings.peek(Port.VL15))
-                    {
-                        idleAt = offered;
-                    }
                     break;
                 }
                 final int sent = VlArbiter.GRANT_FCP == grant ? sendFcp() : sendPacket(VlArbiter.vl(grant));
@@ -212,6 +204,7 @@ final class ArbiterAgent implements Agent
                     while (null != (packet = rings.peek(vl)) && packet.generation != generation)
                     {
                         rings.poll(vl);
+                        taken++;
                         if (!cells.free(packet.firstCell))
                         {
                             throw new IllegalStateException("cell return ring full freeing cell " + packet.firstCell);
@@ -243,6 +236,7 @@ final class ArbiterAgent implements Agent
                 return -1;
             }
             final TxPacket packet = rings.poll(vl);
+            taken++;
             final AtomicBuffer buffer = link.buffer();
             // the one copy: cells -> the link's buffer; then LRH.PktLen, ICRC and VCRC in place
             if (size <= cellSize)
@@ -320,12 +314,7 @@ final class ArbiterAgent implements Agent
         public int headSize(final int vl)
         {
             final TxPacket packet = rings.peek(vl);
-            if (null == packet)
-            {
-                return 0;
-            }
-            headSeen = true;
-            return packet.size;
+            return null == packet ? 0 : packet.size;
         }
 
         @Override

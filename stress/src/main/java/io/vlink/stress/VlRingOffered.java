@@ -12,10 +12,11 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The rings' offered count, which lets an idle arbiter skip its duty cycle: the injecting thread offers a packet
- * handle to VL 2 of the engine's per-VL rings ({@link VlRings}); the arbiter reads {@link VlRings#offered()}, then
- * peeks at VL 2, as its duty cycle does. A count that includes the packet must come with the packet in its ring:
- * otherwise the arbiter would record "every ring empty at count 1" and never look again until the next offer.
+ * The rings' offered count, which tells the arbiter that every ring is empty (the count equals the packets it took
+ * out) without looking at each: the injecting thread offers a packet handle to VL 2 of the engine's per-VL rings
+ * ({@link VlRings}); the arbiter reads {@link VlRings#offered()}, then peeks at VL 2, as its duty cycle does. A count
+ * that includes the packet must come with the packet in its ring: otherwise the arbiter, knowing a packet is there,
+ * would decide on rings that do not show it yet.
  * <p>
  * r1 = the count read, r2 = the handle peeked (0 = the ring looked empty).
  */
@@ -23,7 +24,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = {"0, 0", "1, 4294967392"}, expect = ACCEPTABLE, desc = "nothing yet, or the count and the packet")
 @Outcome(id = "0, 4294967392", expect = ACCEPTABLE_INTERESTING,
     desc = "the packet ahead of the count (the next duty cycle sees the count move and looks again)")
-@Outcome(id = "1, 0", expect = FORBIDDEN, desc = "the count without the packet: it would wait for the next offer")
+@Outcome(id = "1, 0", expect = FORBIDDEN, desc = "the count without the packet")
 @Outcome(expect = FORBIDDEN, desc = "a count or a handle never offered")
 @State
 public class VlRingOffered

@@ -196,8 +196,7 @@ public final class VlArbiter
             // Nothing at the head of any VL the tables name: the walk below would end with no grant, the low turn
             // over and the counter reset (steps 1 to 4). The same outcome, asking each VL once rather than every
             // entry of both tables: an idle port's decision.
-            lowTurn = false;
-            highCounter = highLimitDwords;
+            idle();
             return GRANT_NONE;
         }
 
@@ -238,6 +237,17 @@ public final class VlArbiter
         // Step 4: work conserving: the high table although the low table just had its chance.
         final int highVl = high.choose(source);
         return highVl >= 0 ? sendHigh(highVl, high.size) : GRANT_NONE;
+    }
+
+    /**
+     * The packet boundary of a port that has nothing at all to send (no VL15 packet, no FCP, no packet on any VL),
+     * known by the caller without asking the source: the state {@link #next()} would leave, which returns
+     * {@link #GRANT_NONE} then. The low turn is over and the high-priority counter back at its limit. Allocation-free.
+     */
+    public void idle()
+    {
+        lowTurn = false;
+        highCounter = highLimitDwords;
     }
 
     private boolean anyHeadPacket(final ArbiterSource source)

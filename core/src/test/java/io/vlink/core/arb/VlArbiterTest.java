@@ -135,6 +135,34 @@ class VlArbiterTest
         assertEquals(List.of("high0", "high0", "high0", "low1"), run(arbiter, port, 4));
     }
 
+    /**
+     * {@link VlArbiter#idle()}, the boundary of a port whose caller knows it has nothing at all to send, leaves the
+     * state the idle decision leaves, without asking the source: the same grants follow.
+     */
+    @Test
+    void idleWithoutAskingTheSourceLeavesWhatTheIdleDecisionLeaves()
+    {
+        final SimulatedPort port = new SimulatedPort().enqueue(0, 2048, 1);
+        final QosConfig config = QosConfig.builder().dataVls(2).highLimit(1).vlarbHigh("0:255").vlarbLow("1:32")
+            .lowBurst(io.vlink.core.qos.LowBurst.WEIGHT).build();
+        final VlArbiter arbiter = new VlArbiter(config, port);
+        assertEquals(List.of("high0"), run(arbiter, port, 1));
+        assertEquals(512, arbiter.highCounter());
+        arbiter.idle();
+        assertEquals(1024, arbiter.highCounter(), "the counter back at its limit");
+
+        port.enqueue(1, 256, 1);
+        assertEquals(List.of("low1"), run(arbiter, port, 1));
+        assertTrue(arbiter.lowTurnInProgress());
+        arbiter.idle();
+        assertFalse(arbiter.lowTurnInProgress(), "the low turn over");
+        assertEquals(1024, arbiter.highCounter());
+
+        // from the full counter: three 2 KB high packets before the low table's turn, as after the idle decision
+        port.enqueue(0, 2048, 5).enqueue(1, 2048, 5);
+        assertEquals(List.of("high0", "high0", "high0", "low1"), run(arbiter, port, 4));
+    }
+
     @Test
     void highLimitZeroSendsOneHighPacketThenTheLowTable()
     {

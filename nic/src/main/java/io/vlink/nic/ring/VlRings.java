@@ -41,9 +41,9 @@ abstract class VlRingsPad2 extends VlRingsOffered
  * fields, written before {@link #offer}, are visible to the consumer after {@link #peek}.
  * <p>
  * The producer also counts what it offered, on every VL, in one word stored with release after each offer
- * ({@link #offered()}, read with acquire): a consumer that found every ring empty after reading the count knows
- * that nothing was offered since while the count has not moved, without looking at each ring again (an idle arbiter's
- * duty cycle). The count has two cache lines of its own each side (class-hierarchy padding).
+ * ({@link #offered()}, read with acquire): a consumer that counts what it takes out knows that every ring is empty
+ * when the two counts are equal, without looking at each ring (an idle arbiter's duty cycle). The count has two
+ * cache lines of its own each side (class-hierarchy padding).
  *
  * @param <E> the descriptor type.
  */
