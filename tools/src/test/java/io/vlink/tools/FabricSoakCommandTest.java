@@ -217,6 +217,25 @@ class FabricSoakCommandTest
         assertEquals(6L, ((Number)detected.get("vl15-flood")).longValue(), "each excess SMP dropped and counted");
     }
 
+    /**
+     * Twenty bounces of one cable in 2 s: each time both ends go down and come up, and what an end sent before it went
+     * down (its normal FCPs) must be gone before the other comes up, or that one takes them for the new link's and
+     * overruns the switch's 64-block buffer (data_overflow at Switch1[1]: without the wait, four runs of five).
+     */
+    @Test
+    void aCableBouncedTwentyTimesComesBackEveryTimeWithNothingUnexplained() throws IOException
+    {
+        final Path json = dir.resolve("bounces.json");
+        final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "2", "--sls", "0,1",
+            "--size", "128", "--seed", "11", "--vl-buffer", "64", "--faults", "link-bounce=20",
+            "--fault-link", "Hca1[1]", "--json", json.toString(), "--dir", dir.toString());
+        assertEquals(0, cli.exitCode, cli.toString());
+        final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEveryInvariantHeld(summary, cli);
+        assertEquals(20L, ((Number)faults(summary, "injected").get("link-bounce")).longValue());
+        assertEquals(20L, ((Number)faults(summary, "detected").get("link-bounce")).longValue());
+    }
+
     private static void assertEveryInvariantHeld(final Map<String, Object> summary, final Cli cli)
     {
         @SuppressWarnings("unchecked")

@@ -992,7 +992,9 @@ public final class FabricSoak
     /**
      * A link bounce of the fault cable: both ends go down and come back up through Initialize; the wire is cut (loses
      * every data packet, counted) from the down request until both are Active again, as a physical link loses what
-     * is on it.
+     * is on it. Before they come up, each end's receiver has found the wire empty once: whatever an end sent before
+     * it went down (an FCP of the old link, say) is gone, as a physical link's symbols are long gone when it has
+     * trained again, and no port that comes up reads it as its peer's.
      */
     private void bounce()
     {
@@ -1004,7 +1006,8 @@ public final class FabricSoak
         cut(true);
         down(a, pa);
         down(b, pb);
-        if (await(() -> LinkState.DOWN == linkState(a, pa) && LinkState.DOWN == linkState(b, pb)))
+        if (await(() -> LinkState.DOWN == linkState(a, pa) && LinkState.DOWN == linkState(b, pb)) &&
+            await(wireEmptied(a, pa, b, pb)))
         {
             up(a, pa);
             up(b, pb);
@@ -1014,6 +1017,35 @@ public final class FabricSoak
             }
         }
         cut(false);
+    }
+
+    /** @return true once both ends of the cable have found the wire empty since this call. */
+    private BooleanSupplier wireEmptied(final Topology.Node a, final int pa, final Topology.Node b, final int pb)
+    {
+        final List<FaultyLink> ends = new ArrayList<>(2);
+        for (final FaultyEnd end : faultyEnds)
+        {
+            if ((end.node() == a && end.port() == pa) || (end.node() == b && end.port() == pb))
+            {
+                ends.add(end.link());
+            }
+        }
+        final long[] before = new long[ends.size()];
+        for (int i = 0; i < before.length; i++)
+        {
+            before[i] = ends.get(i).emptyPolls();
+        }
+        return () ->
+        {
+            for (int i = 0; i < before.length; i++)
+            {
+                if (ends.get(i).emptyPolls() == before[i])
+                {
+                    return false;
+                }
+            }
+            return true;
+        };
     }
 
     private void cut(final boolean cut)

@@ -56,6 +56,8 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     private volatile boolean cut;
     private volatile Port receiver;
     private FrameHandler handler;
+    // polls that found the wire empty (the receive thread's count; read by the soak's thread)
+    private volatile long emptyPolls;
 
     /**
      * @param delegate the link the engine made.
@@ -158,7 +160,21 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     public int poll(final FrameHandler handler, final int frameLimit)
     {
         this.handler = handler;
-        return delegate.poll(faulty, frameLimit);
+        final int frames = delegate.poll(faulty, frameLimit);
+        if (0 == frames)
+        {
+            emptyPolls++;
+        }
+        return frames;
+    }
+
+    /**
+     * @return how many polls found nothing on the wire: one after both ends went down means that what they sent
+     * before is gone (a port that is down sends nothing).
+     */
+    public long emptyPolls()
+    {
+        return emptyPolls;
     }
 
     private void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
