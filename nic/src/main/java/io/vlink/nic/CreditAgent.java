@@ -254,8 +254,8 @@ final class CreditAgent implements Agent
         private int requestFcps()
         {
             int work = 0;
-            // this agent is the ring's producer: its own position, and one acquire of the arbiter's (size() reads
-            // both positions in a loop, every duty cycle)
+            // the two positions, read once each (size() reads them in a loop until the consumer's holds still,
+            // every duty cycle; this agent is the producer, so an older consumer position only asks for fewer)
             while (fcpRequests.producerPosition() - fcpRequests.consumerPosition() <
                 FCP_REQUESTS_IN_FLIGHT * RxEvents.RECORD_LENGTH)
             {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import static io.vlink.core.arb.VlArbiter.GRANT_FCP;
 import static io.vlink.core.arb.VlArbiter.GRANT_NONE;
@@ -114,25 +115,8 @@ class VlArbiterTest
     @Test
     void anIdleDecisionEndsTheLowTurnAndResetsTheCounter()
     {
-        final SimulatedPort port = new SimulatedPort().enqueue(0, 2048, 1);
-        final QosConfig config = QosConfig.builder().dataVls(2).highLimit(1).vlarbHigh("0:255").vlarbLow("1:32")
-            .lowBurst(io.vlink.core.qos.LowBurst.WEIGHT).build();
-        final VlArbiter arbiter = new VlArbiter(config, port);
-        assertEquals(List.of("high0"), run(arbiter, port, 1));
-        assertEquals(512, arbiter.highCounter());
-        assertEquals(List.of("none"), run(arbiter, port, 1));
-        assertEquals(1024, arbiter.highCounter(), "reset by the idle decision");
-
-        // a low turn under the weight policy, interrupted by an empty moment
-        port.enqueue(1, 256, 1);
-        assertEquals(List.of("low1"), run(arbiter, port, 1));
-        assertTrue(arbiter.lowTurnInProgress());
-        assertEquals(List.of("none"), run(arbiter, port, 1));
-        assertFalse(arbiter.lowTurnInProgress(), "ended by the idle decision");
-
-        // from the full counter: three 2 KB high packets before the low table's turn
-        port.enqueue(0, 2048, 5).enqueue(1, 2048, 5);
-        assertEquals(List.of("high0", "high0", "high0", "low1"), run(arbiter, port, 4));
+        idleBoundaryEndsTheLowTurnAndResetsTheCounter((arbiter, port) ->
+            assertEquals(List.of("none"), run(arbiter, port, 1), "nothing queued: no grant"));
     }
 
     /**
@@ -142,23 +126,34 @@ class VlArbiterTest
     @Test
     void idleWithoutAskingTheSourceLeavesWhatTheIdleDecisionLeaves()
     {
+        idleBoundaryEndsTheLowTurnAndResetsTheCounter((arbiter, port) -> arbiter.idle());
+    }
+
+    /**
+     * A high packet, an idle boundary, a low turn under the weight policy, another idle boundary, then a backlog on
+     * both VLs: the boundary must reset the counter and end the turn, so the backlog starts from a full counter.
+     */
+    private static void idleBoundaryEndsTheLowTurnAndResetsTheCounter(
+        final BiConsumer<VlArbiter, SimulatedPort> idleBoundary)
+    {
         final SimulatedPort port = new SimulatedPort().enqueue(0, 2048, 1);
         final QosConfig config = QosConfig.builder().dataVls(2).highLimit(1).vlarbHigh("0:255").vlarbLow("1:32")
-            .lowBurst(io.vlink.core.qos.LowBurst.WEIGHT).build();
+            .lowBurst(LowBurst.WEIGHT).build();
         final VlArbiter arbiter = new VlArbiter(config, port);
         assertEquals(List.of("high0"), run(arbiter, port, 1));
         assertEquals(512, arbiter.highCounter());
-        arbiter.idle();
-        assertEquals(1024, arbiter.highCounter(), "the counter back at its limit");
+        idleBoundary.accept(arbiter, port);
+        assertEquals(1024, arbiter.highCounter(), "reset at the idle boundary");
 
+        // a low turn under the weight policy, interrupted by an empty moment
         port.enqueue(1, 256, 1);
         assertEquals(List.of("low1"), run(arbiter, port, 1));
         assertTrue(arbiter.lowTurnInProgress());
-        arbiter.idle();
-        assertFalse(arbiter.lowTurnInProgress(), "the low turn over");
+        idleBoundary.accept(arbiter, port);
+        assertFalse(arbiter.lowTurnInProgress(), "ended at the idle boundary");
         assertEquals(1024, arbiter.highCounter());
 
-        // from the full counter: three 2 KB high packets before the low table's turn, as after the idle decision
+        // from the full counter: three 2 KB high packets before the low table's turn
         port.enqueue(0, 2048, 5).enqueue(1, 2048, 5);
         assertEquals(List.of("high0", "high0", "high0", "low1"), run(arbiter, port, 4));
     }

@@ -56,8 +56,8 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     private volatile boolean cut;
     private volatile Port receiver;
     private FrameHandler handler;
-    // polls that found the wire empty (the receive thread's count; read by the soak's thread)
-    private volatile long emptyPolls;
+    // polls that found the wire empty (the receive thread's count, a release store as the fault counts)
+    private final AtomicLongArray emptyPolls = new AtomicLongArray(1);
 
     /**
      * @param delegate the link the engine made.
@@ -163,7 +163,7 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
         final int frames = delegate.poll(faulty, frameLimit);
         if (0 == frames)
         {
-            emptyPolls++;
+            increment(emptyPolls, 0);
         }
         return frames;
     }
@@ -174,7 +174,7 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
      */
     public long emptyPolls()
     {
-        return emptyPolls;
+        return emptyPolls.getAcquire(0);
     }
 
     private void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
