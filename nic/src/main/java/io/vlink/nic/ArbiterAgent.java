@@ -57,7 +57,24 @@ final class ArbiterAgent implements Agent
         int work = 0;
         for (final PortArbiter port : ports)
         {
-            work += port.doWork();
+            work += port.doWork(false);
+        }
+        return work;
+    }
+
+    /**
+     * A second turn in the same duty cycle, after the credit agent: what it has just made possible (the FCPs it asked
+     * for, credit from the FCPs it applied) goes out now rather than a duty cycle later. The two turns share one
+     * burst: this one sends at most what the first left of it.
+     *
+     * @return packets sent.
+     */
+    int doWorkContinued()
+    {
+        int work = 0;
+        for (final PortArbiter port : ports)
+        {
+            work += port.doWork(true);
         }
         return work;
     }
@@ -105,6 +122,9 @@ final class ArbiterAgent implements Agent
         // packets this agent took out of the rings (sent, or drained at a flush): when it equals the rings' offered
         // count, every ring is empty
         private long taken;
+        // what is left of this duty cycle's burst, for its second turn
+        private int grantsLeft;
+        private int bytesLeft;
 
         PortArbiter(final Port port, final int burst, final CaptureTap capture, final int iface)
         {
@@ -127,7 +147,10 @@ final class ArbiterAgent implements Agent
             this.flush = port.flush;
         }
 
-        int doWork()
+        /**
+         * @param continued a second turn in the duty cycle: it sends at most what the first left of the burst.
+         */
+        int doWork(final boolean continued)
         {
             final int currentEpoch = port.linkEpoch();
             if (currentEpoch != epoch)
@@ -156,8 +179,12 @@ final class ArbiterAgent implements Agent
             // Read before any ring is looked at. Every packet this count includes is in its ring or was taken out of
             // it; a packet offered after this read waits for the next duty cycle's read.
             final long offered = rings.offered();
-            int bytes = 0;
-            for (int i = 0; i < burst && bytes < BURST_BYTES; i++)
+            if (!continued)
+            {
+                grantsLeft = burst;
+                bytesLeft = BURST_BYTES;
+            }
+            while (grantsLeft > 0 && bytesLeft > 0)
             {
                 if (!link.hasRoomFor(Link.MAX_DATA_FRAME_LENGTH))
                 {
@@ -180,7 +207,8 @@ final class ArbiterAgent implements Agent
                 {
                     break;
                 }
-                bytes += sent;
+                grantsLeft--;
+                bytesLeft -= sent;
                 work++;
             }
             tally.publish();

@@ -37,11 +37,19 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
 }
 
 /**
- * The agents one engine thread runs together, called directly: the thread's clock, then credit (with the heartbeat),
- * inject, arbiter and receive, any of which may be absent (split mode gives the receive half and the transmit half a
- * thread each). Receive comes last so that a packet the arbiter put on an in-process link (the loopback peer, a
- * switch port of the same thread) is received in the same duty cycle; what it hands the credit agent is taken first
- * thing in the next one, still before the arbiter's next grant.
+ * The agents one engine thread runs together, called directly: the thread's clock and the heartbeat, then inject,
+ * arbiter, credit, a second arbiter turn when the credit agent did any work, and receive, any of which may be absent
+ * (split mode gives the receive half and the transmit half a thread each).
+ * <ul>
+ *     <li>Inject and arbiter first: a message the application offered before the duty cycle is on the wire before the
+ *     credit agent's bookkeeping of what arrived in the last one (in a ping-pong that bookkeeping, an acceptance, a
+ *     release and the FCPs that came with them, is otherwise between the handler's reply and its send).</li>
+ *     <li>The arbiter's second turn after the credit agent sends what the credit agent has just made possible (the FCPs
+ *     it asked for, credit from the FCPs it applied) in the same duty cycle, as when credit came first; the two turns
+ *     share one burst, so a duty cycle sends no more than before.</li>
+ *     <li>Receive last: a packet the arbiter put on an in-process link (the loopback peer, a switch port of the same
+ *     thread) is received in the same duty cycle.</li>
+ * </ul>
  * <p>
  * Agrona's {@code CompositeAgent} calls its parts through the {@link Agent} interface, a call the JIT cannot bind
  * when the parts are of five classes; here each call is to a final class and inlines, which takes about a tenth off
@@ -54,13 +62,14 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
 final class DutyCycle extends DutyCyclePad2 implements Agent
 {
     private static final int CLOCK = 0;
-    private static final int CREDIT = 1;
-    private static final int HEARTBEAT = 2;
-    private static final int INJECT = 3;
-    private static final int ARBITER = 4;
-    private static final int RECEIVE = 5;
-    private static final int CAPTURE = 6;
-    private static final int PARTS = 7;
+    private static final int HEARTBEAT = 1;
+    private static final int INJECT = 2;
+    private static final int ARBITER = 3;
+    private static final int CREDIT = 4;
+    private static final int ARBITER_AGAIN = 5;
+    private static final int RECEIVE = 6;
+    private static final int CAPTURE = 7;
+    private static final int PARTS = 8;
 
     private final DutyCycleClock clock;
     private final ReceiveAgent receive;
@@ -71,6 +80,7 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
     private final Agent capture;
     private final Agent[] parts;
     private final String roleName;
+    private int creditWork;
 
     /**
      * @param clock     the thread's clock, read first in each duty cycle; null when the parts read the engine's.
@@ -99,7 +109,7 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
         this.capture = capture;
         final List<Agent> present = new ArrayList<>(PARTS);
         final StringJoiner names = new StringJoiner(",", "[", "]");
-        for (final Agent part : new Agent[]{ clock, credit, heartbeat, inject, arbiter, receive, capture })
+        for (final Agent part : new Agent[]{ clock, heartbeat, inject, arbiter, credit, receive, capture })
         {
             if (null != part)
             {
@@ -142,7 +152,15 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
                 case CREDIT:
                     if (null != credit)
                     {
-                        work += credit.doWork();
+                        creditWork = credit.doWork();
+                        work += creditWork;
+                    }
+                    break;
+                case ARBITER_AGAIN:
+                    if (creditWork > 0 && null != arbiter)
+                    {
+                        creditWork = 0;
+                        work += arbiter.doWorkContinued();
                     }
                     break;
                 case HEARTBEAT:

@@ -153,9 +153,9 @@ public final class Engine implements AutoCloseable
                 links[i] = null; // the port owns it now
             }
 
-            // A thread's DutyCycle runs them as credit, inject, arbiter, then receive (it says why). Each thread's
-            // duty cycle starts with one clock read that its agents share; dedicated threads (an agent each) read the
-            // engine's clock themselves.
+            // A thread's DutyCycle runs them as inject, arbiter, credit, arbiter again, then receive (it says why).
+            // Each thread's duty cycle starts with one clock read that its agents share; dedicated threads (an agent
+            // each) read the engine's clock themselves.
             final ThreadingMode mode = config.threading();
             final boolean dedicated = ThreadingMode.DEDICATED == mode;
             final boolean split = ThreadingMode.SPLIT == mode;
