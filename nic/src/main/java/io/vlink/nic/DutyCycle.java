@@ -37,18 +37,23 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
 }
 
 /**
- * The agents one engine thread runs together, called directly: the thread's clock and the heartbeat, then inject,
- * arbiter, credit, a second arbiter turn when the credit agent did any work, and receive, any of which may be absent
- * (split mode gives the receive half and the transmit half a thread each).
+ * The agents one engine thread runs together, called directly: the thread's clock and the heartbeat, then inject and
+ * arbiter, then receive and credit in an order that depends on where the application polls, any of which may be
+ * absent (split mode gives the receive half and the transmit half a thread each). The credit agent's bookkeeping of
+ * what arrived (an acceptance, a release, the FCPs that came with them) is kept off a message's path:
  * <ul>
- *     <li>Inject and arbiter first: a message the application offered before the duty cycle is on the wire before the
- *     credit agent's bookkeeping of what arrived in the last one (in a ping-pong that bookkeeping, an acceptance, a
- *     release and the FCPs that came with them, is otherwise between the handler's reply and its send).</li>
- *     <li>The arbiter's second turn after the credit agent sends what the credit agent has just made possible (the FCPs
- *     it asked for, credit from the FCPs it applied) in the same duty cycle, as when credit came first; the two turns
- *     share one burst, so a duty cycle sends no more than before.</li>
- *     <li>Receive last: a packet the arbiter put on an in-process link (the loopback peer, a switch port of the same
- *     thread) is received in the same duty cycle.</li>
+ *     <li>Inject and arbiter first: a message the application offered before the duty cycle is on the wire before
+ *     the credit agent's turn (in a ping-pong that turn would otherwise sit between the handler's reply and its
+ *     send).</li>
+ *     <li>When the application polls on this thread after the duty cycle (invoker mode), credit comes before receive:
+ *     what receive stores is polled at once, and its acceptance is the next duty cycle's bookkeeping, after that
+ *     duty cycle's send.</li>
+ *     <li>When the application polls on a thread of its own, receive comes first: it polls while the credit agent
+ *     works. Receive after the arbiter either way: a packet the arbiter put on an in-process link (the loopback
+ *     peer, a switch port of the same thread) is received in the same duty cycle.</li>
+ *     <li>After the credit agent, the arbiter takes a second turn if the credit agent gave it something to send (an
+ *     FCP it asked for, credit from an FCP it applied, a new link state), so that goes out in the same duty cycle;
+ *     the two turns share one burst.</li>
  * </ul>
  * <p>
  * Agrona's {@code CompositeAgent} calls its parts through the {@link Agent} interface, a call the JIT cannot bind
@@ -65,9 +70,9 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
     private static final int HEARTBEAT = 1;
     private static final int INJECT = 2;
     private static final int ARBITER = 3;
-    private static final int CREDIT = 4;
-    private static final int ARBITER_AGAIN = 5;
-    private static final int RECEIVE = 6;
+    private static final int CREDIT_BEFORE_RECEIVE = 4;
+    private static final int RECEIVE = 5;
+    private static final int CREDIT_AFTER_RECEIVE = 6;
     private static final int CAPTURE = 7;
     private static final int PARTS = 8;
 
@@ -80,7 +85,7 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
     private final Agent capture;
     private final Agent[] parts;
     private final String roleName;
-    private int creditWork;
+    private final boolean creditBeforeReceive;
 
     /**
      * @param clock     the thread's clock, read first in each duty cycle; null when the parts read the engine's.
@@ -90,6 +95,8 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
      * @param inject    the injection agent, or null.
      * @param arbiter   the arbiter, or null.
      * @param capture   the capture writer, or null.
+     * @param creditBeforeReceive the credit agent runs between the arbiter and receive (the application polls after
+     *                  the duty cycle, on the same thread: invoker mode), else after receive.
      */
     DutyCycle(
         final DutyCycleClock clock,
@@ -98,8 +105,10 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
         final HeartbeatAgent heartbeat,
         final InjectAgent inject,
         final ArbiterAgent arbiter,
-        final Agent capture)
+        final Agent capture,
+        final boolean creditBeforeReceive)
     {
+        this.creditBeforeReceive = creditBeforeReceive;
         this.clock = clock;
         this.receive = receive;
         this.credit = credit;
@@ -109,7 +118,9 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
         this.capture = capture;
         final List<Agent> present = new ArrayList<>(PARTS);
         final StringJoiner names = new StringJoiner(",", "[", "]");
-        for (final Agent part : new Agent[]{ clock, heartbeat, inject, arbiter, credit, receive, capture })
+        for (final Agent part : creditBeforeReceive ?
+            new Agent[]{ clock, heartbeat, inject, arbiter, credit, receive, capture } :
+            new Agent[]{ clock, heartbeat, inject, arbiter, receive, credit, capture })
         {
             if (null != part)
             {
@@ -149,18 +160,16 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
                         clock.doWork();
                     }
                     break;
-                case CREDIT:
-                    if (null != credit)
+                case CREDIT_BEFORE_RECEIVE:
+                    if (creditBeforeReceive)
                     {
-                        creditWork = credit.doWork();
-                        work += creditWork;
+                        work += credit();
                     }
                     break;
-                case ARBITER_AGAIN:
-                    if (creditWork > 0 && null != arbiter)
+                case CREDIT_AFTER_RECEIVE:
+                    if (!creditBeforeReceive)
                     {
-                        creditWork = 0;
-                        work += arbiter.doWorkContinued();
+                        work += credit();
                     }
                     break;
                 case HEARTBEAT:
@@ -196,6 +205,23 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
             }
         }
         next = 0;
+        return work;
+    }
+
+    /**
+     * The credit agent's turn, then the arbiter's second turn if the credit agent gave it something to send.
+     */
+    private int credit()
+    {
+        if (null == credit)
+        {
+            return 0;
+        }
+        int work = credit.doWork();
+        if (null != arbiter && credit.takeArbiterWork())
+        {
+            work += arbiter.doWorkContinued();
+        }
         return work;
     }
 
