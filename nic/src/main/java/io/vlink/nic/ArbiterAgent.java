@@ -57,24 +57,7 @@ final class ArbiterAgent implements Agent
         int work = 0;
         for (final PortArbiter port : ports)
         {
-            work += port.doWork(false);
-        }
-        return work;
-    }
-
-    /**
-     * A second turn in the same duty cycle, after the credit agent: what it has just made possible (the FCPs it asked
-     * for, credit from the FCPs it applied) goes out now rather than a duty cycle later. The two turns share one
-     * burst: this one sends at most what the first left of it.
-     *
-     * @return packets sent.
-     */
-    int doWorkContinued()
-    {
-        int work = 0;
-        for (final PortArbiter port : ports)
-        {
-            work += port.doWork(true);
+            work += port.doWork();
         }
         return work;
     }
@@ -122,9 +105,6 @@ final class ArbiterAgent implements Agent
         // packets this agent took out of the rings (sent, or drained at a flush): when it equals the rings' offered
         // count, every ring is empty
         private long taken;
-        // what is left of this duty cycle's burst, for its second turn
-        private int grantsLeft;
-        private int bytesLeft;
 
         PortArbiter(final Port port, final int burst, final CaptureTap capture, final int iface)
         {
@@ -147,10 +127,7 @@ final class ArbiterAgent implements Agent
             this.flush = port.flush;
         }
 
-        /**
-         * @param continued a second turn in the duty cycle: it sends at most what the first left of the burst.
-         */
-        int doWork(final boolean continued)
+        int doWork()
         {
             final int currentEpoch = port.linkEpoch();
             if (currentEpoch != epoch)
@@ -179,12 +156,8 @@ final class ArbiterAgent implements Agent
             // Read before any ring is looked at. Every packet this count includes is in its ring or was taken out of
             // it; a packet offered after this read waits for the next duty cycle's read.
             final long offered = rings.offered();
-            if (!continued)
-            {
-                grantsLeft = burst;
-                bytesLeft = BURST_BYTES;
-            }
-            while (grantsLeft > 0 && bytesLeft > 0)
+            int bytes = 0;
+            for (int i = 0; i < burst && bytes < BURST_BYTES; i++)
             {
                 if (!link.hasRoomFor(Link.MAX_DATA_FRAME_LENGTH))
                 {
@@ -207,8 +180,7 @@ final class ArbiterAgent implements Agent
                 {
                     break;
                 }
-                grantsLeft--;
-                bytesLeft -= sent;
+                bytes += sent;
                 work++;
             }
             tally.publish();

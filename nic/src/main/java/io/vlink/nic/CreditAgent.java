@@ -59,23 +59,6 @@ final class CreditAgent implements Agent
         return work;
     }
 
-    /**
-     * Whether the turns since the last call gave the arbiter something to send now: an FCP asked for, credit from an
-     * applied FCP, a link state entered. The duty cycle then gives the arbiter a second turn.
-     *
-     * @return true if so; the flag is cleared.
-     */
-    boolean takeArbiterWork()
-    {
-        boolean any = false;
-        for (final PortCredit port : ports)
-        {
-            any |= port.arbiterWork;
-            port.arbiterWork = false;
-        }
-        return any;
-    }
-
     @Override
     public String roleName()
     {
@@ -99,8 +82,6 @@ final class CreditAgent implements Agent
         private long downs;
         private long errorRecoveries;
         private long transmitFlushes;
-        // something for the arbiter since the duty cycle last asked (takeArbiterWork)
-        boolean arbiterWork;
 
         PortCredit(final Port port, final EngineConfiguration config)
         {
@@ -189,7 +170,6 @@ final class CreditAgent implements Agent
                 }
             }
             port.publishLinkState(state);
-            arbiterWork = true;
             counters.linkTransitions.incrementRelease();
             listener.onLinkState(port.id(), state);
         }
@@ -238,7 +218,6 @@ final class CreditAgent implements Agent
                 final int vl = Fcp.vl(word);
                 final int creditLimit = control.creditLimit(vl);
                 port.publishCreditLimit(vl, creditLimit);
-                arbiterWork = true;
                 counters.rxAbr(vl).setRelease(control.receiver().blocksReceived(vl));
                 counters.txCreditLimit(vl).setRelease(creditLimit);
                 counters.fcpReceived.incrementRelease();
@@ -293,7 +272,6 @@ final class CreditAgent implements Agent
                 }
                 fcpRequests.buffer().putInt(index, control.fcpRequest(vl, nowNs));
                 fcpRequests.commit(index);
-                arbiterWork = true;
                 work++;
             }
             return work;

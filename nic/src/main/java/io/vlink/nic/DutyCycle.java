@@ -37,24 +37,11 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
 }
 
 /**
- * The agents one engine thread runs together, called directly: the thread's clock and the heartbeat, then inject and
- * arbiter, then receive and credit in an order that depends on where the application polls, any of which may be
- * absent (split mode gives the receive half and the transmit half a thread each). The credit agent's bookkeeping of
- * what arrived (an acceptance, a release, the FCPs that came with them) is kept off a message's path:
- * <ul>
- *     <li>Inject and arbiter first: a message the application offered before the duty cycle is on the wire before
- *     the credit agent's turn (in a ping-pong that turn would otherwise sit between the handler's reply and its
- *     send).</li>
- *     <li>When the application polls on this thread after the duty cycle (invoker mode), credit comes before receive:
- *     what receive stores is polled at once, and its acceptance is the next duty cycle's bookkeeping, after that
- *     duty cycle's send.</li>
- *     <li>When the application polls on a thread of its own, receive comes first: it polls while the credit agent
- *     works. Receive after the arbiter either way: a packet the arbiter put on an in-process link (the loopback
- *     peer, a switch port of the same thread) is received in the same duty cycle.</li>
- *     <li>After the credit agent, the arbiter takes a second turn if the credit agent gave it something to send (an
- *     FCP it asked for, credit from an FCP it applied, a new link state), so that goes out in the same duty cycle;
- *     the two turns share one burst.</li>
- * </ul>
+ * The agents one engine thread runs together, called directly: the thread's clock, then credit (with the heartbeat),
+ * inject, arbiter and receive, any of which may be absent (split mode gives the receive half and the transmit half a
+ * thread each). Receive comes last so that a packet the arbiter put on an in-process link (the loopback peer, a
+ * switch port of the same thread) is received in the same duty cycle; what it hands the credit agent is taken first
+ * thing in the next one, still before the arbiter's next grant.
  * <p>
  * Agrona's {@code CompositeAgent} calls its parts through the {@link Agent} interface, a call the JIT cannot bind
  * when the parts are of five classes; here each call is to a final class and inlines, which takes about a tenth off
@@ -67,14 +54,13 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
 final class DutyCycle extends DutyCyclePad2 implements Agent
 {
     private static final int CLOCK = 0;
-    private static final int HEARTBEAT = 1;
-    private static final int INJECT = 2;
-    private static final int ARBITER = 3;
-    private static final int CREDIT_BEFORE_RECEIVE = 4;
+    private static final int CREDIT = 1;
+    private static final int HEARTBEAT = 2;
+    private static final int INJECT = 3;
+    private static final int ARBITER = 4;
     private static final int RECEIVE = 5;
-    private static final int CREDIT_AFTER_RECEIVE = 6;
-    private static final int CAPTURE = 7;
-    private static final int PARTS = 8;
+    private static final int CAPTURE = 6;
+    private static final int PARTS = 7;
 
     private final DutyCycleClock clock;
     private final ReceiveAgent receive;
@@ -85,7 +71,6 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
     private final Agent capture;
     private final Agent[] parts;
     private final String roleName;
-    private final boolean creditBeforeReceive;
 
     /**
      * @param clock     the thread's clock, read first in each duty cycle; null when the parts read the engine's.
@@ -95,8 +80,6 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
      * @param inject    the injection agent, or null.
      * @param arbiter   the arbiter, or null.
      * @param capture   the capture writer, or null.
-     * @param creditBeforeReceive the credit agent runs between the arbiter and receive (the application polls after
-     *                  the duty cycle, on the same thread: invoker mode), else after receive.
      */
     DutyCycle(
         final DutyCycleClock clock,
@@ -105,10 +88,8 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
         final HeartbeatAgent heartbeat,
         final InjectAgent inject,
         final ArbiterAgent arbiter,
-        final Agent capture,
-        final boolean creditBeforeReceive)
+        final Agent capture)
     {
-        this.creditBeforeReceive = creditBeforeReceive;
         this.clock = clock;
         this.receive = receive;
         this.credit = credit;
@@ -118,9 +99,7 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
         this.capture = capture;
         final List<Agent> present = new ArrayList<>(PARTS);
         final StringJoiner names = new StringJoiner(",", "[", "]");
-        for (final Agent part : creditBeforeReceive ?
-            new Agent[]{ clock, heartbeat, inject, arbiter, credit, receive, capture } :
-            new Agent[]{ clock, heartbeat, inject, arbiter, receive, credit, capture })
+        for (final Agent part : new Agent[]{ clock, credit, heartbeat, inject, arbiter, receive, capture })
         {
             if (null != part)
             {
@@ -160,16 +139,10 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
                         clock.doWork();
                     }
                     break;
-                case CREDIT_BEFORE_RECEIVE:
-                    if (creditBeforeReceive)
+                case CREDIT:
+                    if (null != credit)
                     {
-                        work += credit();
-                    }
-                    break;
-                case CREDIT_AFTER_RECEIVE:
-                    if (!creditBeforeReceive)
-                    {
-                        work += credit();
+                        work += credit.doWork();
                     }
                     break;
                 case HEARTBEAT:
@@ -205,23 +178,6 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
             }
         }
         next = 0;
-        return work;
-    }
-
-    /**
-     * The credit agent's turn, then the arbiter's second turn if the credit agent gave it something to send.
-     */
-    private int credit()
-    {
-        if (null == credit)
-        {
-            return 0;
-        }
-        int work = credit.doWork();
-        if (null != arbiter && credit.takeArbiterWork())
-        {
-            work += arbiter.doWorkContinued();
-        }
         return work;
     }
 

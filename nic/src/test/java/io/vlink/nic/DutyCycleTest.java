@@ -49,7 +49,7 @@ class DutyCycleTest
     @Test
     void thePartsRunInOrderOnTheTimeReadAtTheStartOfTheCycle() throws Exception
     {
-        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture, true);
+        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture);
         calls.clear();
         assertEquals(3, cycle.doWork());
         assertEquals(List.of("clock", "capture at 101"), calls);
@@ -59,7 +59,7 @@ class DutyCycleTest
     @Test
     void aPartThatThrowsEndsTheCycleAndTheNextCycleGoesOnAfterIt() throws Exception
     {
-        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture, true);
+        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture);
         calls.clear();
         clockFails = true;
         assertThrows(IllegalStateException.class, cycle::doWork);
@@ -76,11 +76,11 @@ class DutyCycleTest
     @Test
     void closeRethrowsAPartsFailureAndAnEmptyCycleIsRefused()
     {
-        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture, true);
+        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture);
         calls.clear();
         final IllegalStateException thrown = assertThrows(IllegalStateException.class, cycle::onClose);
         assertEquals("capture close", thrown.getMessage());
         assertEquals(List.of("capture closed"), calls);
-        assertThrows(IllegalArgumentException.class, () -> new DutyCycle(null, null, null, null, null, null, null, true));
+        assertThrows(IllegalArgumentException.class, () -> new DutyCycle(null, null, null, null, null, null, null));
     }
 }

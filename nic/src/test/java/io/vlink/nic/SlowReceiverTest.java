@@ -85,44 +85,6 @@ class SlowReceiverTest
         }
     }
 
-    @Test
-    void creditTheReceiverReturnsIsUsedTwoDutyCyclesAfterItsRelease()
-    {
-        // periodic FCPs far apart, so that only the early FCP the release makes due carries the credit back
-        try (Engine engine = Engine.builder().name("credit-loop").directory(dir).threading(ThreadingMode.INVOKER)
-            .vlBufferBlocks(64).fcpPeriodNs(1_000_000_000L).linkTimeoutNs(60_000_000_000L).build())
-        {
-            final Port a = engine.port(0);
-            final Port b = engine.port(1);
-            Deadline.await(10, "link active", () -> a.linkState() == LinkState.ACTIVE &&
-                b.linkState() == LinkState.ACTIVE, engine::invoke);
-            final QueuePair qp = a.createQueuePair(1, 1, 1);
-            final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
-            for (int i = 0; i < 32; i++)
-            {
-                assertTrue(qp.offer(message, 0, 200) >= 0);
-            }
-            for (int i = 0; i < 50; i++)
-            {
-                engine.invoke();
-            }
-            assertEquals(16, b.pending(1), "the 64-block buffer holds 16 of the 4-block packets");
-            final long stalled = a.counters().txPackets(1).get();
-            assertEquals(16, stalled);
-
-            // the application takes all 16: the FCCL moves 64 blocks, an early FCP is due
-            assertEquals(16, b.poll((buffer, offset, length, header) -> { }, 16));
-            final long fcpsBefore = b.counters().fcpSent.get();
-            // duty cycle 1: b's credit agent asks for the FCP, b's arbiter sends it in its second turn, a receives it
-            engine.invoke();
-            assertEquals(fcpsBefore + 1, b.counters().fcpSent.get(), "the FCP went out in the duty cycle it was asked");
-            assertEquals(stalled, a.counters().txPackets(1).get());
-            // duty cycle 2: a's credit agent applies it, a's arbiter sends in its second turn
-            engine.invoke();
-            assertEquals(stalled + 16, a.counters().txPackets(1).get(), "the credit used in the duty cycle it came");
-        }
-    }
-
     private static long post(
         final QueuePair qp1, final QueuePair qp2, final UnsafeBuffer message, final long posted, final long total)
     {

@@ -21,18 +21,8 @@ import java.util.Arrays;
  *   reordered, and is discarded), then applied: {@code ABR := FCTBS} and the VL's new credit limit
  *   {@code CL := FCCL}. An init FCP arriving after the peer's normal FCPs means the peer went back to Initialize (it
  *   restarted, or its link went down and up): a link error, recovered by re-training ({@code Down -> Initialize},
- *   counted in {@link #errorRecoveries()}), after which the FCP is applied as in Initialize. Staleness is checked on
- *   normal FCPs only: init FCPs come from a peer whose counters start from zero.</li>
- *   <li>The peer's answer. A port that a normal FCP armed after its own init FCPs
- *   ({@link LinkStateMachine#awaitsPeerAnswer()}) may be taking FCPs from a peer that still counts this port's
- *   previous incarnation; that peer re-trains on this port's init FCP and answers with init FCPs of its own. Until
- *   the first of them (and for at most the silence limit from its Initialize, or {@link #ANSWER_WINDOW_PERIODS} FCP
- *   periods without one) the port applies the peer's normal FCPs' FCCL but not their FCTBS: ABR goes on counting
- *   from its Initialize, so the FCCL it advertises never counts blocks of the peer's previous incarnation, which
- *   the peer's next one would be credited for and take for stale when they are taken back. Nor does a run of stale
- *   FCPs make it re-train then. The answer is applied as in Initialize, without re-training: a re-training would send
- *   init FCPs that make the peer re-train again, and the two could go on re-training each other for as long as FCPs
- *   of the other's previous incarnation were in flight.</li>
+ *   counted in {@link #errorRecoveries()}), after which the FCP is applied as in Initialize. Staleness is checked
+ *   on normal FCPs only: init FCPs come from a peer whose counters start from zero.</li>
  *   <li>Data accepted into a receive buffer ({@link #onAccepted}): {@code ABR += NP, free -= NP}; the first packet in
  *   Armed activates the port. Space released by the upper layer ({@link #onReleased}): {@code free += NP}, which may
  *   make an FCP due early.</li>
@@ -64,13 +54,6 @@ public final class CreditControl
      */
     public static final int STALE_RUN_LIMIT = 3;
 
-    /**
-     * How long, in FCP periods from its Initialize, a port without a silence limit awaits the peer's answer (see the
-     * class comment); a port with one awaits it for the silence limit. A peer that re-trains on this port's init FCP
-     * answers within a round trip.
-     */
-    public static final int ANSWER_WINDOW_PERIODS = 64;
-
     /** No silence limit: a silent peer is never declared lost. */
     public static final long NO_SILENCE_LIMIT = Long.MAX_VALUE;
 
@@ -99,9 +82,6 @@ public final class CreditControl
     private long lastHeardNs;
     private long lastCheckNs;
     private boolean peerArmed;
-    // when this port last entered Initialize: the peer's answer to its init FCP is awaited from then on
-    private long initializedNs;
-    private final long answerWindowNs;
     private long errorRecoveries;
     private long downs;
     private long transmitFlushes;
@@ -135,7 +115,6 @@ public final class CreditControl
         this.link = new LinkStateMachine(dataVls, automatic);
         this.receiver = new CreditReceiver(dataVls, bufferBlocks, chunkBytes);
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
-        this.answerWindowNs = NO_SILENCE_LIMIT == silenceLimitNs ? ANSWER_WINDOW_PERIODS * fcpPeriodNs : silenceLimitNs;
         this.silenceLimitNs = silenceLimitNs;
         this.listener = listener;
         this.creditLimit = new int[dataVls];
@@ -229,7 +208,6 @@ public final class CreditControl
             if (LinkState.INITIALIZE == state)
             {
                 schedule.reset(nowNs);
-                initializedNs = nowNs;
             }
         }
         else if (LinkState.ARMED == state)
@@ -263,18 +241,7 @@ public final class CreditControl
         final int op = Fcp.op(word);
         final int vl = Fcp.vl(word);
         LinkState state = link.state();
-        // Armed by the peer's normal FCPs, which may still count this port's previous incarnation, and within the
-        // answer window of this port's Initialize: the peer's answer is awaited (see the class comment)
-        final boolean answerAwaited = link.awaitsPeerAnswer() && nowNs - initializedNs <= answerWindowNs;
-        if (Fcp.OP_INIT == op && answerAwaited)
-        {
-            // The peer re-trained on this port's init FCP (or was initializing anyway), and this is its answer. Its
-            // counters start from zero, as this port's did when it initialized: applied as in Initialize, and no
-            // second re-training, which would send init FCPs that make the peer re-train again, and so on.
-            link.onPeerAnswer();
-            peerArmed = false;
-        }
-        else if (Fcp.OP_INIT == op && peerArmed)
+        if (Fcp.OP_INIT == op && peerArmed)
         {
             // An init FCP after the peer's normal ones (a link keeps their order): the peer initialized again, its
             // counters restarted from zero while ours run on. Re-train.
@@ -306,9 +273,7 @@ public final class CreditControl
         }
         if (stale)
         {
-            // while the answer is awaited the peer's FCPs may count this port's previous incarnation: stale ones are
-            // expected until the answer, which resets what they are checked against, and do not make it re-train
-            if (!answerAwaited && ++staleRun[vl] >= STALE_RUN_LIMIT)
+            if (++staleRun[vl] >= STALE_RUN_LIMIT)
             {
                 errorRecoveries++;
                 linkError(nowNs);
@@ -316,13 +281,7 @@ public final class CreditControl
             return DiscardReason.FCP_STALE.id();
         }
         staleRun[vl] = 0;
-        if (!answerAwaited || Fcp.OP_INIT == op)
-        {
-            // while the answer is awaited the peer's normal FCPs may count blocks its previous incarnation sent: ABR
-            // goes on counting from this port's Initialize, so that the FCCL it advertises need not step back (which
-            // the peer's next incarnation would take for a stale FCP) when the answer sets it from zero
-            receiver.onBlocksSent(vl, fctbs);
-        }
+        receiver.onBlocksSent(vl, fctbs);
         creditLimit[vl] = fccl;
         peerArmed |= Fcp.OP_NORMAL == op;
         return APPLIED;
@@ -474,10 +433,9 @@ public final class CreditControl
         final int fccl = receiver.fccl(vl);
         schedule.onFcpSent(vl, nowNs, fccl);
         final int op = link.state().fcpOp();
-        if (Fcp.OP_INIT == op && link.onInitFcpSent(vl))
+        if (Fcp.OP_INIT == op)
         {
-            // the last VL's init FCP: the peer's FCPs that arm this port had arrived before it
-            entered(nowNs);
+            link.onInitFcpSent();
         }
         return Fcp.word(op, 0, vl, fccl);
     }

@@ -29,20 +29,9 @@ class CreditControlTest
     private final CreditControl control = new CreditControl(
         2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, entered::add);
 
-    /** This port's init FCP on every VL, as the credit agent asks for them on entering Initialize. */
-    private static void announce(final CreditControl c, final long nowNs)
-    {
-        assertEquals(INITIALIZE, c.state());
-        for (int vl; INITIALIZE == c.state() && (vl = c.pollFcp(nowNs)) != FcpSchedule.NONE; )
-        {
-            assertEquals(Fcp.OP_INIT, Fcp.op(c.fcpRequest(vl, nowNs)));
-        }
-    }
-
     private void bringUp(final long nowNs)
     {
         control.up(nowNs);
-        announce(control, nowNs);
         for (int vl = 0; vl < 2; vl++)
         {
             assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, vl, 1024), nowNs));
@@ -112,144 +101,10 @@ class CreditControlTest
         assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(control.pollFcp(2), 2)), "init FCPs due at once");
     }
 
-    /**
-     * Up, an init FCP sent, then armed by a normal FCP of a peer that still counts this port's previous incarnation
-     * (FCTBS 700, FCCL 900), and activated by more of them: the port now holds the peer's normal FCPs.
-     */
-    private void armByThePeersOldNormalFcps(final long nowNs)
-    {
-        control.up(nowNs);
-        for (int vl = 0; vl < 2; vl++)
-        {
-            assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(control.pollFcp(nowNs), nowNs)));
-        }
-        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 700, 0, 900), nowNs),
-            "Initialize takes no normal FCP, but it arms the port");
-        assertEquals(ARMED, control.state());
-        for (int vl = 0; vl < 2; vl++)
-        {
-            assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 700, vl, 900), nowNs));
-        }
-        assertEquals(ACTIVE, control.state());
-        assertEquals(900, control.creditLimit(1), "their FCCL is applied");
-        assertEquals(0, control.receiver().blocksReceived(1), "their FCTBS is not: ABR counts from the Initialize");
-    }
-
-    @Test
-    void thePeersAnswerToAnInitFcpIsAppliedWithoutRetrainingOnceAndOnlyOnce()
-    {
-        // the window runs from this port's Initialize, at 3 silence limits here: the answer comes at its very end
-        final long up = 3 * SILENCE_NS;
-        armByThePeersOldNormalFcps(up);
-        entered.clear();
-        // the peer re-trained on this port's init FCP: its init FCPs, counters from zero, are the answer
-        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 300), up + SILENCE_NS));
-        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 300), up + SILENCE_NS));
-        assertEquals(ACTIVE, control.state(), "no second re-training");
-        assertEquals(List.of(), entered);
-        assertEquals(0, control.errorRecoveries());
-        assertEquals(0, control.transmitFlushes());
-        assertEquals(0, control.receiver().blocksReceived(1), "ABR from the answer's FCTBS");
-        assertEquals(300, control.creditLimit(1), "CL from the answer's FCCL");
-        // its normal FCPs follow, applied in full again; an init FCP after them means the peer initialized once more
-        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 40, 0, 310), up + SILENCE_NS));
-        assertEquals(40, control.receiver().blocksReceived(0), "ABR := FCTBS once the answer came");
-        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 300), up + SILENCE_NS));
-        assertEquals(List.of(DOWN, INITIALIZE), entered);
-        assertEquals(1, control.errorRecoveries());
-        assertEquals(1, control.transmitFlushes());
-    }
-
-    @Test
-    void anInitFcpAfterTheAnswerWindowIsANewInitializationOfThePeer()
-    {
-        armByThePeersOldNormalFcps(0);
-        entered.clear();
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 300), SILENCE_NS + 1);
-        assertEquals(List.of(DOWN, INITIALIZE), entered, "too late to be the answer: the peer initialized again");
-        assertEquals(1, control.errorRecoveries());
-    }
-
-    @Test
-    void whileTheAnswerIsAwaitedARunOfStaleFcpsDoesNotRetrainButAfterTheSilenceLimitItDoes()
-    {
-        armByThePeersOldNormalFcps(0);
-        entered.clear();
-        // more normal FCPs of the peer's old view, now behind what was applied (FCCL 800 against CL 900)
-        for (int i = 0; i < 2 * CreditControl.STALE_RUN_LIMIT; i++)
-        {
-            assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 700, 0, 800), i));
-        }
-        assertEquals(List.of(), entered, "expected until the peer's answer: no re-training");
-        assertEquals(0, control.errorRecoveries());
-        // past the silence limit of the Initialize no answer is awaited any more: the run re-trains as ever
-        for (int i = 0; i < CreditControl.STALE_RUN_LIMIT; i++)
-        {
-            control.onFcp(Fcp.word(Fcp.OP_NORMAL, 700, 0, 800), SILENCE_NS + 1);
-        }
-        assertEquals(List.of(DOWN, INITIALIZE), entered);
-        assertEquals(1, control.errorRecoveries());
-    }
-
-    @Test
-    void afterTheAnswerARunOfStaleFcpsRetrainsAsEver()
-    {
-        armByThePeersOldNormalFcps(0);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 300), 1);
-        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 40, 0, 300), 2));
-        entered.clear();
-        for (int i = 0; i < CreditControl.STALE_RUN_LIMIT; i++)
-        {
-            assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 3000, 0, 300), 3));
-        }
-        assertEquals(List.of(DOWN, INITIALIZE), entered);
-        assertEquals(1, control.errorRecoveries());
-    }
-
-    @Test
-    void withoutASilenceLimitTheAnswerWindowIsAFixedNumberOfFcpPeriods()
-    {
-        final List<LinkState> states = new ArrayList<>();
-        final CreditControl patient = new CreditControl(
-            1, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, CreditControl.NO_SILENCE_LIMIT, states::add);
-        final long window = CreditControl.ANSWER_WINDOW_PERIODS * PERIOD_NS;
-        for (final long at : new long[]{window, window + 1})
-        {
-            patient.down(0);
-            patient.up(0);
-            patient.fcpRequest(patient.pollFcp(0), 0);
-            patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 7, 0, 900), 0);
-            patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 7, 0, 900), 0);
-            assertEquals(ACTIVE, patient.state());
-            assertEquals(0, patient.receiver().blocksReceived(0), "FCTBS not applied while the answer is awaited");
-            final long recoveries = patient.errorRecoveries();
-            patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 300), at);
-            assertEquals(at == window ? recoveries : recoveries + 1, patient.errorRecoveries(), "init FCP at " + at);
-        }
-    }
-
-    @Test
-    void aPortArmedByThePeersInitFcpsAwaitsNoAnswer()
-    {
-        bringUp(0);
-        entered.clear();
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 300), 1);
-        assertEquals(List.of(DOWN, INITIALIZE), entered, "the peer initialized again: re-train");
-        // the re-training's own Initialize forgets any answer awaited before it
-        armByThePeersOldNormalFcps(2);
-        control.down(3);
-        bringUp(4);
-        entered.clear();
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 300), 5);
-        assertEquals(List.of(DOWN, INITIALIZE), entered, "armed by init FCPs this time: no answer awaited");
-        assertEquals(2, control.errorRecoveries());
-    }
-
     @Test
     void initFcpsOfAPeerStillInitializingAreAppliedWhileArmed()
     {
         control.up(0);
-        announce(control, 0);
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
         assertEquals(ARMED, control.state());
@@ -371,13 +226,8 @@ class CreditControlTest
         final int vl = control.pollFcp(0);
         assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(vl, 0)));
         assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1), 0),
-            "a normal FCP in Initialize is not applied");
-        assertEquals(INITIALIZE, control.state(), "one VL announced of two: not armed yet");
-        final List<LinkState> before = List.copyOf(entered);
-        assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(control.pollFcp(0), 0)));
-        assertEquals(ARMED, control.state(), "the last VL's init FCP arms it: the normal FCP had come");
-        assertEquals(ARMED, entered.get(entered.size() - 1), "and the entry is reported");
-        assertEquals(before.size() + 1, entered.size());
+            "a normal FCP in Initialize arms the port but is not applied");
+        assertEquals(ARMED, control.state());
     }
 
     @Test
@@ -398,7 +248,6 @@ class CreditControlTest
         final CreditControl other = new CreditControl(
             2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
         other.up(0);
-        announce(other, 0);
         other.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 1), 0);
         other.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 1), 0);
         assertEquals(ARMED, other.state());
@@ -516,7 +365,6 @@ class CreditControlTest
         assertEquals(0, c.transmitFlushes(), "nothing was sent while Initialize: no flush");
 
         // Armed: the peer closes
-        announce(c, 2);
         c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 2);
         c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 2);
         assertEquals(ARMED, c.state());
@@ -556,11 +404,10 @@ class CreditControlTest
         assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 4L), flushesAtDown);
     }
 
-    /** From Initialize (or Down) to Active: this port's init FCPs, the peer's, then its normal ones. */
+    /** From Initialize (or Down) to Active: the peer's init FCPs, then its normal ones. */
     private static void activate(final CreditControl c, final long nowNs)
     {
         c.up(nowNs);
-        announce(c, nowNs);
         for (int vl = 0; vl < 2; vl++)
         {
             c.onFcp(Fcp.word(Fcp.OP_INIT, 0, vl, 1024), nowNs);

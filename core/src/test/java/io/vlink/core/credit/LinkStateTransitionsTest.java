@@ -37,15 +37,6 @@ class LinkStateTransitionsTest
         return link;
     }
 
-    /** This port's init FCP on every VL, none of which arms it while nothing came from the peer. */
-    private static void announce(final LinkStateMachine link, final int vls)
-    {
-        for (int vl = 0; vl < vls; vl++)
-        {
-            assertFalse(link.onInitFcpSent(vl));
-        }
-    }
-
     @Test
     void everyCommandMovesOnlyFromItsOwnStateAndSaysWhetherItMoved()
     {
@@ -113,7 +104,6 @@ class LinkStateTransitionsTest
         for (final int vls : WIDTHS)
         {
             final LinkStateMachine link = at(LinkState.INITIALIZE, vls, true);
-            announce(link, vls);
             // every VL but the last, each twice and highest first: still waiting for the last one
             for (int vl = vls - 2; vl >= 0; vl--)
             {
@@ -132,7 +122,6 @@ class LinkStateTransitionsTest
         for (final int vls : WIDTHS)
         {
             final LinkStateMachine link = at(LinkState.INITIALIZE, vls, true);
-            announce(link, vls);
             for (int vl = 0; vl < vls; vl++)
             {
                 link.onFcpReceived(vl, Fcp.OP_INIT);
@@ -161,18 +150,13 @@ class LinkStateTransitionsTest
     void aNormalFcpInInitializeArmsAtOnceAndCountsOnlyFromThere()
     {
         final LinkStateMachine link = at(LinkState.INITIALIZE, 2, true);
-        assertFalse(link.onInitFcpSent(0));
-        assertFalse(link.onInitFcpSent(1), "nothing from the peer yet");
+        link.onInitFcpSent();
         assertTrue(link.onFcpReceived(1, Fcp.OP_NORMAL), "the peer is Armed already");
         assertEquals(LinkState.ARMED, link.state());
-        assertTrue(link.awaitsPeerAnswer(), "armed by a normal FCP: the peer's answer is awaited");
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "the arming FCP's VL 1 is not counted as seen in Armed");
         assertEquals(LinkState.ARMED, link.state());
         assertTrue(link.onFcpReceived(1, Fcp.OP_NORMAL));
         assertEquals(LinkState.ACTIVE, link.state());
-        assertTrue(link.awaitsPeerAnswer(), "still awaited when Active");
-        link.onPeerAnswer();
-        assertFalse(link.awaitsPeerAnswer());
     }
 
     @Test
@@ -183,47 +167,25 @@ class LinkStateTransitionsTest
         // the peer has had an init FCP from it (it would never learn that this port's counters restarted)
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL));
         assertEquals(LinkState.INITIALIZE, link.state());
-        assertFalse(link.onInitFcpSent(0));
-        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "announced on VL 0 only: not yet");
-        assertEquals(LinkState.INITIALIZE, link.state());
-        assertTrue(link.onInitFcpSent(1), "the normal FCP seen after the first init FCP arms it with the last one");
+        link.onInitFcpSent();
+        assertTrue(link.onFcpReceived(0, Fcp.OP_NORMAL));
         assertEquals(LinkState.ARMED, link.state());
-        assertTrue(link.awaitsPeerAnswer());
 
         // an init FCP sent in another state (there is none: the Op follows the state) counts for nothing
         assertTrue(link.down());
-        assertFalse(link.awaitsPeerAnswer(), "Down forgets the awaited answer");
-        assertFalse(link.onInitFcpSent(0));
-        assertFalse(link.onInitFcpSent(1));
+        link.onInitFcpSent();
         assertTrue(link.up());
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "Down's announcement does not carry into Initialize");
         // and leaving Initialize forgets it: the next Initialize needs its own
-        link.onInitFcpSent(0);
-        link.onInitFcpSent(1);
+        link.onInitFcpSent();
         assertTrue(link.down());
         assertTrue(link.up());
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "a new Initialize, a new init FCP first");
         assertEquals(LinkState.INITIALIZE, link.state());
-        // init FCPs from the peer for every VL arm it only once its own have gone out on every VL: a re-initialization
-        // is announced on each VL before this port's FCPs turn normal
+        // init FCPs from the peer for every VL arm it whether or not its own went first (the peer is initializing)
         assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
-        assertFalse(link.onFcpReceived(1, Fcp.OP_INIT), "its own init FCPs have not gone out");
-        assertEquals(LinkState.INITIALIZE, link.state());
-        assertFalse(link.onInitFcpSent(1));
-        assertTrue(link.onInitFcpSent(0), "the last VL announced: armed by the peer's init FCPs");
+        assertTrue(link.onFcpReceived(1, Fcp.OP_INIT));
         assertEquals(LinkState.ARMED, link.state());
-        assertFalse(link.awaitsPeerAnswer(), "armed by init FCPs: no answer awaited");
-    }
-
-    @Test
-    void withoutAutomaticTransitionsSendingInitFcpsArmsNothing()
-    {
-        final LinkStateMachine link = at(LinkState.INITIALIZE, 1, false);
-        link.onFcpReceived(0, Fcp.OP_INIT);
-        assertFalse(link.onInitFcpSent(0));
-        assertEquals(LinkState.INITIALIZE, link.state());
-        assertTrue(link.arm(), "the SM arms it");
-        assertFalse(link.awaitsPeerAnswer());
     }
 
     @Test
