@@ -1007,7 +1007,7 @@ public final class FabricSoak
         down(a, pa);
         down(b, pb);
         if (await(() -> LinkState.DOWN == linkState(a, pa) && LinkState.DOWN == linkState(b, pb)) &&
-            await(wireEmptied(a, pa, b, pb)))
+            await(wireEmptied()))
         {
             up(a, pa);
             up(b, pb);
@@ -1019,27 +1019,22 @@ public final class FabricSoak
         cut(false);
     }
 
-    /** @return true once both ends of the cable have found the wire empty since this call. */
-    private BooleanSupplier wireEmptied(final Topology.Node a, final int pa, final Topology.Node b, final int pb)
+    /**
+     * @return true once every faulty end (with link-bounce, the bounced cable's ends this process runs) has found the
+     * wire empty since this call.
+     */
+    private BooleanSupplier wireEmptied()
     {
-        final List<FaultyLink> ends = new ArrayList<>(2);
-        for (final FaultyEnd end : faultyEnds)
-        {
-            if ((end.node() == a && end.port() == pa) || (end.node() == b && end.port() == pb))
-            {
-                ends.add(end.link());
-            }
-        }
-        final long[] before = new long[ends.size()];
+        final long[] before = new long[faultyEnds.size()];
         for (int i = 0; i < before.length; i++)
         {
-            before[i] = ends.get(i).emptyPolls();
+            before[i] = faultyEnds.get(i).link.emptyPolls();
         }
         return () ->
         {
             for (int i = 0; i < before.length; i++)
             {
-                if (ends.get(i).emptyPolls() == before[i])
+                if (faultyEnds.get(i).link.emptyPolls() == before[i])
                 {
                     return false;
                 }
