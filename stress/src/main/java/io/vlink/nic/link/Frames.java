@@ -8,6 +8,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 import java.io.File;
@@ -169,6 +170,20 @@ final class Frames
          *            frame, -2 = a frame of another length).
          */
         void receive(final Link end, final III_Result r)
+        {
+            end.poll(this, 1);
+            r.r1 = type;
+            r.r2 = length;
+            r.r3 = good;
+        }
+
+        /**
+         * Poll one frame.
+         *
+         * @param end the receiving end.
+         * @param r   r1 to r3 as {@link #receive(Link, III_Result)}; r4 is the caller's.
+         */
+        void receive(final Link end, final IIII_Result r)
         {
             end.poll(this, 1);
             r.r1 = type;

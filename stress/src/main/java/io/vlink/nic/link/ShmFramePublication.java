@@ -51,10 +51,7 @@ public class ShmFramePublication
     @Actor
     public void receive(final IIII_Result r)
     {
-        b.poll(receiver, 1);
-        r.r1 = receiver.type;
-        r.r2 = receiver.length;
-        r.r3 = receiver.good;
+        receiver.receive(b, r);
     }
 
     /** After both: the frames a second poll finds. */

@@ -49,10 +49,7 @@ public class ShmSessionFirstFrame
     @Actor
     public void receive(final IIII_Result r)
     {
-        a.poll(receiver, 1);
-        r.r1 = receiver.type;
-        r.r2 = receiver.length;
-        r.r3 = receiver.good;
+        receiver.receive(a, r);
     }
 
     /** After both: what a second poll finds. */
