@@ -19,11 +19,12 @@ import java.util.Locale;
  * CPU time per packet of one thread, for before/after comparisons on a machine others use too: a thread's CPU time
  * leaves out the time the scheduler gives the neighbours, which JMH's wall-clock figures include. {@code pipe} is
  * {@link PipelineBenchmark}'s workload in invoker mode (one thread offers, runs every agent of both ports and polls:
- * {@code qp.offer} to the receive handler); {@code link} is a {@link LoopbackLink} alone, 16 frames claimed,
- * committed and polled at a time. Run each build alternately, several times, in one sitting; compare medians.
+ * {@code qp.offer} to the receive handler); {@code lone} is {@link LatencyBenchmark}'s {@code oneWay} in invoker
+ * mode (one 64-byte message in flight, offered and taken by the same thread: the CPU time of its latency, SIZE
+ * ignored); {@code link} is a {@link LoopbackLink} alone, 16 frames claimed, committed and polled at a time. Run each build alternately, several times, in one sitting; compare medians.
  * <pre>
  * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Dagrona.disable.bounds.checks=true \
- *     -cp bench/target/benchmarks.jar io.vlink.bench.CpuPerPacket pipe|link SIZE [ROUNDS]
+ *     -cp bench/target/benchmarks.jar io.vlink.bench.CpuPerPacket pipe|lone|link SIZE [ROUNDS]
  * </pre>
  * Prints the least and the median of ROUNDS (default 9) rounds after four not counted, in ns a packet (a frame).
  */
@@ -38,14 +39,15 @@ public final class CpuPerPacket
 
     public static void main(final String[] args) throws Exception
     {
-        if (args.length < 2 || !("pipe".equals(args[0]) || "link".equals(args[0])))
+        if (args.length < 2 || !("pipe".equals(args[0]) || "lone".equals(args[0]) || "link".equals(args[0])))
         {
-            System.err.println("usage: CpuPerPacket pipe|link SIZE [ROUNDS]");
+            System.err.println("usage: CpuPerPacket pipe|lone|link SIZE [ROUNDS]");
             System.exit(2);
         }
         final int size = Integer.parseInt(args[1]);
         final int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 9;
-        final double[] ns = "pipe".equals(args[0]) ? pipe(size, rounds) : link(size, rounds);
+        final double[] ns = "pipe".equals(args[0]) ? pipe(size, rounds) :
+            "lone".equals(args[0]) ? lone(rounds) : link(size, rounds);
         Arrays.sort(ns);
         System.out.printf(Locale.ROOT, "%s %d B: min %.1f median %.1f ns a packet (CPU time, %d rounds)%n",
             args[0], size, ns[0], ns[rounds / 2], rounds);
@@ -70,6 +72,38 @@ public final class CpuPerPacket
                 if (round >= 0)
                 {
                     ns[round] = (threads.getCurrentThreadCpuTime() - start) / (double)packets;
+                }
+            }
+            return ns;
+        }
+        finally
+        {
+            pipeline.tearDown();
+        }
+    }
+
+    private static double[] lone(final int rounds)
+    {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final LatencyBenchmark benchmark = new LatencyBenchmark();
+        final LatencyBenchmark.Pipeline pipeline = new LatencyBenchmark.Pipeline();
+        pipeline.threads = "invoker";
+        pipeline.idle = "yield";
+        pipeline.setUp();
+        try
+        {
+            final int messages = 200_000;
+            final double[] ns = new double[rounds];
+            for (int round = -WARM_UP_ROUNDS; round < rounds; round++)
+            {
+                final long start = threads.getCurrentThreadCpuTime();
+                for (int i = 0; i < messages; i++)
+                {
+                    benchmark.oneWay(pipeline);
+                }
+                if (round >= 0)
+                {
+                    ns[round] = (threads.getCurrentThreadCpuTime() - start) / (double)messages;
                 }
             }
             return ns;

@@ -145,8 +145,12 @@ final class RingConsumer extends RingConsumerPad2
      */
     int poll(final FrameHandler handler, final int frameLimit, final long available, final long session)
     {
-        final AtomicBuffer buffer = ring;
         final long head = this.head;
+        if (available == head)
+        {
+            return 0; // nothing new: an idle poll is one compare
+        }
+        final AtomicBuffer buffer = ring;
         long position = head;
         int frames = 0;
         int foreign = 0;
