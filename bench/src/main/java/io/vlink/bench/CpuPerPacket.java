@@ -53,9 +53,25 @@ public final class CpuPerPacket
             args[0], size, ns[0], ns[rounds / 2], rounds);
     }
 
-    private static double[] pipe(final int size, final int rounds)
+    /** CPU time of {@code work} a round, per item of the {@code items} it does, after the warm-up rounds. */
+    private static double[] measure(final int rounds, final int items, final Runnable work)
     {
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final double[] ns = new double[rounds];
+        for (int round = -WARM_UP_ROUNDS; round < rounds; round++)
+        {
+            final long start = threads.getCurrentThreadCpuTime();
+            work.run();
+            if (round >= 0)
+            {
+                ns[round] = (threads.getCurrentThreadCpuTime() - start) / (double)items;
+            }
+        }
+        return ns;
+    }
+
+    private static double[] pipe(final int size, final int rounds)
+    {
         final PipelineBenchmark.Pipeline pipeline = new PipelineBenchmark.Pipeline();
         pipeline.size = size;
         pipeline.threads = "invoker";
@@ -64,17 +80,7 @@ public final class CpuPerPacket
         try
         {
             final int packets = size <= 256 ? 1_000_000 : 200_000;
-            final double[] ns = new double[rounds];
-            for (int round = -WARM_UP_ROUNDS; round < rounds; round++)
-            {
-                final long start = threads.getCurrentThreadCpuTime();
-                pipeline.run(packets);
-                if (round >= 0)
-                {
-                    ns[round] = (threads.getCurrentThreadCpuTime() - start) / (double)packets;
-                }
-            }
-            return ns;
+            return measure(rounds, packets, () -> pipeline.run(packets));
         }
         finally
         {
@@ -84,7 +90,6 @@ public final class CpuPerPacket
 
     private static double[] lone(final int rounds)
     {
-        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final LatencyBenchmark benchmark = new LatencyBenchmark();
         final LatencyBenchmark.Pipeline pipeline = new LatencyBenchmark.Pipeline();
         pipeline.threads = "invoker";
@@ -93,20 +98,13 @@ public final class CpuPerPacket
         try
         {
             final int messages = 200_000;
-            final double[] ns = new double[rounds];
-            for (int round = -WARM_UP_ROUNDS; round < rounds; round++)
+            return measure(rounds, messages, () ->
             {
-                final long start = threads.getCurrentThreadCpuTime();
                 for (int i = 0; i < messages; i++)
                 {
                     benchmark.oneWay(pipeline);
                 }
-                if (round >= 0)
-                {
-                    ns[round] = (threads.getCurrentThreadCpuTime() - start) / (double)messages;
-                }
-            }
-            return ns;
+            });
         }
         finally
         {
@@ -116,7 +114,6 @@ public final class CpuPerPacket
 
     private static double[] link(final int size, final int rounds) throws Exception
     {
-        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final File directory = Files.createTempDirectory("vlink-cpu").toFile();
         final CountersFile file = CountersFile.create(directory, "cpu", 256, 4096, SystemEpochClock.INSTANCE);
         final PortCounters counters = new PortCounters(file, 0, 1);
@@ -126,10 +123,8 @@ public final class CpuPerPacket
         try
         {
             final int frames = 20_000_000;
-            final double[] ns = new double[rounds];
-            for (int round = -WARM_UP_ROUNDS; round < rounds; round++)
+            final double[] ns = measure(rounds, frames, () ->
             {
-                final long start = threads.getCurrentThreadCpuTime();
                 for (int i = 0; i < frames; i += BATCH)
                 {
                     for (int k = 0; k < BATCH; k++)
@@ -140,11 +135,7 @@ public final class CpuPerPacket
                     }
                     ends[1].poll(handler, BATCH);
                 }
-                if (round >= 0)
-                {
-                    ns[round] = (threads.getCurrentThreadCpuTime() - start) / (double)frames;
-                }
-            }
+            });
             if (sum[0] != (long)frames * (rounds + WARM_UP_ROUNDS))
             {
                 throw new IllegalStateException("frames lost: " + sum[0]);
