@@ -51,11 +51,10 @@ public final class PerfCommand implements Callable<Integer>
     /**
      * Default warm-ups. perftest needs none; a JVM does: until C2 has compiled the path, a message costs several
      * times more, and on two cores both busy with the test the compiler threads get little time, so a run whose
-     * warm-up is short reports the compiler's progress. Measured over shm on two vCPUs: a 64-byte send-lat's
-     * t_typical was 1.3-4.5 us, in two groups, after 10,000 warm-up messages and 1.09-1.16 us in every run after
-     * 300,000 (about a second); a 4096-byte send-bw averaged 0.30 Mpps after 1,000, 0.35-0.66 after 200,000 and
-     * 0.70-1.03 after 2,000,000 (about three seconds). Over UDP, whose round trip is ten times longer, the same
-     * counts take ten times as long.
+     * warm-up is short reports the compiler's progress. These counts are where the figures over shm on two vCPUs
+     * stopped moving (about one second for latency, three for bandwidth; the runs: docs/performance.md, "vlink perf
+     * between two processes"). Over UDP, whose round trip is ten times longer, the same counts take ten times as
+     * long.
      */
     static final long LATENCY_WARMUP = 300_000;
     static final long BANDWIDTH_WARMUP = 2_000_000;

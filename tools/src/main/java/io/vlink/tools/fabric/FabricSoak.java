@@ -95,8 +95,8 @@ public final class FabricSoak
     private static final long FAULT_DEADLINE_NS = 5_000_000_000L;
     /**
      * Every port's link timeout when the switches have a thread of their own (unless one is given): on a busy machine
-     * the scheduler leaves one of the two threads off the CPU for a fifth of a second while the other runs (measured
-     * on the 2-core VM at a load of 5), and the engine's 200 ms would take the peers on the other thread for gone. On
+     * the scheduler can leave one of the two threads off the CPU for longer than the engine's 200 ms while the other
+     * runs (docs/performance.md, "Switch and fabric"), which would take the peers on the other thread for gone. On
      * one thread every node stops together and none hears the others' silence.
      */
     public static final long SWITCH_THREAD_LINK_TIMEOUT_NS = 2_000_000_000L;
