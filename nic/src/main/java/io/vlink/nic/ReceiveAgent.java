@@ -131,6 +131,11 @@ final class ReceiveAgent implements Agent
             {
                 discard(malformed);
                 counters.fcpMalformed.incrementRelease();
+                if (FcpCheck.isDamage(malformed))
+                {
+                    // damaged on the way: a link with retry asks for it again
+                    link.rejectFrame();
+                }
                 return;
             }
             flushAccepted();
@@ -142,8 +147,10 @@ final class ReceiveAgent implements Agent
             final int result = checker.check(buffer, offset, length);
             if (PacketChecker.OK != PacketChecker.verdict(result))
             {
-                // bad length, VCRC or ICRC: not accepted, ABR and free space do not move (docs/flow-control.md)
+                // bad length, VCRC or ICRC: not accepted, ABR and free space do not move (docs/flow-control.md); a link
+                // with retry asks for it again
                 discard(DiscardReason.DATA_BAD_CRC.id());
+                link.rejectFrame();
                 return;
             }
             final int vl = LrhFlyweight.vl(buffer, offset);

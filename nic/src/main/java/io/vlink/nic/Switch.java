@@ -660,6 +660,11 @@ public final class Switch implements Agent, AutoCloseable
             {
                 discard(malformed);
                 portCounters.fcpMalformed.incrementRelease();
+                if (FcpCheck.isDamage(malformed))
+                {
+                    // damaged on the way: a link with retry asks for it again
+                    link.rejectFrame();
+                }
                 return;
             }
             final int word = Fcp.word(result);
@@ -684,6 +689,7 @@ public final class Switch implements Agent, AutoCloseable
             if (PacketChecker.OK != PacketChecker.verdict(result))
             {
                 discard(DiscardReason.DATA_BAD_CRC.id());
+                link.rejectFrame();
                 return;
             }
             final int vl = LrhFlyweight.vl(buffer, offset);

@@ -69,6 +69,12 @@ public class ForwardingLink implements Link
     }
 
     @Override
+    public void rejectFrame()
+    {
+        delegate.rejectFrame();
+    }
+
+    @Override
     public long incarnation()
     {
         return delegate.incarnation();

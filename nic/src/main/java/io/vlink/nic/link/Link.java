@@ -100,6 +100,16 @@ public interface Link extends AutoCloseable
     }
 
     /**
+     * The frame the receiving thread is delivering (called from the {@link FrameHandler}, during {@link #poll}) is
+     * damaged: its CRC failed. A link with retry ({@link RetryLink}) does not count it as delivered and asks the
+     * peer for it again, as a link-level retry does on a CRC error; other links ignore the call (the frame is
+     * discarded by the caller, as the link layer without retry does).
+     */
+    default void rejectFrame()
+    {
+    }
+
+    /**
      * This end's incarnation: a random non-zero number drawn when the link opened, so that a peer recognises a
      * restarted end.
      *

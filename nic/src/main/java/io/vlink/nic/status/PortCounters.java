@@ -46,6 +46,14 @@ public final class PortCounters
     public final AtomicCounter linkSessionDrops;
     public final AtomicCounter linkMacDrops;
     public final AtomicCounter linkReplayDrops;
+    public final AtomicCounter linkRetransmits;
+    public final AtomicCounter linkReplayRequests;
+    public final AtomicCounter linkRetryTimeouts;
+    public final AtomicCounter linkDuplicates;
+    public final AtomicCounter linkOutOfOrder;
+    public final AtomicCounter linkReplayFull;
+    public final AtomicCounter linkAcksSent;
+    public final AtomicCounter linkRetryFailures;
 
     private final AtomicCounter[] txPackets = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] txBytes = new AtomicCounter[VL_SLOTS];
@@ -142,6 +150,14 @@ public final class PortCounters
         linkSessionDrops = portCounter(file, CounterType.LINK_SESSION_DROPS);
         linkMacDrops = portCounter(file, CounterType.LINK_MAC_DROPS);
         linkReplayDrops = portCounter(file, CounterType.LINK_REPLAY_DROPS);
+        linkRetransmits = portCounter(file, CounterType.LINK_RETRANSMITS);
+        linkReplayRequests = portCounter(file, CounterType.LINK_REPLAY_REQUESTS);
+        linkRetryTimeouts = portCounter(file, CounterType.LINK_RETRY_TIMEOUTS);
+        linkDuplicates = portCounter(file, CounterType.LINK_DUPLICATES);
+        linkOutOfOrder = portCounter(file, CounterType.LINK_OUT_OF_ORDER);
+        linkReplayFull = portCounter(file, CounterType.LINK_REPLAY_FULL);
+        linkAcksSent = portCounter(file, CounterType.LINK_ACKS_SENT);
+        linkRetryFailures = portCounter(file, CounterType.LINK_RETRY_FAILURES);
 
         for (int vl = 0; vl < VL_SLOTS; vl++)
         {

@@ -1,0 +1,671 @@
+package io.vlink.nic.link;
+
+import io.vlink.core.retry.AckSchedule;
+import io.vlink.core.retry.RetryReceiver;
+import io.vlink.core.retry.RetrySender;
+import io.vlink.nic.status.PortCounters;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.NanoClock;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Two cache lines before the transmitting thread's fields.
+ */
+abstract class RetryLinkPad1
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The transmitting thread's fields (its state machines are final fields of {@link RetryLink}).
+ */
+abstract class RetryLinkTransmitter extends RetryLinkPad1
+{
+    /** The peer incarnation the transmitting side's frames are for. */
+    long txSession;
+    long nowNs;
+    int claimedType;
+    int claimedLength;
+    long seenPeerReplays;
+    long seenRequests;
+    boolean full;
+}
+
+/**
+ * Two cache lines between the transmitting and the receiving thread's fields.
+ */
+abstract class RetryLinkPad2 extends RetryLinkTransmitter
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The receiving thread's fields.
+ */
+abstract class RetryLinkReceiver extends RetryLinkPad2
+{
+    /** The peer incarnation the receiving side's sequence state belongs to. */
+    long rxSession;
+    FrameHandler handler;
+    int delivered;
+    boolean rejected;
+    int replayRequests;
+    int ackRequests;
+}
+
+/**
+ * Two cache lines between the receiving thread's fields and the words it publishes.
+ */
+abstract class RetryLinkPad3 extends RetryLinkReceiver
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * The words the receiving thread publishes to the transmitting thread (one writer each: release, acquire).
+ */
+abstract class RetryLinkShared extends RetryLinkPad3
+{
+    /** What to acknowledge: the receiving side's session tag (high 32 bits) and next expected sequence number. */
+    volatile long rxAckWord;
+    /** Acknowledgements asked of the transmitting side: replay requests (high 32 bits) and plain ones (low). */
+    volatile long rxRequests;
+    /** The peer's latest acknowledgement: the tag of the session it came in (high 32 bits) and its value. */
+    volatile long peerAckWord;
+    /** Replay requests the peer sent (each published after its {@link #peerAckWord}). */
+    volatile long peerReplays;
+}
+
+/**
+ * Two cache lines after the shared words.
+ */
+abstract class RetryLinkPad4 extends RetryLinkShared
+{
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+}
+
+/**
+ * Link-level retry over a link that can lose frames (docs/engine.md, "Link-level retry"), as Omni-Path's LTP retry
+ * and Slingshot's LLR do on a wire: every frame carries a link sequence number and is held in a bounded off-heap
+ * {@link ReplayBuffer} until the peer acknowledges it; the peer acknowledges cumulatively, on the frames it sends
+ * anyway or on an acknowledgement of its own when nothing goes its way ({@link AckSchedule}), and asks for a replay
+ * from the first gap, or from a frame whose CRC failed ({@link #rejectFrame()}); a retry timer with backoff sends
+ * everything held again when no acknowledgement comes. A frame lost on the way is a retransmission, not a loss: the
+ * layer above sees every frame once, in order, and its credits stay exact. A full replay buffer is back-pressure,
+ * never a drop; a peer that never acknowledges leaves the sender waiting until the link layer's own timeout takes the
+ * link down. The rules are {@code core}'s {@link RetrySender} and {@link RetryReceiver}.
+ * <p>
+ * It wraps the link that carries its frames (UDP, shared memory, or any other) and adds a 24-byte header in front
+ * of each frame; an acknowledgement is the header alone. Big-endian:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------+---------------+-------------+-+-+-+---------------+
+ *  |  magic 'R'    |     kind      |  reserved   |O|P|A| reserved (0)  |
+ *  +---------------+---------------+-------------+-+-+-+---------------+
+ *  |               sequence number (frames; 0 in an acknowledgement)   |
+ *  +-------------------------------------------------------------------+
+ *  |      acknowledgement: the next sequence number this end expects   |
+ *  +-------------------------------------------------------------------+
+ *  |                           reserved (0)                            |
+ *  +-------------------------------------------------------------------+
+ *  |                  the sender's incarnation (64 bits)               |
+ *  +-------------------------------------------------------------------+
+ *  |     the frame: a data packet (kind 1) or an FCP (kind 2) ...      |
+ *  +-------------------------------------------------------------------+
+ * </pre>
+ * Kind 3 is an acknowledgement (no frame). Flags: A, the acknowledgement field is valid; P, it is a replay request
+ * (everything from that sequence number again); O, this frame is the oldest its sender holds (no earlier one can come
+ * again). Each direction's sequence numbers start at 0 for every pair of incarnations (a peer that restarts starts a
+ * new session on both sides) and wrap at 2^32. Over UDP the link's session and MAC cover the header: with a key,
+ * acknowledgements and replay requests are authenticated like data (docs/engine.md, "What the UDP link defends
+ * against").
+ * <p>
+ * Threads: the transmitting thread ({@link #tryClaim}, {@link #commit}, {@link #flush()}, which the arbiter calls
+ * every duty cycle) owns the replay buffer and the sender's state and sends every frame, acknowledgements included;
+ * the receiving thread ({@link #poll}) owns the receiver's state. They share four words, each written by the
+ * receiving thread with release semantics and read by the transmitting thread with acquire (docs/concurrency.md,
+ * hand-offs 27 and 28): what to acknowledge and when, and what the peer acknowledged.
+ */
+public final class RetryLink extends RetryLinkPad4 implements Link
+{
+    /** The retry header in front of every frame. */
+    public static final int HEADER_LENGTH = 24;
+    /** Default bytes of the replay buffer: more than a full credit window of 8 data VLs (8 x 128 KiB). */
+    public static final int DEFAULT_REPLAY_BUFFER_BYTES = 4 * 1024 * 1024;
+    /** The smallest replay buffer: 64 KiB. */
+    public static final int MIN_REPLAY_BUFFER_BYTES = 64 * 1024;
+    /** The largest replay buffer: 1 GiB. */
+    public static final int MAX_REPLAY_BUFFER_BYTES = 1 << 30;
+    /** Default retry timeout: no acknowledgement progress this long sends everything held again. */
+    public static final long DEFAULT_RETRY_TIMEOUT_NS = 10_000_000L;
+    /** The smallest retry timeout. */
+    public static final long MIN_RETRY_TIMEOUT_NS = 100_000L;
+    /** The largest retry timeout. */
+    public static final long MAX_RETRY_TIMEOUT_NS = 1_000_000_000L;
+    /** Doublings of an unanswered retry timer: at most 64 times the timeout between two retries to a silent peer. */
+    public static final int MAX_BACKOFF = 6;
+    /** Times in a row one frame may fail its CRC and be asked for again before it is let through as it is. */
+    public static final int REJECT_LIMIT = 16;
+    /** Bytes of the replay buffer per frame slot: a frame slot for each 256 bytes. */
+    static final int BYTES_PER_SLOT = 256;
+
+    static final byte MAGIC = 'R';
+    static final byte KIND_DATA = 1;
+    static final byte KIND_LINK = 2;
+    static final byte KIND_ACK = 3;
+    static final int FLAG_ACK = 1;
+    static final int FLAG_REPLAY = 2;
+    static final int FLAG_OLDEST = 4;
+    static final int MAGIC_OFFSET = 0;
+    static final int KIND_OFFSET = 1;
+    static final int FLAGS_OFFSET = 3;
+    static final int SEQUENCE_OFFSET = 4;
+    static final int ACK_OFFSET = 8;
+    static final int INCARNATION_OFFSET = 16;
+    /** Every session's first sequence number, both ways. */
+    static final int INITIAL_SEQUENCE = 0;
+
+    private static final VarHandle RX_ACK_WORD;
+    private static final VarHandle RX_REQUESTS;
+    private static final VarHandle PEER_ACK_WORD;
+    private static final VarHandle PEER_REPLAYS;
+
+    static
+    {
+        try
+        {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RX_ACK_WORD = lookup.findVarHandle(RetryLinkShared.class, "rxAckWord", long.class);
+            RX_REQUESTS = lookup.findVarHandle(RetryLinkShared.class, "rxRequests", long.class);
+            PEER_ACK_WORD = lookup.findVarHandle(RetryLinkShared.class, "peerAckWord", long.class);
+            PEER_REPLAYS = lookup.findVarHandle(RetryLinkShared.class, "peerReplays", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final Link wire;
+    private final PortCounters counters;
+    private final NanoClock clock;
+    private final long incarnation;
+    private final int maxFrameLength;
+    private final ReplayBuffer replay;
+    private final RetrySender sender;
+    private final AckSchedule acks;
+    private final RetryReceiver receiver;
+    private final FrameHandler wireHandler = new WireHandler();
+    private boolean closed;
+
+    /**
+     * @param wire              the link that carries the frames (its longest frame includes {@link #HEADER_LENGTH}).
+     * @param counters          the port's counters.
+     * @param clock             the clock of the retry timer and the acknowledgement delay.
+     * @param replayBufferBytes bytes of frames held until acknowledged: a power of two from
+     *                          {@link #MIN_REPLAY_BUFFER_BYTES} to {@link #MAX_REPLAY_BUFFER_BYTES} (one frame slot per
+     *                          256 bytes).
+     * @param retryTimeoutNs    no acknowledgement progress this long sends everything held again (doubling while
+     *                          unanswered); a gap asks for a replay again after it too.
+     */
+    public RetryLink(
+        final Link wire,
+        final PortCounters counters,
+        final NanoClock clock,
+        final int replayBufferBytes,
+        final long retryTimeoutNs)
+    {
+        if (replayBufferBytes < MIN_REPLAY_BUFFER_BYTES || replayBufferBytes > MAX_REPLAY_BUFFER_BYTES ||
+            Integer.bitCount(replayBufferBytes) != 1)
+        {
+            throw new IllegalArgumentException("replay buffer " + replayBufferBytes +
+                " bytes: use a power of two from 64 KiB to 1 GiB");
+        }
+        if (retryTimeoutNs < MIN_RETRY_TIMEOUT_NS || retryTimeoutNs > MAX_RETRY_TIMEOUT_NS)
+        {
+            throw new IllegalArgumentException("retry timeout " + retryTimeoutNs + " ns: use " +
+                MIN_RETRY_TIMEOUT_NS + ".." + MAX_RETRY_TIMEOUT_NS);
+        }
+        this.maxFrameLength = wire.maxFrameLength() - HEADER_LENGTH;
+        if (maxFrameLength < LINK_FRAME_LENGTH)
+        {
+            throw new IllegalArgumentException("the wire's frames (" + wire.maxFrameLength() +
+                " bytes) leave no room for the retry header");
+        }
+        this.wire = wire;
+        this.counters = counters;
+        this.clock = clock;
+        this.incarnation = wire.incarnation();
+        final int slots = replayBufferBytes / BYTES_PER_SLOT;
+        this.replay = new ReplayBuffer(replayBufferBytes, slots);
+        this.sender = new RetrySender(slots, retryTimeoutNs, MAX_BACKOFF, INITIAL_SEQUENCE);
+        this.acks = new AckSchedule(Math.max(1, slots / 8), retryTimeoutNs / 16, INITIAL_SEQUENCE);
+        this.receiver = new RetryReceiver(retryTimeoutNs, REJECT_LIMIT, INITIAL_SEQUENCE);
+        this.txSession = wire.peerIncarnation();
+        this.rxSession = Link.UNKNOWN_INCARNATION;
+        this.nowNs = clock.nanoTime();
+        RX_ACK_WORD.setRelease(this, word(rxSession, INITIAL_SEQUENCE));
+        PEER_ACK_WORD.setRelease(this, word(~txSession, INITIAL_SEQUENCE));
+    }
+
+    /**
+     * Link-level retry over a wire, which it then owns: a wire it cannot wrap (a bad setting, no memory) is closed.
+     *
+     * @param wire              the link that carries the frames.
+     * @param counters          the port's counters.
+     * @param clock             the clock of the retry timer.
+     * @param replayBufferBytes bytes of frames held until acknowledged.
+     * @param retryTimeoutNs    the retry timeout.
+     * @return the link with retry.
+     */
+    public static RetryLink over(
+        final Link wire,
+        final PortCounters counters,
+        final NanoClock clock,
+        final int replayBufferBytes,
+        final long retryTimeoutNs)
+    {
+        try
+        {
+            return new RetryLink(wire, counters, clock, replayBufferBytes, retryTimeoutNs);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            CloseHelper.quietClose(wire);
+            throw ex;
+        }
+    }
+
+    /** A session's tag (the low 32 bits of the peer's incarnation) and a sequence number, in one word. */
+    private static long word(final long session, final int sequence)
+    {
+        return (session << 32) | (sequence & 0xFFFF_FFFFL);
+    }
+
+    private static boolean sameSession(final long word, final long session)
+    {
+        return (int)(word >>> 32) == (int)session;
+    }
+
+    /**
+     * @return the link that carries the frames.
+     */
+    public Link wire()
+    {
+        return wire;
+    }
+
+    /**
+     * @return the most frames held until acknowledged (one per 256 bytes of the replay buffer).
+     */
+    public int windowFrames()
+    {
+        return replay.slots();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // The transmitting thread
+
+    @Override
+    public int maxFrameLength()
+    {
+        return maxFrameLength;
+    }
+
+    @Override
+    public AtomicBuffer buffer()
+    {
+        return replay.buffer();
+    }
+
+    @Override
+    public boolean hasRoomFor(final int length)
+    {
+        final int frame = Math.min(length, maxFrameLength);
+        if (!room(frame))
+        {
+            return false;
+        }
+        return wire.hasRoomFor(frame + HEADER_LENGTH);
+    }
+
+    /** Room in the replay buffer (a new session first); a refusal starts a back-pressure episode. */
+    private boolean room(final int length)
+    {
+        if (wire.peerIncarnation() != txSession)
+        {
+            newTxSession();
+        }
+        if (sender.canAccept() && replay.hasRoom(length))
+        {
+            full = false;
+            return true;
+        }
+        if (!full)
+        {
+            full = true;
+            counters.linkReplayFull.incrementRelease();
+        }
+        return false;
+    }
+
+    @Override
+    public int tryClaim(final int frameType, final int length)
+    {
+        if (length < 1 || length > maxFrameLength || (LINK_FRAME != frameType && DATA_FRAME != frameType))
+        {
+            throw new IllegalArgumentException("frame type " + frameType + " with length " + length +
+                ": frames are 1.." + maxFrameLength + " bytes of type data or link");
+        }
+        if (!room(length))
+        {
+            counters.linkBackPressure.incrementRelease();
+            return BACK_PRESSURED;
+        }
+        claimedType = frameType;
+        claimedLength = length;
+        return replay.claim(length);
+    }
+
+    @Override
+    public void commit(final int offset)
+    {
+        replay.commit(sender.accept(), claimedType, claimedLength);
+        pump();
+    }
+
+    @Override
+    public void abort(final int offset)
+    {
+        claimedLength = 0;
+    }
+
+    /**
+     * The transmitting side's duty: the wire's own, a new session, the peer's acknowledgements and replay requests,
+     * the retry timer, what waits to be sent (again), and an acknowledgement of its own when one is due.
+     */
+    @Override
+    public int flush()
+    {
+        int work = wire.flush();
+        if (wire.peerIncarnation() != txSession)
+        {
+            newTxSession();
+        }
+        nowNs = clock.nanoTime();
+        final long replays = (long)PEER_REPLAYS.getAcquire(this);
+        final long peerAck = (long)PEER_ACK_WORD.getAcquire(this);
+        if (sameSession(peerAck, txSession))
+        {
+            final int result = replays != seenPeerReplays ?
+                sender.onReplayRequest((int)peerAck, nowNs) : sender.onAck((int)peerAck, nowNs);
+            if (result > 0)
+            {
+                work++;
+            }
+            replay.release(sender.oldest(), 0 == sender.held());
+        }
+        seenPeerReplays = replays;
+        if (sender.onTimer(nowNs))
+        {
+            counters.linkRetryTimeouts.incrementRelease();
+            work++;
+        }
+        work += pump();
+        return work + acknowledge();
+    }
+
+    /** Send what waits (new frames, or frames to send again), in sequence order, while the wire takes them. */
+    private int pump()
+    {
+        int sent = 0;
+        while (sender.hasToSend())
+        {
+            final int sequence = sender.nextToSend();
+            final int length = replay.length(sequence);
+            final int offset = wire.hasRoomFor(HEADER_LENGTH + length) ?
+                wire.tryClaim(DATA_FRAME, HEADER_LENGTH + length) : BACK_PRESSURED;
+            if (offset < 0)
+            {
+                break;
+            }
+            if (wire.peerIncarnation() != txSession)
+            {
+                // the peer restarted since the last look: this frame was for its previous incarnation
+                wire.abort(offset);
+                newTxSession();
+                break;
+            }
+            final AtomicBuffer buffer = wire.buffer();
+            final int kind = LINK_FRAME == replay.type(sequence) ? KIND_LINK : KIND_DATA;
+            header(buffer, offset, kind, sender.isOldest(sequence) ? FLAG_OLDEST : 0, sequence);
+            buffer.putBytes(offset + HEADER_LENGTH, replay.buffer(), replay.offset(sequence), length);
+            wire.commit(offset);
+            if (sender.onSent(nowNs))
+            {
+                counters.linkRetransmits.incrementRelease();
+            }
+            sent++;
+        }
+        return sent;
+    }
+
+    /** An acknowledgement of its own, when asked for (a duplicate, a gap, a damaged frame) or due. */
+    private int acknowledge()
+    {
+        final long requests = (long)RX_REQUESTS.getAcquire(this);
+        final long ackWord = (long)RX_ACK_WORD.getAcquire(this);
+        if (!sameSession(ackWord, txSession) ||
+            (requests == seenRequests && !acks.due((int)ackWord, nowNs)))
+        {
+            return 0;
+        }
+        final int offset = wire.hasRoomFor(HEADER_LENGTH) ? wire.tryClaim(DATA_FRAME, HEADER_LENGTH) : BACK_PRESSURED;
+        if (offset < 0)
+        {
+            return 0;
+        }
+        final boolean replayRequest = (int)(requests >>> 32) != (int)(seenRequests >>> 32);
+        header(wire.buffer(), offset, KIND_ACK, replayRequest ? FLAG_REPLAY : 0, 0);
+        wire.commit(offset);
+        seenRequests = requests;
+        counters.linkAcksSent.incrementRelease();
+        return 1;
+    }
+
+    /** Write a retry header with this end's latest acknowledgement, when it has one for the session. */
+    private void header(final AtomicBuffer buffer, final int offset, final int kind, final int flags, final int sequence)
+    {
+        final long ackWord = (long)RX_ACK_WORD.getAcquire(this);
+        final boolean ack = sameSession(ackWord, txSession);
+        buffer.putInt(offset, (MAGIC << 24) | (kind << 16) | (ack ? flags | FLAG_ACK : flags & ~FLAG_REPLAY),
+            ByteOrder.BIG_ENDIAN);
+        buffer.putInt(offset + SEQUENCE_OFFSET, sequence, ByteOrder.BIG_ENDIAN);
+        buffer.putInt(offset + ACK_OFFSET, ack ? (int)ackWord : 0, ByteOrder.BIG_ENDIAN);
+        buffer.putInt(offset + ACK_OFFSET + 4, 0, ByteOrder.BIG_ENDIAN);
+        buffer.putLong(offset + INCARNATION_OFFSET, incarnation, ByteOrder.BIG_ENDIAN);
+        if (ack)
+        {
+            acks.stamped((int)ackWord);
+        }
+    }
+
+    /** Transmitting thread: the peer is another incarnation (or none): nothing held is for it. */
+    private void newTxSession()
+    {
+        txSession = wire.peerIncarnation();
+        sender.reset();
+        acks.reset(INITIAL_SEQUENCE);
+        replay.clear();
+        seenPeerReplays = (long)PEER_REPLAYS.getAcquire(this);
+        seenRequests = (long)RX_REQUESTS.getAcquire(this);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // The receiving thread
+
+    @Override
+    public int poll(final FrameHandler handler, final int frameLimit)
+    {
+        this.handler = handler;
+        delivered = 0;
+        wire.poll(wireHandler, frameLimit);
+        return delivered;
+    }
+
+    @Override
+    public void rejectFrame()
+    {
+        rejected = true;
+    }
+
+    /** The frames off the wire, through the receiver's rules. */
+    private final class WireHandler implements FrameHandler
+    {
+        @Override
+        public void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
+        {
+            onWireFrame(buffer, offset, length);
+        }
+
+        @Override
+        public void onPeerClosed()
+        {
+            handler.onPeerClosed();
+        }
+    }
+
+    private void onWireFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int first = length >= HEADER_LENGTH ? buffer.getInt(offset, ByteOrder.BIG_ENDIAN) : 0;
+        final int kind = (first >> 16) & 0xFF;
+        if ((first >>> 24) != MAGIC || kind < KIND_DATA || kind > KIND_ACK || (KIND_ACK == kind) != (HEADER_LENGTH == length))
+        {
+            counters.linkLengthDrops.incrementRelease();
+            return;
+        }
+        final long session = buffer.getLong(offset + INCARNATION_OFFSET, ByteOrder.BIG_ENDIAN);
+        if (session != rxSession)
+        {
+            // the peer's first frame of a new incarnation: a new session, from sequence number 0
+            rxSession = session;
+            receiver.reset();
+            RX_ACK_WORD.setRelease(this, word(session, receiver.expected()));
+        }
+        final int flags = first & 0xFF;
+        if (0 != (flags & FLAG_ACK))
+        {
+            PEER_ACK_WORD.setRelease(this, word(session, buffer.getInt(offset + ACK_OFFSET, ByteOrder.BIG_ENDIAN)));
+            if (0 != (flags & FLAG_REPLAY))
+            {
+                // after the acknowledgement it goes with: the transmitting side rewinds at least to it
+                PEER_REPLAYS.setRelease(this, (long)PEER_REPLAYS.get(this) + 1);
+            }
+        }
+        if (KIND_ACK == kind)
+        {
+            return;
+        }
+        final int sequence = buffer.getInt(offset + SEQUENCE_OFFSET, ByteOrder.BIG_ENDIAN);
+        final int verdict = sequence == receiver.expected() ? RetryReceiver.DELIVER :
+            receiver.onFrame(sequence, 0 != (flags & FLAG_OLDEST), clock.nanoTime());
+        switch (verdict)
+        {
+            case RetryReceiver.DELIVER_AFTER_SKIP:
+                counters.linkRetryFailures.getAndAddRelease(receiver.skipped());
+                deliver(KIND_LINK == kind ? LINK_FRAME : DATA_FRAME, buffer, offset, length);
+                break;
+            case RetryReceiver.DELIVER:
+                deliver(KIND_LINK == kind ? LINK_FRAME : DATA_FRAME, buffer, offset, length);
+                break;
+            case RetryReceiver.DUPLICATE:
+                counters.linkDuplicates.incrementRelease();
+                request(false);
+                break;
+            case RetryReceiver.GAP_REQUEST:
+                counters.linkOutOfOrder.incrementRelease();
+                counters.linkReplayRequests.incrementRelease();
+                request(true);
+                break;
+            default:
+                counters.linkOutOfOrder.incrementRelease();
+                break;
+        }
+    }
+
+    private void deliver(final int frameType, final DirectBuffer buffer, final int offset, final int length)
+    {
+        rejected = false;
+        handler.onFrame(frameType, buffer, offset + HEADER_LENGTH, length - HEADER_LENGTH);
+        delivered++;
+        if (!rejected)
+        {
+            receiver.delivered();
+        }
+        else if (RetryReceiver.REQUEST == receiver.rejected(clock.nanoTime()))
+        {
+            counters.linkReplayRequests.incrementRelease();
+            request(true);
+            return;
+        }
+        else
+        {
+            counters.linkRetryFailures.incrementRelease();
+        }
+        RX_ACK_WORD.setRelease(this, word(rxSession, receiver.expected()));
+    }
+
+    /** Ask the transmitting side for an acknowledgement now (a replay request, or a plain one). */
+    private void request(final boolean replay)
+    {
+        if (replay)
+        {
+            replayRequests++;
+        }
+        else
+        {
+            ackRequests++;
+        }
+        RX_REQUESTS.setRelease(this, ((long)replayRequests << 32) | (ackRequests & 0xFFFF_FFFFL));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+
+    @Override
+    public long incarnation()
+    {
+        return wire.incarnation();
+    }
+
+    @Override
+    public long peerIncarnation()
+    {
+        return wire.peerIncarnation();
+    }
+
+    @Override
+    public long peerHeartbeat()
+    {
+        return wire.peerHeartbeat();
+    }
+
+    /**
+     * Close the wire and free the replay buffer. Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            wire.close();
+            replay.close();
+        }
+    }
+}
