@@ -75,6 +75,12 @@ public class ForwardingLink implements Link
     }
 
     @Override
+    public long unacknowledged()
+    {
+        return delegate.unacknowledged();
+    }
+
+    @Override
     public long incarnation()
     {
         return delegate.incarnation();

@@ -110,6 +110,18 @@ public interface Link extends AutoCloseable
     }
 
     /**
+     * Frames sent and not yet acknowledged by the peer, as the transmitting thread last published it (any thread):
+     * what {@code Engine.close()} waits for, while the link is up, besides the transmit path. A link without
+     * acknowledgements has none.
+     *
+     * @return frames held until acknowledged.
+     */
+    default long unacknowledged()
+    {
+        return 0;
+    }
+
+    /**
      * This end's incarnation: a random non-zero number drawn when the link opened, so that a peer recognises a
      * restarted end.
      *

@@ -34,6 +34,8 @@ abstract class RetryLinkTransmitter extends RetryLinkPad1
     long seenPeerReplays;
     long seenRequests;
     boolean full;
+    /** Frames held until acknowledged, published each duty cycle for any thread ({@link RetryLink#unacknowledged}). */
+    volatile long heldFrames;
 }
 
 /**
@@ -175,6 +177,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     private static final VarHandle RX_REQUESTS;
     private static final VarHandle PEER_ACK_WORD;
     private static final VarHandle PEER_REPLAYS;
+    private static final VarHandle HELD_FRAMES;
 
     static
     {
@@ -185,6 +188,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             RX_REQUESTS = lookup.findVarHandle(RetryLinkShared.class, "rxRequests", long.class);
             PEER_ACK_WORD = lookup.findVarHandle(RetryLinkShared.class, "peerAckWord", long.class);
             PEER_REPLAYS = lookup.findVarHandle(RetryLinkShared.class, "peerReplays", long.class);
+            HELD_FRAMES = lookup.findVarHandle(RetryLinkTransmitter.class, "heldFrames", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -221,17 +225,47 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         final int replayBufferBytes,
         final long retryTimeoutNs)
     {
-        if (replayBufferBytes < MIN_REPLAY_BUFFER_BYTES || replayBufferBytes > MAX_REPLAY_BUFFER_BYTES ||
-            Integer.bitCount(replayBufferBytes) != 1)
+        this(wire, counters, clock, checkReplayBuffer(replayBufferBytes), replayBufferBytes / BYTES_PER_SLOT,
+            checkRetryTimeout(retryTimeoutNs));
+    }
+
+    private static int checkReplayBuffer(final int bytes)
+    {
+        if (bytes < MIN_REPLAY_BUFFER_BYTES || bytes > MAX_REPLAY_BUFFER_BYTES || Integer.bitCount(bytes) != 1)
         {
-            throw new IllegalArgumentException("replay buffer " + replayBufferBytes +
-                " bytes: use a power of two from 64 KiB to 1 GiB");
+            throw new IllegalArgumentException("replay buffer " + bytes + " bytes: use a power of two from 64 KiB to 1 GiB");
         }
-        if (retryTimeoutNs < MIN_RETRY_TIMEOUT_NS || retryTimeoutNs > MAX_RETRY_TIMEOUT_NS)
+        return bytes;
+    }
+
+    private static long checkRetryTimeout(final long nanos)
+    {
+        if (nanos < MIN_RETRY_TIMEOUT_NS || nanos > MAX_RETRY_TIMEOUT_NS)
         {
-            throw new IllegalArgumentException("retry timeout " + retryTimeoutNs + " ns: use " +
-                MIN_RETRY_TIMEOUT_NS + ".." + MAX_RETRY_TIMEOUT_NS);
+            throw new IllegalArgumentException("retry timeout " + nanos + " ns: use " + MIN_RETRY_TIMEOUT_NS + ".." +
+                MAX_RETRY_TIMEOUT_NS);
         }
+        return nanos;
+    }
+
+    /**
+     * A link with a replay buffer of any size, for the stress tests (a jcstress state is made hundreds of thousands of
+     * times): {@code bytes} and {@code slots} powers of two.
+     */
+    static RetryLink small(
+        final Link wire, final PortCounters counters, final NanoClock clock, final int bytes, final int slots)
+    {
+        return new RetryLink(wire, counters, clock, bytes, slots, MAX_RETRY_TIMEOUT_NS);
+    }
+
+    private RetryLink(
+        final Link wire,
+        final PortCounters counters,
+        final NanoClock clock,
+        final int replayBufferBytes,
+        final int slots,
+        final long retryTimeoutNs)
+    {
         this.maxFrameLength = wire.maxFrameLength() - HEADER_LENGTH;
         if (maxFrameLength < LINK_FRAME_LENGTH)
         {
@@ -242,7 +276,6 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         this.counters = counters;
         this.clock = clock;
         this.incarnation = wire.incarnation();
-        final int slots = replayBufferBytes / BYTES_PER_SLOT;
         this.replay = new ReplayBuffer(replayBufferBytes, slots);
         this.sender = new RetrySender(slots, retryTimeoutNs, MAX_BACKOFF, INITIAL_SEQUENCE);
         this.acks = new AckSchedule(Math.max(1, slots / 8), retryTimeoutNs / 16, INITIAL_SEQUENCE);
@@ -251,7 +284,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         this.rxSession = Link.UNKNOWN_INCARNATION;
         this.nowNs = clock.nanoTime();
         RX_ACK_WORD.setRelease(this, word(rxSession, INITIAL_SEQUENCE));
-        PEER_ACK_WORD.setRelease(this, word(~txSession, INITIAL_SEQUENCE));
+        PEER_ACK_WORD.setRelease(this, word(txSession, INITIAL_SEQUENCE));
     }
 
     /**
@@ -399,6 +432,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             newTxSession();
         }
         nowNs = clock.nanoTime();
+        // the count first: a replay request read goes with the acknowledgement published before it, or a newer one
         final long replays = (long)PEER_REPLAYS.getAcquire(this);
         final long peerAck = (long)PEER_ACK_WORD.getAcquire(this);
         if (sameSession(peerAck, txSession))
@@ -418,7 +452,18 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             work++;
         }
         work += pump();
+        final long held = sender.held();
+        if (held != (long)HELD_FRAMES.get(this))
+        {
+            HELD_FRAMES.setRelease(this, held);
+        }
         return work + acknowledge();
+    }
+
+    @Override
+    public long unacknowledged()
+    {
+        return (long)HELD_FRAMES.getAcquire(this);
     }
 
     /** Send what waits (new frames, or frames to send again), in sequence order, while the wire takes them. */
@@ -444,7 +489,8 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             }
             final AtomicBuffer buffer = wire.buffer();
             final int kind = LINK_FRAME == replay.type(sequence) ? KIND_LINK : KIND_DATA;
-            header(buffer, offset, kind, sender.isOldest(sequence) ? FLAG_OLDEST : 0, sequence);
+            header(buffer, offset, kind, sender.isOldest(sequence) ? FLAG_OLDEST : 0, sequence,
+                (long)RX_ACK_WORD.getAcquire(this));
             buffer.putBytes(offset + HEADER_LENGTH, replay.buffer(), replay.offset(sequence), length);
             wire.commit(offset);
             if (sender.onSent(nowNs))
@@ -459,6 +505,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     /** An acknowledgement of its own, when asked for (a duplicate, a gap, a damaged frame) or due. */
     private int acknowledge()
     {
+        // the requests first: a replay request read goes with an acknowledgement at least as new as its gap
         final long requests = (long)RX_REQUESTS.getAcquire(this);
         final long ackWord = (long)RX_ACK_WORD.getAcquire(this);
         if (!sameSession(ackWord, txSession) ||
@@ -472,17 +519,18 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             return 0;
         }
         final boolean replayRequest = (int)(requests >>> 32) != (int)(seenRequests >>> 32);
-        header(wire.buffer(), offset, KIND_ACK, replayRequest ? FLAG_REPLAY : 0, 0);
+        header(wire.buffer(), offset, KIND_ACK, replayRequest ? FLAG_REPLAY : 0, 0, ackWord);
         wire.commit(offset);
         seenRequests = requests;
         counters.linkAcksSent.incrementRelease();
         return 1;
     }
 
-    /** Write a retry header with this end's latest acknowledgement, when it has one for the session. */
-    private void header(final AtomicBuffer buffer, final int offset, final int kind, final int flags, final int sequence)
+    /** Write a retry header with this end's acknowledgement, when it is one of the session. */
+    private void header(
+        final AtomicBuffer buffer, final int offset, final int kind, final int flags, final int sequence,
+        final long ackWord)
     {
-        final long ackWord = (long)RX_ACK_WORD.getAcquire(this);
         final boolean ack = sameSession(ackWord, txSession);
         buffer.putInt(offset, (MAGIC << 24) | (kind << 16) | (ack ? flags | FLAG_ACK : flags & ~FLAG_REPLAY),
             ByteOrder.BIG_ENDIAN);

@@ -108,7 +108,7 @@ class CountersFileTest
                 assertEquals(0L, values.get("tx_flushed_messages/15/-1"));
                 // 8 data VLs + VL15 have tx/rx packets/bytes, deliveries and flushed messages; 8 have stalls, free
                 // blocks and the credit gauges FCTBS, CL and ABR.
-                assertEquals(9 * 6 + 8 * 5 + DiscardReasons.count() + 22, values.size());
+                assertEquals(9 * 6 + 8 * 5 + DiscardReasons.count() + 30, values.size());
             }
         }
         assertFalse(file.exists());
