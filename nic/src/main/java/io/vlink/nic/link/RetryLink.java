@@ -154,6 +154,10 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     public static final int MAX_BACKOFF = 6;
     /** Times in a row one frame may fail its CRC and be asked for again before it is let through as it is. */
     public static final int REJECT_LIMIT = 16;
+    /** The most frames received before an acknowledgement of its own goes (when none rode on a frame). */
+    static final int ACK_BATCH = 256;
+    /** Frames sent again (or held back by the wire) per duty cycle: the arbiter's default burst. */
+    static final int PUMP_BURST = 64;
     /** Bytes of the replay buffer per frame slot: a frame slot for each 256 bytes. */
     static final int BYTES_PER_SLOT = 256;
 
@@ -278,8 +282,8 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         this.incarnation = wire.incarnation();
         this.replay = new ReplayBuffer(replayBufferBytes, slots);
         this.sender = new RetrySender(slots, retryTimeoutNs, MAX_BACKOFF, INITIAL_SEQUENCE);
-        this.acks = new AckSchedule(Math.max(1, slots / 8), retryTimeoutNs / 16, INITIAL_SEQUENCE);
-        this.receiver = new RetryReceiver(retryTimeoutNs, REJECT_LIMIT, INITIAL_SEQUENCE);
+        this.acks = new AckSchedule(Math.max(1, Math.min(slots / 8, ACK_BATCH)), retryTimeoutNs / 16, INITIAL_SEQUENCE);
+        this.receiver = new RetryReceiver(retryTimeoutNs / 8, REJECT_LIMIT, INITIAL_SEQUENCE);
         this.txSession = wire.peerIncarnation();
         this.rxSession = Link.UNKNOWN_INCARNATION;
         this.nowNs = clock.nanoTime();
@@ -361,11 +365,9 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     public boolean hasRoomFor(final int length)
     {
         final int frame = Math.min(length, maxFrameLength);
-        if (!room(frame))
-        {
-            return false;
-        }
-        return wire.hasRoomFor(frame + HEADER_LENGTH);
+        // a new frame goes straight out: not while frames wait to be sent (again) first, which flush() paces, nor
+        // when the wire is full
+        return room(frame) && !sender.hasToSend() && wire.hasRoomFor(frame + HEADER_LENGTH);
     }
 
     /** Room in the replay buffer (a new session first); a refusal starts a back-pressure episode. */
@@ -409,8 +411,12 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     @Override
     public void commit(final int offset)
     {
+        final boolean alone = !sender.hasToSend();
         replay.commit(sender.accept(), claimedType, claimedLength);
-        pump();
+        if (alone)
+        {
+            pump(1);
+        }
     }
 
     @Override
@@ -451,7 +457,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             counters.linkRetryTimeouts.incrementRelease();
             work++;
         }
-        work += pump();
+        work += pump(PUMP_BURST);
         final long held = sender.held();
         if (held != (long)HELD_FRAMES.get(this))
         {
@@ -466,11 +472,15 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         return (long)HELD_FRAMES.getAcquire(this);
     }
 
-    /** Send what waits (new frames, or frames to send again), in sequence order, while the wire takes them. */
-    private int pump()
+    /**
+     * Send what waits (new frames, or frames to send again), in sequence order, while the wire takes them, at most
+     * {@code limit}: a replay goes a burst per duty cycle, so the frames on their way past a loss (which the peer
+     * discards) stay few.
+     */
+    private int pump(final int limit)
     {
         int sent = 0;
-        while (sender.hasToSend())
+        while (sent < limit && sender.hasToSend())
         {
             final int sequence = sender.nextToSend();
             final int length = replay.length(sequence);

@@ -281,8 +281,9 @@ class RetryLinkTest
             turn(a, b, atB);
         }
         assertEquals(1, countersA.linkRetryTimeouts.get(), "the timer sent everything again");
-        assertEquals(256, countersA.linkRetransmits.get());
-        assertEquals(256, countersB.linkDuplicates.get(), "all of it delivered already: discarded");
+        assertTrue(countersA.linkRetransmits.get() >= RetryLink.PUMP_BURST, "a burst a duty cycle");
+        assertEquals(countersA.linkRetransmits.get(), countersB.linkDuplicates.get(),
+            "all of it delivered already: discarded, and acknowledged again, which ends the replay early");
         assertEquals(256, received[0]);
         assertTrue(a.hasRoomFor(64), "acknowledged at last");
         assertTrue(countersB.linkAcksSent.get() >= 2);
