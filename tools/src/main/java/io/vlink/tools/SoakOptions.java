@@ -49,6 +49,29 @@ final class SoakOptions
     }
 
     /**
+     * @return {@code --retry}'s value: true (on), false (off), or null when not given (the link's default: on over
+     * UDP, off over loopback and shm).
+     * @throws ParameterException unless on or off.
+     */
+    static Boolean retry(final CommandSpec spec, final String retry)
+    {
+        if (null == retry)
+        {
+            return null;
+        }
+        switch (retry)
+        {
+            case "on":
+                return Boolean.TRUE;
+            case "off":
+                return Boolean.FALSE;
+            default:
+                throw new ParameterException(spec.commandLine(), "--retry " + retry + ": use on or off (link-level " +
+                    "retry; default: on over udp, off otherwise)");
+        }
+    }
+
+    /**
      * Checked before anything runs: a run of minutes must not end in a file it cannot write.
      *
      * @param json      --json's value ('-' or null: nothing to check).

@@ -19,9 +19,13 @@ package io.vlink.core.retry;
  * sequence number the next frame gets.
  * <p>
  * The timer: while frames are out and unacknowledged, no acknowledgement progress for {@code timeoutNs << backoff}
- * rewinds to {@code oldest}; each expiry doubles the wait (up to {@code 2^maxBackoff} times), progress resets it, so
- * a dead peer costs one window every so often, never a storm. A peer that never acknowledges fills the window: the
- * caller then waits ({@link #canAccept()} is false) and the link layer's own timeout takes the link down.
+ * sends the oldest frame again, alone (a probe, as TCP does at a retransmission timeout): when the peer had it and
+ * the acknowledgements were merely late, the answer acknowledges everything and nothing more goes again; when it
+ * acknowledges less than was sent (the last frames were lost, and nothing after them showed the peer a gap), the rest
+ * goes again from the new oldest frame. Each expiry doubles the wait (up to {@code 2^maxBackoff} times), progress
+ * resets it, so a dead peer costs one frame every so often, never a storm. A peer that never acknowledges fills the
+ * window: the caller then waits ({@link #canAccept()} is false) and the link layer's own timeout takes the link
+ * down.
  * <p>
  * Single-threaded (the transmitting thread), allocation-free; the clock is passed in.
  */
@@ -40,6 +44,7 @@ public final class RetrySender
     private int next;
     private long progressNs;
     private int backoff;
+    private boolean probing;
 
     /**
      * @param capacity        the most frames held (sent or queued, unacknowledged): 1..2^30.
@@ -78,6 +83,7 @@ public final class RetrySender
         highest = initialSequence;
         next = initialSequence;
         backoff = 0;
+        probing = false;
     }
 
     /**
@@ -111,7 +117,7 @@ public final class RetrySender
      */
     public boolean hasToSend()
     {
-        return send != next;
+        return send != next && (!probing || send == oldest);
     }
 
     /**
@@ -182,10 +188,12 @@ public final class RetrySender
             oldest = ack;
             if (send - ack < 0)
             {
+                // the peer holds more than was sent (again) since: skip it; after a probe, the rest goes again
                 send = ack;
             }
             progressNs = nowNs;
             backoff = 0;
+            probing = false;
         }
         return released;
     }
@@ -206,6 +214,7 @@ public final class RetrySender
             return INVALID;
         }
         progressNs = nowNs;
+        probing = false;
         if (send == oldest)
         {
             return 0;
@@ -218,7 +227,8 @@ public final class RetrySender
      * The retry timer, once per duty cycle.
      *
      * @param nowNs the time.
-     * @return whether it expired and rewound to the oldest frame held.
+     * @return whether it expired: the oldest frame held goes again, alone, until an acknowledgement or a replay
+     * request answers.
      */
     public boolean onTimer(final long nowNs)
     {
@@ -227,6 +237,7 @@ public final class RetrySender
             return false;
         }
         send = oldest;
+        probing = true;
         progressNs = nowNs;
         if (backoff < maxBackoff)
         {

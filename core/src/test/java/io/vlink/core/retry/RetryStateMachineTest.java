@@ -48,7 +48,7 @@ class RetryStateMachineTest
     }
 
     @Test
-    void aLostAcknowledgementIsRepairedByTheTimerWhichBacksOff()
+    void aLostAcknowledgementIsRepairedByTheTimerWhichProbesWithTheOldestFrameAndBacksOff()
     {
         final RetrySender sender = new RetrySender(8, 1000, 2, 0);
         sender.accept();
@@ -57,21 +57,53 @@ class RetryStateMachineTest
         sender.onSent(150);
         assertEquals(1100, sender.timerDeadlineNs(), "from the first frame out after idle");
         assertFalse(sender.onTimer(1099));
-        assertTrue(sender.onTimer(1100), "no acknowledgement: everything held again");
-        assertEquals(0, sender.nextToSend());
+        assertTrue(sender.onTimer(1100), "no acknowledgement");
+        assertTrue(sender.hasToSend());
+        assertEquals(0, sender.nextToSend(), "the oldest frame again");
         assertTrue(sender.onSent(1100), "a retransmission");
-        assertTrue(sender.onSent(1100));
-        assertFalse(sender.hasToSend());
+        assertFalse(sender.hasToSend(), "alone: a probe");
+        sender.accept();
+        assertFalse(sender.hasToSend(), "a new frame waits for the answer too");
         assertEquals(1100 + 2000, sender.timerDeadlineNs(), "doubled");
         assertFalse(sender.onTimer(3099));
-        assertTrue(sender.onTimer(3100));
+        assertTrue(sender.onTimer(3100), "the probe went unanswered");
         assertEquals(3100 + 4000, sender.timerDeadlineNs(), "doubled again");
+        assertEquals(0, sender.nextToSend());
         sender.onSent(3100);
         assertTrue(sender.onTimer(7100));
         assertEquals(7100 + 4000, sender.timerDeadlineNs(), "at most 2^2 times");
-        assertEquals(1, sender.onAck(1, 7200), "progress resets the backoff");
+        sender.onSent(7100);
+        assertEquals(1, sender.onAck(1, 7200), "the peer lacked 0 and 1: 0 arrived at last; progress resets the backoff");
         assertEquals(7200 + 1000, sender.timerDeadlineNs());
-        assertEquals(1, sender.nextToSend(), "the acknowledgement skips what the peer has");
+        assertTrue(sender.hasToSend(), "after the probe's answer, the rest goes again");
+        assertEquals(1, sender.nextToSend());
+        assertTrue(sender.onSent(7200), "1 again");
+        assertFalse(sender.onSent(7200), "2 for the first time");
+        assertEquals(2, sender.onAck(3, 7300));
+
+        // the acknowledgements were only late: the probe's answer covers everything, nothing more goes again
+        sender.accept();
+        sender.accept();
+        sender.onSent(8000);
+        sender.onSent(8000);
+        assertTrue(sender.onTimer(9000));
+        assertTrue(sender.onSent(9000));
+        assertEquals(2, sender.onAck(5, 9100));
+        assertFalse(sender.hasToSend());
+
+        // a replay request ends a probe too
+        sender.accept();
+        sender.accept();
+        sender.onSent(9200);
+        sender.onSent(9200);
+        assertTrue(sender.onTimer(10_200));
+        sender.onSent(10_200);
+        assertEquals(1, sender.onReplayRequest(5, 10_300));
+        assertEquals(5, sender.nextToSend());
+        sender.onSent(10_300);
+        assertTrue(sender.hasToSend(), "go-back-N: 6 follows");
+        sender.reset();
+        assertFalse(sender.hasToSend());
     }
 
     @Test

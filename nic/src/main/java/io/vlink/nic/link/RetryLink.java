@@ -319,6 +319,25 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         }
     }
 
+    /**
+     * What a frame of a link with retry carries, for a wrapper below the retry layer (a fault injector) that acts on
+     * data packets and FCPs only: the packet starts {@link #HEADER_LENGTH} bytes into the frame.
+     *
+     * @param buffer the frame's buffer.
+     * @param offset where the frame starts.
+     * @param length its length.
+     * @return {@link Link#DATA_FRAME} or {@link Link#LINK_FRAME}, or 0 for an acknowledgement or a malformed frame.
+     */
+    public static int carried(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length <= HEADER_LENGTH || buffer.getByte(offset + MAGIC_OFFSET) != MAGIC)
+        {
+            return 0;
+        }
+        final int kind = buffer.getByte(offset + KIND_OFFSET);
+        return KIND_DATA == kind ? DATA_FRAME : KIND_LINK == kind ? LINK_FRAME : 0;
+    }
+
     /** A session's tag (the low 32 bits of the peer's incarnation) and a sequence number, in one word. */
     private static long word(final long session, final int sequence)
     {

@@ -75,6 +75,11 @@ public final class SoakRunner
         public java.util.List<String> peerCommand;
         /** With {@link #udp}: the key that authenticates every datagram, or null. */
         public io.vlink.nic.link.LinkKey udpKey;
+        /**
+         * Link-level retry on the ports' links (docs/engine.md): true, false, or null for the engine's default (on over
+         * UDP, off over loopback and shm). With retry the wire's faults act below it and are repaired (docs/soak.md).
+         */
+        public Boolean retry;
         public ThreadingMode threading = ThreadingMode.SHARED;
         public String idle = "backoff";
         public FaultSpec faults = FaultSpec.none();
@@ -102,6 +107,14 @@ public final class SoakRunner
          * checks and the summary follow. Read from the soak's thread, set from any.
          */
         public BooleanSupplier stop = () -> false;
+
+        /**
+         * @return whether the links run link-level retry: {@link #retry}, else on over UDP only.
+         */
+        public boolean retryOn()
+        {
+            return null != retry ? retry : udp;
+        }
     }
 
     /** What a run produced. */
