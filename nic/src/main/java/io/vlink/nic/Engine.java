@@ -154,7 +154,7 @@ public final class Engine implements AutoCloseable
                     final Link wire = links[i];
                     links[i] = null;
                     links[i] = RetryLink.over(wire, counters[i], config.nanoClock(), config.replayBufferBytes(),
-                        config.retryTimeoutNs());
+                        config.retryTimeoutNs(), config.burst());
                 }
                 final Link wrapped = config.linkWrapper().apply(links[i]);
                 final boolean first = 0 == i;

@@ -45,6 +45,9 @@ public final class RetrySender
     private long progressNs;
     private int backoff;
     private boolean probing;
+    private int replayFrom;
+    private long replayNs;
+    private boolean replayed;
 
     /**
      * @param capacity        the most frames held (sent or queued, unacknowledged): 1..2^30.
@@ -84,6 +87,7 @@ public final class RetrySender
         next = initialSequence;
         backoff = 0;
         probing = false;
+        replayed = false;
     }
 
     /**
@@ -200,18 +204,25 @@ public final class RetrySender
 
     /**
      * A replay request: the peer holds every frame before {@code ack} and lost (or found damaged) the one at
-     * {@code ack}; everything from it is sent again. The timer restarts: the peer is alive and asked.
+     * {@code ack}; everything from it is sent again. The timer restarts: the peer is alive and asked. A request for
+     * the same frame within a timeout of the replay it asked for already is a repeat (the peer asks again while the
+     * replay is still on its way behind the frames in flight): sending everything again for each repeat would only
+     * fill the path with duplicates; a replay that was lost is sent again when the timer expires.
      *
      * @param ack   the first sequence number the peer lacks.
      * @param nowNs the time.
-     * @return 1 when the sender rewound, 0 when it was at the oldest frame already, {@link #INVALID} as
-     * {@link #onAck}.
+     * @return 1 when the sender rewound, 0 when it was at the oldest frame already or the request repeats one being
+     * answered, {@link #INVALID} as {@link #onAck}.
      */
     public int onReplayRequest(final int ack, final long nowNs)
     {
         if (INVALID == onAck(ack, nowNs))
         {
             return INVALID;
+        }
+        if (replayed && ack == replayFrom && nowNs - replayNs < timeoutNs)
+        {
+            return 0;
         }
         progressNs = nowNs;
         probing = false;
@@ -220,6 +231,9 @@ public final class RetrySender
             return 0;
         }
         send = oldest;
+        replayed = true;
+        replayFrom = oldest;
+        replayNs = nowNs;
         return 1;
     }
 

@@ -121,13 +121,20 @@ class RetryStateMachineTest
         assertEquals(1500, sender.timerDeadlineNs(), "the peer asked: the timer restarts");
         assertEquals(0, sender.onReplayRequest(2, 600), "already at the oldest");
         assertTrue(sender.onSent(600));
-        assertEquals(1, sender.onReplayRequest(2, 700), "the replay was lost too: again");
-        assertEquals(RetrySender.INVALID, sender.onReplayRequest(1, 800), "a stale request");
-        assertEquals(RetrySender.INVALID, sender.onReplayRequest(6, 800), "past what was sent");
-        assertEquals(0, sender.onAck(2, 800));
-        assertEquals(2, sender.onAck(4, 900), "during the replay: the peer has more than the replay sent");
+        assertEquals(0, sender.onReplayRequest(2, 700), "a repeat while the replay is on its way");
+        assertEquals(3, sender.nextToSend());
+        assertEquals(1499, sender.timerDeadlineNs() - 1, "a repeat does not restart the timer");
+        assertEquals(1, sender.onReplayRequest(2, 1500), "a timeout later: the replay was lost too, again");
+        assertEquals(2, sender.nextToSend());
+        assertTrue(sender.onSent(1500));
+        assertEquals(RetrySender.INVALID, sender.onReplayRequest(1, 1600), "a stale request");
+        assertEquals(RetrySender.INVALID, sender.onReplayRequest(6, 1600), "past what was sent");
+        assertEquals(0, sender.onAck(2, 1600));
+        assertEquals(2, sender.onAck(4, 1700), "during the replay: the peer has more than the replay sent");
         assertEquals(4, sender.nextToSend(), "the replay skips ahead");
-        assertFalse(sender.onTimer(1799));
+        assertFalse(sender.onTimer(2699));
+        assertTrue(sender.onSent(1750), "4 again (it went before the rewind to 2)");
+        assertEquals(1, sender.onReplayRequest(4, 1800), "another frame: at once");
     }
 
     @Test

@@ -156,8 +156,8 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     public static final int REJECT_LIMIT = 16;
     /** The most frames received before an acknowledgement of its own goes (when none rode on a frame). */
     static final int ACK_BATCH = 256;
-    /** Frames sent again (or held back by the wire) per duty cycle: the arbiter's default burst. */
-    static final int PUMP_BURST = 64;
+    /** Frames sent again (or held back by the wire) per duty cycle by default: the arbiter's default burst. */
+    public static final int DEFAULT_BURST = 64;
     /** Bytes of the replay buffer per frame slot: a frame slot for each 256 bytes. */
     static final int BYTES_PER_SLOT = 256;
 
@@ -205,6 +205,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     private final NanoClock clock;
     private final long incarnation;
     private final int maxFrameLength;
+    private final int burst;
     private final ReplayBuffer replay;
     private final RetrySender sender;
     private final AckSchedule acks;
@@ -219,18 +220,30 @@ public final class RetryLink extends RetryLinkPad4 implements Link
      * @param replayBufferBytes bytes of frames held until acknowledged: a power of two from
      *                          {@link #MIN_REPLAY_BUFFER_BYTES} to {@link #MAX_REPLAY_BUFFER_BYTES} (one frame slot per
      *                          256 bytes).
-     * @param retryTimeoutNs    no acknowledgement progress this long sends everything held again (doubling while
-     *                          unanswered); a gap asks for a replay again after it too.
+     * @param retryTimeoutNs    no acknowledgement progress this long sends the oldest frame held again (the wait
+     *                          doubling while unanswered); a repeated replay request is answered after it.
+     * @param burst             frames sent (again) per duty cycle besides the new ones, so that a replay goes at
+     *                          the pace of the traffic: the arbiter's burst, 1..4096.
      */
     public RetryLink(
         final Link wire,
         final PortCounters counters,
         final NanoClock clock,
         final int replayBufferBytes,
-        final long retryTimeoutNs)
+        final long retryTimeoutNs,
+        final int burst)
     {
         this(wire, counters, clock, checkReplayBuffer(replayBufferBytes), replayBufferBytes / BYTES_PER_SLOT,
-            checkRetryTimeout(retryTimeoutNs));
+            checkRetryTimeout(retryTimeoutNs), checkBurst(burst));
+    }
+
+    private static int checkBurst(final int burst)
+    {
+        if (burst < 1 || burst > 4096)
+        {
+            throw new IllegalArgumentException("burst " + burst + ": use 1..4096 frames a duty cycle");
+        }
+        return burst;
     }
 
     private static int checkReplayBuffer(final int bytes)
@@ -259,7 +272,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     static RetryLink small(
         final Link wire, final PortCounters counters, final NanoClock clock, final int bytes, final int slots)
     {
-        return new RetryLink(wire, counters, clock, bytes, slots, MAX_RETRY_TIMEOUT_NS);
+        return new RetryLink(wire, counters, clock, bytes, slots, MAX_RETRY_TIMEOUT_NS, DEFAULT_BURST);
     }
 
     private RetryLink(
@@ -268,8 +281,10 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         final NanoClock clock,
         final int replayBufferBytes,
         final int slots,
-        final long retryTimeoutNs)
+        final long retryTimeoutNs,
+        final int burst)
     {
+        this.burst = burst;
         this.maxFrameLength = wire.maxFrameLength() - HEADER_LENGTH;
         if (maxFrameLength < LINK_FRAME_LENGTH)
         {
@@ -299,6 +314,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
      * @param clock             the clock of the retry timer.
      * @param replayBufferBytes bytes of frames held until acknowledged.
      * @param retryTimeoutNs    the retry timeout.
+     * @param burst             frames sent (again) per duty cycle besides the new ones: the arbiter's burst.
      * @return the link with retry.
      */
     public static RetryLink over(
@@ -306,11 +322,12 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         final PortCounters counters,
         final NanoClock clock,
         final int replayBufferBytes,
-        final long retryTimeoutNs)
+        final long retryTimeoutNs,
+        final int burst)
     {
         try
         {
-            return new RetryLink(wire, counters, clock, replayBufferBytes, retryTimeoutNs);
+            return new RetryLink(wire, counters, clock, replayBufferBytes, retryTimeoutNs, burst);
         }
         catch (final RuntimeException | Error ex)
         {
@@ -476,7 +493,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             counters.linkRetryTimeouts.incrementRelease();
             work++;
         }
-        work += pump(PUMP_BURST);
+        work += pump(burst);
         final long held = sender.held();
         if (held != (long)HELD_FRAMES.get(this))
         {

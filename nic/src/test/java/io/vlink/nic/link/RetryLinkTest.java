@@ -111,7 +111,7 @@ class RetryLinkTest
 
     private RetryLink retry(final Link wire, final PortCounters counters, final int replayBytes)
     {
-        return new RetryLink(wire, counters, clock, replayBytes, TIMEOUT_NS);
+        return new RetryLink(wire, counters, clock, replayBytes, TIMEOUT_NS, RetryLink.DEFAULT_BURST);
     }
 
     /** Send one data frame of {@code length} bytes whose first int is {@code value}, if there is room. */
@@ -379,12 +379,13 @@ class RetryLinkTest
     {
         final long before = OffHeap.allocatedBytes();
         final LoopbackLink[] ends = LoopbackLink.pair(1 << 20, countersA, countersB);
-        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], countersA, clock, 3 << 20, TIMEOUT_NS));
-        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], countersA, clock, 1 << 15, TIMEOUT_NS));
-        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], countersA, clock, 1 << 16, 99_999));
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], countersA, clock, 3 << 20, TIMEOUT_NS, 64));
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], countersA, clock, 1 << 15, TIMEOUT_NS, 64));
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], countersA, clock, 1 << 16, 99_999, 64));
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], countersA, clock, 1 << 16, TIMEOUT_NS, 0));
         assertThrows(IllegalArgumentException.class,
-            () -> RetryLink.over(ends[0], countersA, clock, 1 << 16, 1_000_000_001L));
-        final RetryLink link = RetryLink.over(ends[1], countersB, clock, 1 << 16, RetryLink.MIN_RETRY_TIMEOUT_NS);
+            () -> RetryLink.over(ends[0], countersA, clock, 1 << 16, 1_000_000_001L, 64));
+        final RetryLink link = RetryLink.over(ends[1], countersB, clock, 1 << 16, RetryLink.MIN_RETRY_TIMEOUT_NS, 64);
         assertEquals(ends[1], link.wire());
         assertEquals(ends[1].maxFrameLength() - RetryLink.HEADER_LENGTH, link.maxFrameLength());
         assertThrows(IllegalArgumentException.class, () -> link.tryClaim(Link.DATA_FRAME, link.maxFrameLength() + 1));

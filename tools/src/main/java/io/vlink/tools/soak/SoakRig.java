@@ -89,8 +89,10 @@ final class SoakRig implements AutoCloseable
     {
         if (options.udp)
         {
-            final InetSocketAddress addressA = freeUdpAddress();
-            final InetSocketAddress addressB = freeUdpAddress();
+            final InetSocketAddress addressA = null == options.udpPorts ? freeUdpAddress() :
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), options.udpPorts[0]);
+            final InetSocketAddress addressB = null == options.udpPorts ? freeUdpAddress() :
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), options.udpPorts[1]);
             final Engine a = builder("soak-a", true).udp(addressA, addressB, 1, 2).udpKey(options.udpKey).build();
             engines.add(a);
             final Engine b = builder("soak-b", false).udp(addressB, addressA, 2, 1).udpKey(options.udpKey).build();

@@ -80,6 +80,8 @@ public final class SoakRunner
          * UDP, off over loopback and shm). With retry the wire's faults act below it and are repaired (docs/soak.md).
          */
         public Boolean retry;
+        /** With {@link #udp}: the UDP ports of 127.0.0.1 for port A and port B, or null for two free ones. */
+        public int[] udpPorts;
         public ThreadingMode threading = ThreadingMode.SHARED;
         public String idle = "backoff";
         public FaultSpec faults = FaultSpec.none();
