@@ -55,6 +55,23 @@ final class SoakOptions
      */
     static Boolean retry(final CommandSpec spec, final String retry)
     {
+        try
+        {
+            return parseRetry(retry);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
+    /**
+     * @param retry {@code --retry}'s text, or null.
+     * @return true (on), false (off), or null when not given.
+     * @throws IllegalArgumentException unless on or off.
+     */
+    static Boolean parseRetry(final String retry)
+    {
         if (null == retry)
         {
             return null;
@@ -66,8 +83,8 @@ final class SoakOptions
             case "off":
                 return Boolean.FALSE;
             default:
-                throw new ParameterException(spec.commandLine(), "--retry " + retry + ": use on or off (link-level " +
-                    "retry; default: on over udp, off otherwise)");
+                throw new IllegalArgumentException("--retry " + retry + ": use on or off (link-level retry; " +
+                    "default: on over udp, off otherwise)");
         }
     }
 

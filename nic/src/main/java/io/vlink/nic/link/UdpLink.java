@@ -166,7 +166,7 @@ public final class UdpLink implements Link
      *
      * @param local          the local address to bind (port 0 picks a free port: see {@link #localAddress()}).
      * @param peer           the only address frames are accepted from and sent to.
-     * @param maxFrameLength the longest frame, at most {@link Link#MAX_DATA_FRAME_LENGTH}.
+     * @param maxFrameLength the longest frame, at most {@link #MAX_FRAME_LENGTH}.
      * @param counters       the port's counters (frames, drops, back-pressure).
      * @throws UncheckedIOException when the socket cannot be opened or bound.
      */
@@ -184,7 +184,7 @@ public final class UdpLink implements Link
      *
      * @param local           the local address to bind (port 0 picks a free port: see {@link #localAddress()}).
      * @param peer            the only address frames are accepted from and sent to.
-     * @param maxFrameLength  the longest frame, at most {@link Link#MAX_DATA_FRAME_LENGTH}.
+     * @param maxFrameLength  the longest frame, at most {@link #MAX_FRAME_LENGTH}.
      * @param counters        the port's counters (frames, drops, back-pressure).
      * @param key             the key both ends share to authenticate every datagram, or null for none.
      * @param clock           the clock HELLOs are paced by.
@@ -208,8 +208,7 @@ public final class UdpLink implements Link
      *
      * @param local           the local address to bind (port 0 picks a free port: see {@link #localAddress()}).
      * @param peer            the only address frames are accepted from and sent to.
-     * @param maxFrameLength  the longest frame, at most {@link Link#MAX_DATA_FRAME_LENGTH} plus
-     *                        {@link RetryLink#HEADER_LENGTH}.
+     * @param maxFrameLength  the longest frame, at most {@link #MAX_FRAME_LENGTH}.
      * @param counters        the port's counters (frames, drops, back-pressure).
      * @param key             the key both ends share to authenticate every datagram, or null for none.
      * @param clock           the clock HELLOs are paced by.
