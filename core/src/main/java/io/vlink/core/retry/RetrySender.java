@@ -207,20 +207,22 @@ public final class RetrySender
      * {@code ack}; everything from it is sent again. The timer restarts: the peer is alive and asked. A request for
      * the same frame within a timeout of the replay it asked for already is a repeat (the peer asks again while the
      * replay is still on its way behind the frames in flight): sending everything again for each repeat would only
-     * fill the path with duplicates; a replay that was lost is sent again when the timer expires.
+     * fill the path with duplicates; a replay that was lost is sent again when the timer expires. A request for a
+     * frame that arrived damaged is never a repeat: the replay it follows is over.
      *
-     * @param ack   the first sequence number the peer lacks.
-     * @param nowNs the time.
+     * @param ack     the first sequence number the peer lacks.
+     * @param damaged whether the frame at {@code ack} arrived and failed its CRC (rather than a gap before it).
+     * @param nowNs   the time.
      * @return 1 when the sender rewound, 0 when it was at the oldest frame already or the request repeats one being
      * answered, {@link #INVALID} as {@link #onAck}.
      */
-    public int onReplayRequest(final int ack, final long nowNs)
+    public int onReplayRequest(final int ack, final boolean damaged, final long nowNs)
     {
         if (INVALID == onAck(ack, nowNs))
         {
             return INVALID;
         }
-        if (replayed && ack == replayFrom && nowNs - replayNs < timeoutNs)
+        if (!damaged && replayed && ack == replayFrom && nowNs - replayNs < timeoutNs)
         {
             return 0;
         }

@@ -110,7 +110,8 @@ class RetryPropertyTest
                         if (frame.damaged)
                         {
                             assertEquals(RetryReceiver.REQUEST, receiver.rejected(now));
-                            answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), true);
+                            answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), true,
+                                true);
                         }
                         else
                         {
@@ -119,11 +120,13 @@ class RetryPropertyTest
                         }
                         break;
                     case RetryReceiver.DUPLICATE:
-                        answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), false);
+                        answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), false,
+                            false);
                         acks.stamped(receiver.expected());
                         break;
                     case RetryReceiver.GAP_REQUEST:
-                        answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), true);
+                        answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), true,
+                            false);
                         acks.stamped(receiver.expected());
                         break;
                     case RetryReceiver.GAP:
@@ -134,7 +137,7 @@ class RetryPropertyTest
             }
             if (acks.due(receiver.expected(), now))
             {
-                answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), false);
+                answer(answers, random, lossy ? loss : 0, now, maxDelayNs, order, receiver.expected(), false, false);
                 acks.stamped(receiver.expected());
             }
             // the sender hears the answers due now
@@ -142,7 +145,7 @@ class RetryPropertyTest
             {
                 final InFlight answer = answers.poll();
                 final int result = answer.replay ?
-                    sender.onReplayRequest(answer.sequence, now) : sender.onAck(answer.sequence, now);
+                    sender.onReplayRequest(answer.sequence, answer.damaged, now) : sender.onAck(answer.sequence, now);
                 assertTrue(result >= RetrySender.INVALID, "result");
             }
             now++;
@@ -154,17 +157,18 @@ class RetryPropertyTest
         assertEquals(initial + MESSAGES, receiver.expected());
     }
 
+    /** An acknowledgement, or a replay request ({@code replay}) for a gap or a frame that arrived {@code damaged}. */
     private static void answer(
         final PriorityQueue<InFlight> answers, final Random random, final double loss, final long now,
-        final long maxDelayNs, final long[] order, final int ack, final boolean replay)
+        final long maxDelayNs, final long[] order, final int ack, final boolean replay, final boolean damaged)
     {
         if (random.nextDouble() >= loss)
         {
-            answers.add(new InFlight(now + 1 + random.nextInt((int)maxDelayNs), order[0]++, ack, false, false, replay));
+            answers.add(new InFlight(now + 1 + random.nextInt((int)maxDelayNs), order[0]++, ack, false, damaged, replay));
             if (random.nextDouble() < loss)
             {
                 // the wire duplicates as often as it loses
-                answers.add(new InFlight(now + 1 + random.nextInt((int)maxDelayNs), order[0]++, ack, false, false,
+                answers.add(new InFlight(now + 1 + random.nextInt((int)maxDelayNs), order[0]++, ack, false, damaged,
                     replay));
             }
         }

@@ -98,7 +98,7 @@ class RetryStateMachineTest
         sender.onSent(9200);
         assertTrue(sender.onTimer(10_200));
         sender.onSent(10_200);
-        assertEquals(1, sender.onReplayRequest(5, 10_300));
+        assertEquals(1, sender.onReplayRequest(5, false, 10_300));
         assertEquals(5, sender.nextToSend());
         sender.onSent(10_300);
         assertTrue(sender.hasToSend(), "go-back-N: 6 follows");
@@ -115,26 +115,31 @@ class RetryStateMachineTest
             sender.accept();
             sender.onSent(0);
         }
-        assertEquals(1, sender.onReplayRequest(2, 500), "0 and 1 arrived, 2 did not: from 2 again");
+        assertEquals(1, sender.onReplayRequest(2, false, 500), "0 and 1 arrived, 2 did not: from 2 again");
         assertEquals(2, sender.oldest());
         assertEquals(2, sender.nextToSend());
         assertEquals(1500, sender.timerDeadlineNs(), "the peer asked: the timer restarts");
-        assertEquals(0, sender.onReplayRequest(2, 600), "already at the oldest");
+        assertEquals(0, sender.onReplayRequest(2, false, 600), "already at the oldest");
         assertTrue(sender.onSent(600));
-        assertEquals(0, sender.onReplayRequest(2, 700), "a repeat while the replay is on its way");
-        assertEquals(3, sender.nextToSend());
-        assertEquals(1499, sender.timerDeadlineNs() - 1, "a repeat does not restart the timer");
-        assertEquals(1, sender.onReplayRequest(2, 1500), "a timeout later: the replay was lost too, again");
+        assertEquals(0, sender.onReplayRequest(2, false, 700), "a repeat while the replay is on its way");
+        assertEquals(1, sender.onReplayRequest(2, true, 700), "but 2 arrived damaged: the replay is over, again");
         assertEquals(2, sender.nextToSend());
-        assertTrue(sender.onSent(1500));
-        assertEquals(RetrySender.INVALID, sender.onReplayRequest(1, 1600), "a stale request");
-        assertEquals(RetrySender.INVALID, sender.onReplayRequest(6, 1600), "past what was sent");
-        assertEquals(0, sender.onAck(2, 1600));
-        assertEquals(2, sender.onAck(4, 1700), "during the replay: the peer has more than the replay sent");
+        assertTrue(sender.onSent(700));
+        assertEquals(3, sender.nextToSend());
+        assertEquals(1700, sender.timerDeadlineNs(), "the damaged frame's request restarted the timer");
+        assertEquals(0, sender.onReplayRequest(2, false, 1600), "a repeat: no new replay, no new timer");
+        assertEquals(1700, sender.timerDeadlineNs());
+        assertEquals(1, sender.onReplayRequest(2, false, 1700), "a timeout later: the replay was lost too, again");
+        assertEquals(2, sender.nextToSend());
+        assertTrue(sender.onSent(1700));
+        assertEquals(RetrySender.INVALID, sender.onReplayRequest(1, false, 1800), "a stale request");
+        assertEquals(RetrySender.INVALID, sender.onReplayRequest(6, false, 1800), "past what was sent");
+        assertEquals(0, sender.onAck(2, 1800));
+        assertEquals(2, sender.onAck(4, 1900), "during the replay: the peer has more than the replay sent");
         assertEquals(4, sender.nextToSend(), "the replay skips ahead");
-        assertFalse(sender.onTimer(2699));
-        assertTrue(sender.onSent(1750), "4 again (it went before the rewind to 2)");
-        assertEquals(1, sender.onReplayRequest(4, 1800), "another frame: at once");
+        assertFalse(sender.onTimer(2899));
+        assertTrue(sender.onSent(1950), "4 again (it went before the rewind to 2)");
+        assertEquals(1, sender.onReplayRequest(4, false, 2000), "another frame: at once");
     }
 
     @Test
@@ -211,7 +216,7 @@ class RetryStateMachineTest
         receiver.onFrame(0, true, 0);
         receiver.delivered();
         assertEquals(3, sender.onAck(3, 10));
-        assertEquals(RetrySender.INVALID, sender.onReplayRequest(1, 20), "the sender no longer holds 1");
+        assertEquals(RetrySender.INVALID, sender.onReplayRequest(1, false, 20), "the sender no longer holds 1");
         final int next = sender.accept();
         assertTrue(sender.isOldest(next), "the next frame out says nothing before it can come");
         sender.onSent(30);

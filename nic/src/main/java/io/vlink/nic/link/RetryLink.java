@@ -57,6 +57,7 @@ abstract class RetryLinkReceiver extends RetryLinkPad2
     int delivered;
     boolean rejected;
     int replayRequests;
+    int damagedRequests;
     int ackRequests;
 }
 
@@ -75,11 +76,13 @@ abstract class RetryLinkShared extends RetryLinkPad3
 {
     /** What to acknowledge: the receiving side's session tag (high 32 bits) and next expected sequence number. */
     volatile long rxAckWord;
-    /** Acknowledgements asked of the transmitting side: replay requests (high 32 bits) and plain ones (low). */
+    /** Acknowledgements asked of the transmitting side: replay requests (bits 63-32), those for a damaged frame
+     * (31-16), plain ones (15-0). */
     volatile long rxRequests;
     /** The peer's latest acknowledgement: the tag of the session it came in (high 32 bits) and its value. */
     volatile long peerAckWord;
-    /** Replay requests the peer sent (each published after its {@link #peerAckWord}). */
+    /** Replay requests the peer sent (low 32 bits), those for a damaged frame (high): each published after its
+     * {@link #peerAckWord}. */
     volatile long peerReplays;
 }
 
@@ -108,7 +111,7 @@ abstract class RetryLinkPad4 extends RetryLinkShared
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +---------------+---------------+-------------+-+-+-+---------------+
- *  |  magic 'R'    |     kind      |  reserved   |O|P|A| reserved (0)  |
+ *  |  magic 'R'    |     kind      | reserved  |D|O|P|A| reserved (0)  |
  *  +---------------+---------------+-------------+-+-+-+---------------+
  *  |               sequence number (frames; 0 in an acknowledgement)   |
  *  +-------------------------------------------------------------------+
@@ -122,8 +125,9 @@ abstract class RetryLinkPad4 extends RetryLinkShared
  *  +-------------------------------------------------------------------+
  * </pre>
  * Kind 3 is an acknowledgement (no frame). Flags: A, the acknowledgement field is valid; P, it is a replay request
- * (everything from that sequence number again); O, this frame is the oldest its sender holds (no earlier one can come
- * again). Each direction's sequence numbers start at 0 for every pair of incarnations (a peer that restarts starts a
+ * (everything from that sequence number again); D, with P: the frame there arrived and failed its CRC (so the replay
+ * that brought it is over: never taken for a repeat); O, this frame is the oldest its sender holds (no earlier one can
+ * come again). Each direction's sequence numbers start at 0 for every pair of incarnations (a peer that restarts starts a
  * new session on both sides) and wrap at 2^32. Over UDP the link's session and MAC cover the header: with a key,
  * acknowledgements and replay requests are authenticated like data (docs/engine.md, "What the UDP link defends
  * against").
@@ -168,12 +172,16 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     static final int FLAG_ACK = 1;
     static final int FLAG_REPLAY = 2;
     static final int FLAG_OLDEST = 4;
+    static final int FLAG_DAMAGED = 8;
     static final int MAGIC_OFFSET = 0;
     static final int KIND_OFFSET = 1;
     static final int FLAGS_OFFSET = 3;
     static final int SEQUENCE_OFFSET = 4;
     static final int ACK_OFFSET = 8;
     static final int INCARNATION_OFFSET = 16;
+    private static final int REQUEST_ACK = 0;
+    private static final int REQUEST_GAP = 1;
+    private static final int REQUEST_DAMAGED = 2;
     /** Every session's first sequence number, both ways. */
     static final int INITIAL_SEQUENCE = 0;
 
@@ -480,7 +488,8 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         if (sameSession(peerAck, txSession))
         {
             final int result = replays != seenPeerReplays ?
-                sender.onReplayRequest((int)peerAck, nowNs) : sender.onAck((int)peerAck, nowNs);
+                sender.onReplayRequest((int)peerAck, (replays >>> 32) != (seenPeerReplays >>> 32), nowNs) :
+                sender.onAck((int)peerAck, nowNs);
             if (result > 0)
             {
                 work++;
@@ -565,7 +574,9 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             return 0;
         }
         final boolean replayRequest = (int)(requests >>> 32) != (int)(seenRequests >>> 32);
-        header(wire.buffer(), offset, KIND_ACK, replayRequest ? FLAG_REPLAY : 0, 0, ackWord);
+        final boolean damaged = (requests & 0xFFFF_0000L) != (seenRequests & 0xFFFF_0000L);
+        header(wire.buffer(), offset, KIND_ACK, replayRequest ? (damaged ? FLAG_REPLAY | FLAG_DAMAGED : FLAG_REPLAY) : 0,
+            0, ackWord);
         wire.commit(offset);
         seenRequests = requests;
         counters.linkAcksSent.incrementRelease();
@@ -578,8 +589,8 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         final long ackWord)
     {
         final boolean ack = sameSession(ackWord, txSession);
-        buffer.putInt(offset, (MAGIC << 24) | (kind << 16) | (ack ? flags | FLAG_ACK : flags & ~FLAG_REPLAY),
-            ByteOrder.BIG_ENDIAN);
+        buffer.putInt(offset, (MAGIC << 24) | (kind << 16) |
+            (ack ? flags | FLAG_ACK : flags & ~(FLAG_REPLAY | FLAG_DAMAGED)), ByteOrder.BIG_ENDIAN);
         buffer.putInt(offset + SEQUENCE_OFFSET, sequence, ByteOrder.BIG_ENDIAN);
         buffer.putInt(offset + ACK_OFFSET, ack ? (int)ackWord : 0, ByteOrder.BIG_ENDIAN);
         buffer.putInt(offset + ACK_OFFSET + 4, 0, ByteOrder.BIG_ENDIAN);
@@ -659,7 +670,8 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             if (0 != (flags & FLAG_REPLAY))
             {
                 // after the acknowledgement it goes with: the transmitting side rewinds at least to it
-                PEER_REPLAYS.setRelease(this, (long)PEER_REPLAYS.get(this) + 1);
+                PEER_REPLAYS.setRelease(this, (long)PEER_REPLAYS.get(this) + 1 +
+                    (0 != (flags & FLAG_DAMAGED) ? 1L << 32 : 0));
             }
         }
         if (KIND_ACK == kind)
@@ -680,12 +692,12 @@ public final class RetryLink extends RetryLinkPad4 implements Link
                 break;
             case RetryReceiver.DUPLICATE:
                 counters.linkDuplicates.incrementRelease();
-                request(false);
+                request(REQUEST_ACK);
                 break;
             case RetryReceiver.GAP_REQUEST:
                 counters.linkOutOfOrder.incrementRelease();
                 counters.linkReplayRequests.incrementRelease();
-                request(true);
+                request(REQUEST_GAP);
                 break;
             default:
                 counters.linkOutOfOrder.incrementRelease();
@@ -705,7 +717,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         else if (RetryReceiver.REQUEST == receiver.rejected(clock.nanoTime()))
         {
             counters.linkReplayRequests.incrementRelease();
-            request(true);
+            request(REQUEST_DAMAGED);
             return;
         }
         else
@@ -715,18 +727,24 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         RX_ACK_WORD.setRelease(this, word(rxSession, receiver.expected()));
     }
 
-    /** Ask the transmitting side for an acknowledgement now (a replay request, or a plain one). */
-    private void request(final boolean replay)
+    /** Ask the transmitting side for an acknowledgement now: a plain one, or a replay request for a gap or a frame
+     * that arrived damaged. */
+    private void request(final int kind)
     {
-        if (replay)
-        {
-            replayRequests++;
-        }
-        else
+        if (REQUEST_ACK == kind)
         {
             ackRequests++;
         }
-        RX_REQUESTS.setRelease(this, ((long)replayRequests << 32) | (ackRequests & 0xFFFF_FFFFL));
+        else
+        {
+            replayRequests++;
+            if (REQUEST_DAMAGED == kind)
+            {
+                damagedRequests++;
+            }
+        }
+        RX_REQUESTS.setRelease(this, ((long)replayRequests << 32) | ((damagedRequests & 0xFFFFL) << 16) |
+            (ackRequests & 0xFFFFL));
     }
 
     // ---------------------------------------------------------------------------------------------------------------
