@@ -55,6 +55,7 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
 
     private final int packetOffset;
     private final boolean retryFramed;
+    private final boolean cuttable;
     private final double dropData;
     private final double corruptData;
     private final double dropFcp;
@@ -103,6 +104,7 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
         final boolean wire = Placement.PORT != placement;
         this.packetOffset = Placement.WIRE == placement ? RetryLink.HEADER_LENGTH : 0;
         this.retryFramed = Placement.WIRE == placement;
+        this.cuttable = Placement.WIRE != placement;
         this.dropData = wire ? faults.probability(FaultKind.DROP_DATA) : 0;
         this.corruptData = wire ? faults.probability(FaultKind.CORRUPT_DATA) : 0;
         this.dropFcp = wire ? faults.probability(FaultKind.DROP_FCP) : 0;
@@ -132,11 +134,13 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     }
 
     /**
-     * @param cut whether the wire loses every data packet (a link bounce; FCPs and SMPs still pass).
+     * @param cut whether the wire loses every data packet (a link bounce; FCPs and SMPs still pass); ignored below
+     *            retry ({@link Placement#WIRE}).
      */
     public void cut(final boolean cut)
     {
-        this.cut = cut;
+        // a link that goes down loses what is on it above any retry (below it, retry would deliver it later)
+        this.cut = cut && cuttable;
     }
 
     /**
