@@ -10,6 +10,7 @@ import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
 import io.vlink.nic.agent.DutyCycleClock;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
@@ -328,6 +329,16 @@ public final class Engine implements AutoCloseable
     public List<Thread> threads()
     {
         return agents.threads();
+    }
+
+    /**
+     * A capture is an output: when its file fails (a full file system) it stops, and the engine moves packets on.
+     *
+     * @return what stopped the capture ({@link Builder#capture}), or null while it runs or when there is none.
+     */
+    public CaptureStoppedException captureFailure()
+    {
+        return null == capture ? null : capture.failure();
     }
 
     /**

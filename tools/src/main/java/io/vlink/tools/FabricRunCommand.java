@@ -12,7 +12,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -42,7 +41,8 @@ import java.util.concurrent.Callable;
             "prints its part of the summary. End-to-end loss: sum sent_to and received_from over every process's " +
             "--json.",
         "Exit 0 when every check held, 1 when one failed or the peers never appeared (--peer-wait), 3 on a " +
-            "deadlock, 2 for a usage error, 130 on Ctrl-C (after the summary)."})
+            "deadlock, 4 when every check held but --json or --report could not be written, 2 for a usage error, " +
+            "130 on Ctrl-C (after the summary)."})
 final class FabricRunCommand implements Callable<Integer>
 {
     @Spec
@@ -79,7 +79,7 @@ final class FabricRunCommand implements Callable<Integer>
     Long linkTimeoutMs;
 
     @Override
-    public Integer call() throws IOException
+    public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
         if (peerWait <= 0)

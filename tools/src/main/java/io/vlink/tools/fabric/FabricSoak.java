@@ -1583,6 +1583,7 @@ public final class FabricSoak
     {
         final double seconds = elapsedNs / 1e9;
         final JsonWriter json = new JsonWriter().beginObject()
+            .field("ok", EXIT_OK == exit)
             .field("topology", options.label)
             .field("pattern", options.pattern.label())
             .field("seconds", seconds)
