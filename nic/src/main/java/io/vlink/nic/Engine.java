@@ -1012,9 +1012,12 @@ public final class Engine implements AutoCloseable
          *
          * @return the started engine.
          * @throws IllegalArgumentException naming the setting, its value and the allowed range.
+         * @throws IllegalStateException    when the JVM lacks a flag the engine needs (Agrona's, or with a capture
+         *                                  Chronicle's: {@link JvmFlags}), naming the flags and where they go.
          */
         public Engine build()
         {
+            JvmFlags.require(null != capturePath);
             return new Engine(conclude());
         }
     }

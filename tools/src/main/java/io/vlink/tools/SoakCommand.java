@@ -5,6 +5,7 @@ import io.vlink.core.config.Diagnostic;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosReader;
+import io.vlink.nic.JvmFlags;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.link.LinkKey;
@@ -216,6 +217,11 @@ public final class SoakCommand implements Callable<Integer>
                 if (null != capture)
                 {
                     OutputFile.checkCreatable("--capture", capture);
+                    final String missing = JvmFlags.missing(true);
+                    if (null != missing)
+                    {
+                        throw new OutputFile.Failed("--capture", capture, missing);
+                    }
                 }
                 if (null != directory)
                 {
