@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * each process makes holds, and summed over the three JSON files every packet sent was received, pair by pair. Then
  * what a user gets wrong: a peers file with mistakes, at their lines; a peer that never appears.
  */
+@Tag("long")
 class FabricRunCommandTest
 {
     private static final long DEADLINE_S = 180;

@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * policy and SL 1 on VL 1 completes; each on one thread and with the switches on a second. Every run is bounded by a
  * packet count (or a second or two); the baseline's line and fields; faults refused on two threads.
  */
+@Tag("long")
 class FabricSoakCommandTest
 {
     /** Five switches in a ring, each with one CA: shift sends every packet two hops clockwise. */

@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * process, which runs port B). A peer killed mid-run ends the soak with one line on stderr and exit 1, never a hang,
  * and no file left; a soak killed mid-run makes its peer exit; Ctrl-C drains, summarizes, exits 130 and reaps the peer.
  */
+@Tag("long")
 class SoakPeerTest
 {
     private static final long DEADLINE_S = 60;
