@@ -333,8 +333,9 @@ public final class Engine implements AutoCloseable
 
     /**
      * A capture is an output: when its file fails (a full file system) it stops, and the engine moves packets on.
+     * Readable after {@link #close()}, which cuts the file to its records: a failure to do so is reported here too.
      *
-     * @return what stopped the capture ({@link Builder#capture}), or null while it runs or when there is none.
+     * @return what stopped the capture ({@link Builder#capture}) first, or null while it runs or when there is none.
      */
     public CaptureStoppedException captureFailure()
     {
