@@ -9,8 +9,10 @@ import io.vlink.nic.JvmFlags;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.link.LinkKey;
+import io.vlink.nic.status.CountersFileDescriptor;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.HtmlReport;
+import io.vlink.tools.soak.SoakLeftovers;
 import io.vlink.tools.soak.SoakReceiver;
 import io.vlink.tools.soak.SoakResult;
 import io.vlink.tools.soak.SoakRunner;
@@ -291,6 +293,14 @@ public final class SoakCommand implements Callable<Integer>
         }
         out.flush();
 
+        final File countersDirectory = null != directory ? directory : CountersFileDescriptor.defaultDirectory();
+        final List<String> removed = SoakLeftovers.remove(countersDirectory);
+        if (!removed.isEmpty())
+        {
+            err.println("vlink soak: removed what soaks that are gone (killed) left in " + countersDirectory + ": " +
+                String.join(", ", removed));
+            err.flush();
+        }
         final SoakRunner.Outcome outcome;
         try (Interrupt interrupt = Interrupt.install(() ->
         {
@@ -574,9 +584,11 @@ public final class SoakCommand implements Callable<Integer>
                 line.append(' ').append(kind.label()).append(' ').append(count).append('/')
                     .append(null == seen ? "-" : seen.toString());
                 final Long asked = result.faultsScheduled.get(kind);
+                final Long skipped = result.faultsSkippedForBounce.get(kind);
                 if (null != asked && asked != count.longValue())
                 {
-                    line.append(" (").append(asked).append(" scheduled)");
+                    line.append(" (").append(asked).append(" scheduled").append(null == skipped ? "" :
+                        ", " + skipped + " while the link was down for link-bounce").append(')');
                 }
             });
             out.println(line);

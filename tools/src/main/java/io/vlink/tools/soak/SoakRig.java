@@ -337,6 +337,25 @@ final class SoakRig implements AutoCloseable
     }
 
     /**
+     * Why the link went down with no bounce injected (a port heard nothing from its peer for the link timeout).
+     *
+     * @param downs the link's downs outside the bounces, both ports.
+     * @return the cause in words: with a peer process, how long it did not run.
+     */
+    String silenceCause(final long downs)
+    {
+        final String times = downs + " time(s) outside a link bounce";
+        if (null != peer && peer.longestPauseNs() >= PEER_LINK_TIMEOUT_NS)
+        {
+            return String.format(java.util.Locale.ROOT, "port B's process did not run for %.1f s (stopped or " +
+                "starved), longer than the %d s link timeout: the link went down %s", peer.longestPauseNs() / 1e9,
+                TimeUnit.NANOSECONDS.toSeconds(PEER_LINK_TIMEOUT_NS), times);
+        }
+        return "a port heard nothing from its peer for longer than the link timeout (a process or the machine " +
+            "paused): the link went down " + times;
+    }
+
+    /**
      * @return the peer process that runs port B, or 0 when it runs in this one.
      */
     long peerPid()
