@@ -396,6 +396,10 @@ final class FabricSoakCommand implements Callable<Integer>
                     return Vlink.EXIT_FAILURE;
                 }
                 out.print(soak.summaryText());
+                if (null != soak.peerGone())
+                {
+                    err.println(command + ": " + soak.peerGone());
+                }
                 final String summary = soak.jsonText();
                 if ("-".equals(json))
                 {
