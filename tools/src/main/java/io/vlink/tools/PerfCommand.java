@@ -156,7 +156,7 @@ public final class PerfCommand implements Callable<Integer>
             final int exit = measure(run, rows, out, err);
             if (0 == exit || !rows.isEmpty())
             {
-                outputs.write(jsonFile, () -> json(run, rows));
+                outputs.write(jsonFile, () -> json(run, rows, 0 == exit));
             }
             return outputs.exitCode(exit);
         }
@@ -436,10 +436,11 @@ public final class PerfCommand implements Callable<Integer>
         return sizes;
     }
 
-    private String json(final Run run, final List<PerfRow> rows)
+    private String json(final Run run, final List<PerfRow> rows, final boolean ok)
     {
         final JsonWriter writer = new JsonWriter();
         writer.beginObject()
+            .field("ok", ok)
             .field("test", test)
             .field("side", server ? "server" : "client")
             .field("link", run.linkText)

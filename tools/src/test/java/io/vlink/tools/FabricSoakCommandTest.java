@@ -86,6 +86,8 @@ class FabricSoakCommandTest
         assertTrue(cli.out.contains("invariant no_loss: held"), cli.out);
         assertTrue(cli.out.contains("Switch1[3]"), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEquals(List.of("ok", "topology"), List.copyOf(summary.keySet()).subList(0, 2), "ok first, as soak's");
+        assertEquals(true, summary.get("ok"));
         assertEquals(20000L, ((Number)summary.get("sent")).longValue());
         assertEquals(20000L, ((Number)summary.get("delivered")).longValue());
         assertEquals(null, summary.get("deadlock"));
@@ -113,6 +115,7 @@ class FabricSoakCommandTest
         assertEquals(3, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("credit loop: S"), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEquals(false, summary.get("ok"));
         @SuppressWarnings("unchecked")
         final Map<String, Object> deadlock = (Map<String, Object>)summary.get("deadlock");
         final List<?> cycle = (List<?>)deadlock.get("cycle");

@@ -137,6 +137,7 @@ class PerfCommandTest
         assertFalse(Files.exists(Path.of(file)), "the link's file is gone");
 
         final Map<String, Object> parsed = Json.object(Files.readString(json));
+        assertEquals(true, parsed.get("ok"));
         assertEquals("send-lat", parsed.get("test"));
         @SuppressWarnings("unchecked")
         final List<Map<String, Object>> results = (List<Map<String, Object>>)parsed.get("results");
