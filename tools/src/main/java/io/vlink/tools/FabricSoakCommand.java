@@ -363,16 +363,9 @@ final class FabricSoakCommand implements Callable<Integer>
             try (Outputs outputs = new Outputs(command, err))
             {
                 // before anything runs: a run of minutes must not end in a file it cannot write
-                final OutputFile jsonFile;
-                final OutputFile reportFile;
                 try
                 {
-                    jsonFile = outputs.open("--json", json);
-                    reportFile = outputs.open("--report", null == report ? null : report.toString());
-                    if (null != directory)
-                    {
-                        OutputFile.checkDirectory("--dir", directory);
-                    }
+                    outputs.openSummaries(json, report, directory);
                 }
                 catch (final OutputFile.Failed ex)
                 {
@@ -406,8 +399,8 @@ final class FabricSoakCommand implements Callable<Integer>
                     out.println(summary);
                 }
                 out.flush();
-                outputs.write(jsonFile, () -> summary + "\n");
-                outputs.write(reportFile, () -> soak.html(exit));
+                outputs.writeJson(() -> summary + "\n");
+                outputs.writeReport(() -> soak.html(exit));
                 return soak.stopped() ? Interrupt.EXIT_INTERRUPTED : outputs.exitCode(exit);
             }
         }

@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,8 @@ final class Outputs implements AutoCloseable
     private final String command;
     private final PrintWriter err;
     private final List<OutputFile> files = new ArrayList<>(2);
+    private OutputFile json;
+    private OutputFile report;
     private boolean failed;
 
     /**
@@ -41,7 +44,7 @@ final class Outputs implements AutoCloseable
      * @return the file, or null for nothing to open.
      * @throws OutputFile.Failed when it cannot be written.
      */
-    OutputFile open(final String option, final String path) throws OutputFile.Failed
+    private OutputFile open(final String option, final String path) throws OutputFile.Failed
     {
         if (null == path || "-".equals(path))
         {
@@ -50,6 +53,41 @@ final class Outputs implements AutoCloseable
         final OutputFile file = OutputFile.open(option, Path.of(path));
         files.add(file);
         return file;
+    }
+
+    /**
+     * The summary's outputs every command that runs traffic has, before any work: {@code --json} and
+     * {@code --report} opened, {@code --dir} checked.
+     *
+     * @param jsonPath   {@code --json}'s value, or null.
+     * @param reportPath {@code --report}'s value, or null.
+     * @param directory  {@code --dir}'s value, or null.
+     * @throws OutputFile.Failed when one cannot be written.
+     */
+    void openSummaries(final String jsonPath, final Path reportPath, final File directory) throws OutputFile.Failed
+    {
+        json = open("--json", jsonPath);
+        report = open("--report", null == reportPath ? null : reportPath.toString());
+        if (null != directory)
+        {
+            OutputFile.checkDirectory("--dir", directory);
+        }
+    }
+
+    /**
+     * @param content the JSON summary, made only when {@code --json} names a file.
+     */
+    void writeJson(final Supplier<String> content)
+    {
+        write(json, content);
+    }
+
+    /**
+     * @param content the report, made only when {@code --report} names a file.
+     */
+    void writeReport(final Supplier<String> content)
+    {
+        write(report, content);
     }
 
     /**
@@ -71,7 +109,7 @@ final class Outputs implements AutoCloseable
      * @param file    the output, or null for none.
      * @param content its content, made only when there is a file.
      */
-    void write(final OutputFile file, final Supplier<String> content)
+    private void write(final OutputFile file, final Supplier<String> content)
     {
         if (null != file)
         {

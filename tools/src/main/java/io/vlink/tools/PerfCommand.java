@@ -142,11 +142,19 @@ public final class PerfCommand implements Callable<Integer>
         }
         try (Outputs outputs = new Outputs("vlink perf", err))
         {
-            final OutputFile jsonFile;
             try
             {
                 // before the run: a run of minutes must not end in a file it cannot write
-                jsonFile = outputs.open("--json", null == json ? null : json.toString());
+                outputs.openSummaries(null == json ? null : json.toString(), null, null);
+                if (null != path && (!Files.exists(path) || Files.isDirectory(path)))
+                {
+                    // the side that starts first makes the link's file: its directory must take it
+                    OutputFile.checkCreatable("--path", path);
+                }
+                else if (null != path && !Files.isWritable(path))
+                {
+                    throw new OutputFile.Failed("--path", path, "Permission denied");
+                }
             }
             catch (final OutputFile.Failed ex)
             {
@@ -156,7 +164,7 @@ public final class PerfCommand implements Callable<Integer>
             final int exit = measure(run, rows, out, err);
             if (0 == exit || !rows.isEmpty())
             {
-                outputs.write(jsonFile, () -> json(run, rows, 0 == exit));
+                outputs.writeJson(() -> json(run, rows, 0 == exit));
             }
             return outputs.exitCode(exit);
         }
@@ -302,11 +310,6 @@ public final class PerfCommand implements Callable<Integer>
             {
                 throw new IllegalArgumentException((null != connect ? "--connect" : "--port") +
                     " is for --link udp; a shm link is named by --path");
-            }
-            final Path parent = path.toAbsolutePath().getParent();
-            if (null == parent || !Files.isDirectory(parent))
-            {
-                throw new IllegalArgumentException("--path " + path + ": no such directory: " + parent);
             }
         }
         else

@@ -210,12 +210,9 @@ public final class SoakCommand implements Callable<Integer>
         try (Outputs outputs = new Outputs("vlink soak", err))
         {
             // before anything runs: a run of minutes must not end in a file it cannot write
-            final OutputFile jsonFile;
-            final OutputFile reportFile;
             try
             {
-                jsonFile = outputs.open("--json", json);
-                reportFile = outputs.open("--report", null == report ? null : report.toString());
+                outputs.openSummaries(json, report, directory);
                 if (null != capture)
                 {
                     OutputFile.checkCreatable("--capture", capture);
@@ -225,16 +222,12 @@ public final class SoakCommand implements Callable<Integer>
                         throw new OutputFile.Failed("--capture", capture, missing);
                     }
                 }
-                if (null != directory)
-                {
-                    OutputFile.checkDirectory("--dir", directory);
-                }
             }
             catch (final OutputFile.Failed ex)
             {
                 return outputs.refused(ex);
             }
-            return run(options, outputs, jsonFile, reportFile);
+            return run(options, outputs);
         }
     }
 
@@ -258,8 +251,7 @@ public final class SoakCommand implements Callable<Integer>
         }
     }
 
-    private int run(
-        final SoakRunner.Options options, final Outputs outputs, final OutputFile jsonFile, final OutputFile reportFile)
+    private int run(final SoakRunner.Options options, final Outputs outputs)
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -330,9 +322,8 @@ public final class SoakCommand implements Callable<Integer>
             // the capture is an output: its failure is said on its own and leaves the data verdict alone
             outputs.failed("--capture " + capture + ": " + captureReason(outcome.captureFailure));
         }
-        outputs.write(jsonFile, () -> document + "\n");
-        outputs.write(reportFile,
-            () -> HtmlReport.render(result, outcome.timeline, outcome.latency, outcome.steadyLatency));
+        outputs.writeJson(() -> document + "\n");
+        outputs.writeReport(() -> HtmlReport.render(result, outcome.timeline, outcome.latency, outcome.steadyLatency));
         if (result.interrupted)
         {
             return Interrupt.EXIT_INTERRUPTED;

@@ -54,6 +54,9 @@ class OutputFilesTest
             shm, "--json", "PATH"});
         commands.add(new String[] {"vlink perf", "--json", "perf", "send-bw", "--link", "shm", "--path", shm,
             "--json", "PATH"});
+        // the shm link's file, made by the side that starts first
+        commands.add(new String[] {"vlink perf", "--path", "perf", "send-lat", "--server", "--link", "shm",
+            "--path", "PATH"});
         return commands;
     }
 
@@ -126,8 +129,8 @@ class OutputFilesTest
         assertEquals("vlink soak: --json /dev/full: No space left on device\n" +
             "vlink soak: --report /dev/full: No space left on device\n", soak.err);
 
-        final Cli fabric = Cli.run("fabric", "soak", topology(), "--packets", "2000", "--dir", dir.toString(),
-            "--json", "/dev/full");
+        final Cli fabric = Cli.run("fabric", "soak", topology(), "--packets", "2000", "--threads", "1", "--dir",
+            dir.toString(), "--json", "/dev/full");
         assertEquals(Outputs.EXIT_OUTPUT_FAILED, fabric.exitCode, fabric::toString);
         assertTrue(fabric.out.contains("invariant no_loss: held"), fabric.out);
         assertEquals("vlink fabric soak: --json /dev/full: No space left on device\n", fabric.err);
