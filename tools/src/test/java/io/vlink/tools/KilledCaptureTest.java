@@ -58,17 +58,23 @@ class KilledCaptureTest
         assertTrue(RECORDS.size() > 100, RECORDS.size() + " records");
     }
 
-    /** A record of the given kind after the bring-up, with records of both kinds before it: its number from 1. */
+    /**
+     * A record after the bring-up, with records of both kinds before it: a 4 KiB data packet (not one of the soak's
+     * SMPs on VL15, which are data records too), or an FCP.
+     *
+     * @return its number from 1.
+     */
     private static int middle(final boolean data)
     {
         for (int i = 40; i < RECORDS.size(); i++)
         {
-            if ((RECORDS.get(i)[2] == 1) == data)
+            final boolean dataRecord = RECORDS.get(i)[2] == 1;
+            if (data ? dataRecord && RECORDS.get(i)[1] == Pcap.RECORD_HEADER_LENGTH + 4114 : !dataRecord)
             {
                 return i + 1;
             }
         }
-        throw new AssertionError("no record of that kind after the middle");
+        throw new AssertionError("no record of that kind after the bring-up");
     }
 
     private static Cli decode(final String name, final byte[] bytes) throws IOException
@@ -136,12 +142,12 @@ class KilledCaptureTest
         {
             offsets.add(i);
         }
-        for (int i = 44; i <= 96; i += 4)
+        for (int i = 44; i <= 96; i += 8)
         {
             offsets.add(i);
         }
         // through the payload (the case: 1,344 of 4,114 bytes)
-        for (int i = 97; i < length - 24; i += 257)
+        for (int i = 97; i < length - 24; i += 509)
         {
             offsets.add(i);
         }
@@ -154,7 +160,11 @@ class KilledCaptureTest
         for (final int written : offsets)
         {
             assertCutDecodes(number, written, true);
-            assertCutDecodes(number, written, false);
+            if (written <= 40 || written >= length - 24)
+            {
+                // the end of the file inside the headers or the CRCs (the payload's cuts are alike)
+                assertCutDecodes(number, written, false);
+            }
         }
     }
 
