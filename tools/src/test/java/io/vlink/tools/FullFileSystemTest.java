@@ -56,6 +56,13 @@ class FullFileSystemTest
             "sh", mount.toString(), out.toString()));
         command.add(new File(System.getProperty("java.home"), "bin/java").getPath());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        if (Runtime.version().feature() >= 24)
+        {
+            // the JDK's own warnings on stderr (JCTools' sun.misc.Unsafe, the native library Chronicle Bytes loads):
+            // not this test's lines
+            command.add("--sun-misc-unsafe-memory-access=allow");
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Vlink.class.getName()));
         command.addAll(List.of(vlinkArgs));
         final Process process = new ProcessBuilder(command)
