@@ -85,14 +85,6 @@ public final class FabricSoak
     private static final long DRAIN_NS = 30_000_000_000L;
     /** How long the credits get to come back once idle (many FCP periods). */
     private static final long CREDIT_SETTLE_NS = 2_000_000_000L;
-    /**
-     * Duty cycles the switches (on their thread, or the caller's) and the calling thread must each have run, besides
-     * {@link #CREDIT_SETTLE_NS}, before credits that did not come back count: a thread the machine starved for the
-     * whole settle time (seen at a load of 15 on two cores) has not had its FCP periods.
-     */
-    private static final long SETTLE_CYCLES = 10_000;
-    /** The most the settle waits for a starved thread. */
-    private static final long CREDIT_SETTLE_MAX_NS = 30_000_000_000L;
     /** Packets each CA port may post per round. */
     private static final int POSTS_PER_ROUND = 32;
     /**
@@ -1356,25 +1348,16 @@ public final class FabricSoak
 
     private void settleCredits()
     {
-        final long startNs = options.clock.nanoTime();
-        final long switchCycles = fabric.switchDutyCycles();
-        long cycles = 0;
-        boolean chance;
+        final long deadline = options.clock.nanoTime() + CREDIT_SETTLE_NS;
         do
         {
             for (int i = 0; i < 64; i++)
             {
                 fabric.invoke();
             }
-            cycles += 64;
             unrecovered = fabric.unrecoveredCredits();
-            final long elapsedNs = options.clock.nanoTime() - startNs;
-            // every thread ran its share of the settle time: what is still out will not come back
-            chance = elapsedNs >= CREDIT_SETTLE_NS && cycles >= SETTLE_CYCLES &&
-                (!fabric.hasSwitchThread() || fabric.switchDutyCycles() - switchCycles >= SETTLE_CYCLES);
-            chance |= elapsedNs >= CREDIT_SETTLE_MAX_NS;
         }
-        while (!unrecovered.isEmpty() && !chance);
+        while (!unrecovered.isEmpty() && options.clock.nanoTime() - deadline < 0);
     }
 
     private int verdict(final boolean deadlocked)
