@@ -288,10 +288,13 @@ class FabricSoakCommandTest
         assertEquals(fabric / baseline, ((Number)summary.get("ratio_whole_run")).doubleValue(), 1e-9);
         assertEquals(Boolean.TRUE, summary.get("baseline_ok"));
 
-        // a run shorter than twice the warm-up leaves out its first half; a negative warm-up is a usage error
+        // a run shorter than twice the warm-up leaves out its first half; a negative warm-up is a usage error. On one
+        // thread: with the switches on a second one, a 2-core machine at a load of 12 starves one of the threads past
+        // the link timeout in about one run of four (a link reset: credits_recovered or discards_explained fails)
         final Path shortJson = dir.resolve("short.json");
-        assertEquals(0, Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "1", "--json",
-            shortJson.toString(), "--dir", dir.toString()).exitCode);
+        final Cli shortRun = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "1", "--threads",
+            "1", "--json", shortJson.toString(), "--dir", dir.toString());
+        assertEquals(0, shortRun.exitCode, shortRun::toString);
         assertEquals(0.5, ((Number)Json.object(Files.readString(shortJson)).get("warmup_seconds")).doubleValue());
         final Cli negative = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--warmup", "-1");
         assertEquals(2, negative.exitCode, negative.toString());
