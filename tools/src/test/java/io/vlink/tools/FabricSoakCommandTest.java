@@ -261,8 +261,9 @@ class FabricSoakCommandTest
     void theBaselineIsVlinkSoaksTwoPortsRunAfterTheFabricWithTheSameSizeAndWarmUp() throws IOException
     {
         final Path json = dir.resolve("baseline.json");
+        // on one thread, as the short run below (the baseline is what this checks, not the switch thread)
         final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "2", "--size", "256",
-            "--warmup", "1", "--baseline", "--json", json.toString(), "--dir", dir.toString());
+            "--warmup", "1", "--baseline", "--threads", "1", "--json", json.toString(), "--dir", dir.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         final java.util.regex.Matcher line = java.util.regex.Pattern.compile(
             "(?m)^baseline: vlink soak, 2 ports back to back, threads (invoker|shared): ([0-9,]+) pkt/s after the " +
