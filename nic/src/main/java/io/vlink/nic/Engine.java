@@ -10,6 +10,7 @@ import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
 import io.vlink.nic.agent.DutyCycleClock;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
@@ -328,6 +329,17 @@ public final class Engine implements AutoCloseable
     public List<Thread> threads()
     {
         return agents.threads();
+    }
+
+    /**
+     * A capture is an output: when its file fails (a full file system) it stops, and the engine moves packets on.
+     * Readable after {@link #close()}, which cuts the file to its records: a failure to do so is reported here too.
+     *
+     * @return what stopped the capture ({@link Builder#capture}) first, or null while it runs or when there is none.
+     */
+    public CaptureStoppedException captureFailure()
+    {
+        return null == capture ? null : capture.failure();
     }
 
     /**
@@ -1001,9 +1013,12 @@ public final class Engine implements AutoCloseable
          *
          * @return the started engine.
          * @throws IllegalArgumentException naming the setting, its value and the allowed range.
+         * @throws IllegalStateException    when the JVM lacks a flag the engine needs (Agrona's, or with a capture
+         *                                  Chronicle's: {@link JvmFlags}), naming the flags and where they go.
          */
         public Engine build()
         {
+            JvmFlags.require(null != capturePath);
             return new Engine(conclude());
         }
     }
