@@ -303,14 +303,14 @@ final class FabricSoakCommand implements Callable<Integer>
             }
             options.directory = directory;
 
-            final Topology t = topology.read(err);
+            final Topology t = topology.read(spec, err);
             if (null == t)
             {
                 return Vlink.EXIT_FAILURE;
             }
             options.topology = t;
             options.label = topology.file.getFileName().toString();
-            options.routes = FabricCommand.readRoutes(t, lft, err);
+            options.routes = topology.routes(spec, t, lft, err);
             options.ca = FabricCommand.readQos(qos, PortType.CA, err);
             options.external = FabricCommand.readQos(qos, PortType.SWE, err);
             options.management = FabricCommand.readQos(qos, PortType.SW0, err);

@@ -154,8 +154,9 @@ class TopologyEdgeTest
             findings("switchguid=zz\nSwitch 4 \"S\"\n"));
         final Topology t = parse("sysimgguid=0x1\ncaguid=0x42\nRt 2 \"R\"\n[1] \"S\"[1]\n\nSwitch 4 \"S\"\n[1] \"R\"[1]\n").orThrow();
         assertEquals(Topology.NodeType.ROUTER, t.node("R").type());
-        assertEquals(0x42, t.node("R").guid());
-        assertEquals(0, t.node("S").guid(), "a GUID line belongs to the next header only");
+        assertEquals(0, t.node("R").guid(), "a caguid= line sets the next CA's GUID, not a router's");
+        assertEquals(0x200000, t.node("S").guid(), "ibsim's first switch GUID");
+        assertEquals(1, t.node("R").systemGuid(), "sysimgguid= belongs to the next header");
         assertEquals("Rt", t.node("R").type().label());
     }
 
