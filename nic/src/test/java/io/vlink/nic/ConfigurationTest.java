@@ -73,7 +73,7 @@ class ConfigurationTest
     void aRefusedOpensmConfStartsNothingAndSaysWhereAndWhy() throws Exception
     {
         final Path conf = dir.toPath().resolve("opensm.conf");
-        Files.writeString(conf, "qos_ca_max_vls 8\nqos_ca_vlarb_low 0:0,1:300\n");
+        Files.writeString(conf, "max_op_vls 4\nqos_ca_vlarb_low 0:0,1:300\n");
         final ConfigException refused = assertThrows(ConfigException.class,
             () -> Engine.builder().name("refused").directory(dir).qos(conf, PortType.CA));
         final String message = refused.diagnostics().get(0).toString();

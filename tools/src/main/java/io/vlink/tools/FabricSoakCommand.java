@@ -326,8 +326,8 @@ final class FabricSoakCommand implements Callable<Integer>
             if (options.ca.dataVls() != options.external.dataVls())
             {
                 err.println(qos + ": CA ports get " + options.ca.dataVls() + " data VLs and switch ports " +
-                    options.external.dataVls() + "; a link runs one VL count at both ends: give qos_ca_max_vls and " +
-                    "qos_swe_max_vls the same value");
+                    options.external.dataVls() + "; a link runs one VL count at both ends (OpenSM gives both the lower of " +
+                    "their VL capabilities, within max_op_vls)");
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
