@@ -73,11 +73,11 @@ class ConfigurationTest
     void aRefusedOpensmConfStartsNothingAndSaysWhereAndWhy() throws Exception
     {
         final Path conf = dir.toPath().resolve("opensm.conf");
-        Files.writeString(conf, "max_op_vls 4\nqos_ca_vlarb_low 0:0,1:300\n");
+        Files.writeString(conf, "qos TRUE\nmax_op_vls 4\nqos_ca_vlarb_low 0:0,1:300\n");
         final ConfigException refused = assertThrows(ConfigException.class,
             () -> Engine.builder().name("refused").directory(dir).qos(conf, PortType.CA));
         final String message = refused.diagnostics().get(0).toString();
-        assertTrue(message.startsWith(conf + ":2:"), message);
+        assertTrue(message.startsWith(conf + ":3:"), message);
         assertTrue(message.contains("error"), message);
         assertEquals(0, dir.listFiles((d, name) -> name.endsWith(".counters")).length);
     }
