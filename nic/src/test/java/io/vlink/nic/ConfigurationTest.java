@@ -76,9 +76,9 @@ class ConfigurationTest
         Files.writeString(conf, "qos TRUE\nmax_op_vls 4\nqos_ca_vlarb_low 0:0,1:300\n");
         final ConfigException refused = assertThrows(ConfigException.class,
             () -> Engine.builder().name("refused").directory(dir).qos(conf, PortType.CA));
-        final String message = refused.diagnostics().get(0).toString();
-        assertTrue(message.startsWith(conf + ":3:"), message);
-        assertTrue(message.contains("error"), message);
+        final String message = refused.diagnostics().stream().filter(d -> d.isError()).findFirst().orElseThrow()
+            .toString();
+        assertTrue(message.startsWith(conf + ":3:24: error: qos_ca_vlarb_low: weight 300"), message);
         assertEquals(0, dir.listFiles((d, name) -> name.endsWith(".counters")).length);
     }
 }

@@ -158,6 +158,26 @@ final class QosProgram
         return QosConfig.DEFAULT_HIGH_LIMIT;
     }
 
+    /** A programmed table as a message quotes it: every entry of a short table, else up to its last that is not 0:0. */
+    private static String text(final VlArbTable table)
+    {
+        if (table.size() <= 16)
+        {
+            return table.toString();
+        }
+        int last = 0;
+        for (int i = 0; i < table.size(); i++)
+        {
+            last = table.vl(i) != 0 || table.weight(i) != 0 ? i : last;
+        }
+        final StringBuilder sb = new StringBuilder();
+        for (int i = 0; i <= last; i++)
+        {
+            sb.append(i == 0 ? "" : ",").append(table.vl(i)).append(':').append(table.weight(i));
+        }
+        return sb.append(" (then 0:0 up to entry ").append(table.size()).append(')').toString();
+    }
+
     private static String hint(final String raw)
     {
         if (SPACE_BEFORE_SEPARATOR.matcher(raw).find())
@@ -202,7 +222,7 @@ final class QosProgram
         {
             if (apply && !QosReader.UNSET.equals(option.raw))
             {
-                note(option, option.column, option.key + ": OpenSM programs " + programmed + " on this port");
+                note(option, option.column, option.key + ": OpenSM programs " + text(programmed) + " on this port");
             }
             return programmed;
         }
@@ -214,7 +234,7 @@ final class QosProgram
             if (vl != vls[i] || weight != weights[i])
             {
                 change(option, option.itemColumns[Math.min(i, written.size() - 1)], option.key +
-                    ": OpenSM does not read this list as written" + hint(option.raw) + ": it programs " + programmed +
+                    ": OpenSM does not read this list as written" + hint(option.raw) + ": it programs " + text(programmed) +
                     " on this port; separate entries with ',' and VL from weight with ':', without spaces before them");
                 return programmed;
             }
