@@ -10,8 +10,8 @@ import java.util.Objects;
  * <p>
  * Built from code with {@link #builder()} (e.g. {@code QosConfig.builder().dataVls(8).highLimit(6)
  * .vlarbHigh("0:4").vlarbLow("0:0,1:64").build()}), taken ready-made ({@link #seedExample()},
- * {@link #opensmDefaults(int)}), or read from an {@code opensm.conf} with OpenSM's fallbacks by
- * {@link #read(Path, PortType, boolean)}.
+ * {@link #opensmDefaults(int)}), or read from an {@code opensm.conf} as OpenSM 3.3.23 programs it on a port by
+ * {@link #read(Path, PortType, boolean)} and {@link #read(Path, PortType, QosPort, QosReader.Mode, boolean)}.
  */
 public final class QosConfig
 {

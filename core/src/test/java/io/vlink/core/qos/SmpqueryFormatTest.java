@@ -55,6 +55,18 @@ class SmpqueryFormatTest
     }
 
     @Test
+    void capsAtTheirLimits()
+    {
+        final QosConfig config = QosConfig.builder().vlarbLow("0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1").vlarbHigh("0:1").build();
+        assertTrue(SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 8, 64).toString()
+            .contains("HighCap 64"), "a cap equal to the entries, and the largest cap");
+        assertThrows(IllegalArgumentException.class, () -> SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 8, 0),
+            "the high table is checked too");
+        final String[] lines = SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 32, 8).toString().split("\n", -1);
+        assertEquals("# High priority VL Arbitration Table:", lines[4], "32 entries: one block, no empty one after");
+    }
+
+    @Test
     void aSwitchPortHasARowPerInputPort()
     {
         final String text = SmpqueryFormat.sl2vl(new StringBuilder(), QosConfig.opensmDefaults(8), "Lid 1", 12, 3)
