@@ -663,10 +663,6 @@ public final class TopologyReader
                         "; a subnet has LIDs 1.." + Topology.MAX_UNICAST_LID);
                     return;
                 }
-                for (int l = lid; l < lid + count; l++)
-                {
-                    owner.put(l, record.id);
-                }
                 builder.lid(record.node, port, lid, record.type == Topology.NodeType.SWITCH ? 0 : lmc);
             }
         }

@@ -9,6 +9,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,12 +57,41 @@ class MinHopRoutingTest
         "net.2sw2path4hca, net.2sw2path4hca/minhop, 0, minhop",
         "fattree-dbl,      fattree-dbl/minhop-lmc1, 1, minhop",
         "ring6,            ring6/minhop,            0, minhop",
-        "fattree-3,        fattree-3/updn,          0, updn"})
+        "fattree-3,        fattree-3/updn,          0, updn",
+        "mesh3x3,          mesh3x3/minhop-lmc1,     1, minhop",
+        "mesh3x3,          mesh3x3/updn,            0, updn",
+        "mesh3x3,          mesh3x3/updn-lmc1-root,  1, updn",
+        "ring6,            ring6/updn-root,         0, updn",
+        "fattree-dbl,      fattree-dbl/updn-lmc1,   1, updn",
+        "net,              net/updn-lmc1,           1, updn",
+        "fattree-3,        fattree-3/updn-lmc1-root, 1, updn",
+        "chassis3,         chassis3/minhop-lmc1,    1, minhop",
+        "chassis3,         chassis3/minhop-lmc2,    2, minhop",
+        "irregular-1,      irregular-1/minhop, 0, minhop",
+        "irregular-1,      irregular-1/minhop-lmc1, 1, minhop",
+        "irregular-1,      irregular-1/minhop-lmc2, 2, minhop",
+        "irregular-1,      irregular-1/updn-lmc1-root, 1, updn",
+        "irregular-2,      irregular-2/minhop, 0, minhop",
+        "irregular-2,      irregular-2/minhop-lmc1, 1, minhop",
+        "irregular-2,      irregular-2/minhop-lmc2, 2, minhop",
+        "irregular-2,      irregular-2/updn-lmc1-root, 1, updn",
+        "irregular-3,      irregular-3/minhop, 0, minhop",
+        "irregular-3,      irregular-3/minhop-lmc1, 1, minhop",
+        "irregular-3,      irregular-3/minhop-lmc2, 2, minhop",
+        "irregular-3,      irregular-3/updn-lmc1-root, 1, updn",
+        "irregular-4,      irregular-4/minhop, 0, minhop",
+        "irregular-4,      irregular-4/minhop-lmc1, 1, minhop",
+        "irregular-4,      irregular-4/minhop-lmc2, 2, minhop",
+        "irregular-4,      irregular-4/updn-lmc1-root, 1, updn"})
     void equalsOpenSmsDumpEntryForEntry(final String net, final String run, final int lmc, final String engine)
     {
         final Topology t = TopologyFixtures.sample(net, lmc);
         final Routes opensm = LftReader.parse(run, TopologyFixtures.opensm(run + "/opensm-lfts.dump"), t).orThrow();
-        final Routes ours = engine.equals("updn") ? UpDownRouting.route(t) : MinHopRouting.route(t);
+        // a run given its up/down roots (OpenSM's -a) keeps them in a file beside its dump
+        final long[] roots = run.endsWith("-root") ? TopologyFixtures.opensm(run + "/roots").lines()
+            .mapToLong(g -> Long.parseUnsignedLong(g.substring(2), 16)).toArray() : new long[0];
+        final Routes ours = engine.equals("updn") ? UpDownRouting.route(t, roots) : MinHopRouting.route(t);
+        assertLidsAsOpenSmAssigned(t, TopologyFixtures.opensm(run + "/opensm-lfts.dump"), run);
         int entries = 0;
         for (final Topology.Node sw : t.switches())
         {
@@ -72,6 +103,22 @@ class MinHopRoutingTest
             }
         }
         assertTrue(entries > 0);
+    }
+
+    /** Each row of OpenSM's dump names the port it routes to by GUID: that port holds the row's LID here too. */
+    private static void assertLidsAsOpenSmAssigned(final Topology t, final String dump, final String run)
+    {
+        final Matcher row = Pattern.compile("(?m)^0x([0-9a-f]{4}) \\d{3} # .* portguid 0x([0-9a-f]{16}):").matcher(dump);
+        int rows = 0;
+        while (row.find())
+        {
+            final int lid = Integer.parseInt(row.group(1), 16);
+            final long guid = Long.parseUnsignedLong(row.group(2), 16);
+            final Topology.Node node = t.nodeOfLid(lid);
+            assertEquals(guid, null == node ? 0 : node.portGuid(t.portOfLid(lid)), run + ": the port of LID " + lid);
+            rows++;
+        }
+        assertTrue(rows > 0, run);
     }
 
     @Test
@@ -132,6 +179,23 @@ class MinHopRoutingTest
         final StringBuilder out = new StringBuilder();
         routes.print(out);
         assertTrue(out.toString().contains("A lid 1: dlid " + t.node("G").baseLid(1) + " -> no route"), out.toString());
+    }
+
+    @Test
+    void aCaPortCabledToACaOrToNothingHasNoRoute()
+    {
+        // C and D are cabled to each other only; E's port 2 has no cable: no switch reaches them (OpenSM would not
+        // even find them; vlink gives them LIDs and no route)
+        final Topology t = TopologyFixtures.parse("Switch 2 \"A\"\n[1] \"E\"[1]\n\nHca 2 \"E\"\n[1] \"A\"[1]\n\n" +
+            "Hca 1 \"C\"\n[1] \"D\"[1]\n\nHca 1 \"D\"\n[1] \"C\"[1]\n").orThrow();
+        for (final String engine : new String[]{"minhop", "updn"})
+        {
+            final Routes routes = engine.equals("updn") ? UpDownRouting.route(t) : MinHopRouting.route(t);
+            assertEquals(Routes.NO_ROUTE, routes.outPort(t.node("A"), t.node("C").baseLid(1)), engine);
+            assertEquals(Routes.NO_ROUTE, routes.outPort(t.node("A"), t.node("D").baseLid(1)), engine);
+            assertEquals(1, routes.outPort(t.node("A"), t.node("E").baseLid(1)), engine);
+            assertEquals(0, routes.outPort(t.node("A"), t.node("A").baseLid(0)), engine);
+        }
     }
 
     static void assertRoutedProperly(final Topology t)

@@ -50,13 +50,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OpenSmInteropTest
 {
     private static final String[] FABRICS = {"net", "net.1", "net.2sw2path", "net.2sw2path4hca", "net.2sw2path4hca2port",
-        "ring6", "mesh3x3", "fattree-dbl", "fattree-3"};
+        "ring6", "mesh3x3", "fattree-dbl", "fattree-3", "irregular-1", "irregular-2"};
     private static final String[] QOS_FILES = {"defaults", "explicit", "maxop2", "maxop3", "long", "spacing", "range",
         "short", "hex"};
 
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final AtomicInteger ENTRIES = new AtomicInteger();
-    private static final AtomicInteger SOAKS = new AtomicInteger();
+    private static final List<String> SOAKED = new ArrayList<>();
     private static final AtomicInteger TABLES = new AtomicInteger();
     private static final List<String> FABRICS_SEEN = new ArrayList<>();
 
@@ -178,7 +178,10 @@ class OpenSmInteropTest
                 assertEquals(0, soak.exitCode, what + " soak: " + soak);
                 assertTrue(soak.out.contains("invariant no_deadlock: held"), soak::toString);
                 assertTrue(soak.out.contains("invariant no_loss: held"), soak::toString);
-                SOAKS.incrementAndGet();
+                synchronized (SOAKED)
+                {
+                    SOAKED.add(what);
+                }
             }
             synchronized (FABRICS_SEEN)
             {
@@ -227,8 +230,8 @@ class OpenSmInteropTest
     static void summary()
     {
         System.out.println("OpenSM interop: " + RUNS.get() + " OpenSM runs on " + FABRICS_SEEN.size() + " fabrics " +
-            FABRICS_SEEN + ", " + ENTRIES.get() + " LFT entries equal to vlink's, " + SOAKS.get() + " soaks on " +
-            "OpenSM's tables held every invariant; " + TABLES.get() + " VLArbitration/SL2VL tables equal to vlink qos " +
+            FABRICS_SEEN + ", " + ENTRIES.get() + " LFT entries equal to vlink's, " + SOAKED.size() + " soaks on " +
+            "OpenSM's tables held every invariant " + SOAKED + "; " + TABLES.get() + " VLArbitration/SL2VL tables equal to vlink qos " +
             "show over " + QOS_FILES.length + " QoS files");
     }
 
