@@ -73,10 +73,11 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private static final int WORD_BASE = 6;
     private static final int WORDS = 7;
     private static final int CLASS_INTS = 8;
-    // per class, longs: credit in cells, the weights it was granted and the surplus it forfeited (so the cells it
-    // injected are granted - forfeited - credit, with nothing counted per packet), the selection that last refused it
+    // per class, longs: credit in cells, the weights it was granted, the cells it injected beside a class waiting for
+    // cells (not charged to its credit) and the surplus it forfeited (so the cells it injected are granted - forfeited -
+    // credit + beside, with nothing counted per turn packet)
     private static final int GRANTED = 1;
-    private static final int REFUSED = 2;
+    private static final int BESIDE = 2;
     private static final int FORFEITED = 3;
     private static final int CLASS_LONGS = 4;
 
@@ -108,8 +109,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     // the injectors of each class in class order, the classes one after the other
     private final int[] members;
 
-    private long selections;
     private int classPointer;
+    // the class where the search for an injection beside a waiting class starts: after the last that injected so
+    private int besidePointer;
     private long now;
 
     private int claimedCell = CellBuffer.NO_CELL;
@@ -357,8 +359,11 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     /**
      * Everything the fast path of {@link #select} does not decide: stage 1's weighted round robin from class
-     * {@code start} (each class is refused at most once per selection; a class in debt gets its weight on every
-     * visit, so the loop ends with an injection or when every class was refused) and stage 2 in full.
+     * {@code start} and stage 2 in full. A class with no credit is passed (the next is granted its weight), a class
+     * with no ready injector forfeits a positive credit and is passed; the first class with credit and a ready
+     * injector has the turn: its chosen injector's packet is injected when it fits, else the class <em>holds</em> the
+     * turn (a stall) and the search goes on {@link #injectBeside beside it}. A class in debt gets its weight on every
+     * visit and some class has a ready injector, so the loop ends.
      * <p>
      * One method on purpose: larger than C2's limit for inlining a hot callee ({@code FreqInlineSize}, 325 bytes of
      * bytecode), it is compiled on its own and stays out of {@code select}'s code, whose fast path then has the
@@ -371,68 +376,94 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         {
             return NONE;
         }
-        final long stamp = ++selections;
         final long[] classLong = this.classLong;
         final int[] classInt = this.classInt;
-        final int classes = this.classes;
-        int refused = 0;
         int c = start;
-        while (refused < classes)
+        while (true)
         {
             final int k = c * CLASS_LONGS;
-            if (classLong[k + REFUSED] == stamp)
+            if (classLong[k] > 0)
             {
-                // already refused in this selection: not examined again (one stall per selection), no surplus
-                forfeit(k);
-            }
-            else if (classLong[k] > 0)
-            {
-                // stage 2: a high-priority ready injector from the start point, else a low one
                 final int ck = c * CLASS_INTS;
                 final boolean roundRobin = classInt[ck + WRAP] != 0;
-                final int from = roundRobin ? classInt[ck] : 0;
-                final int chosen = anyReady(c) ? chooseByScan(c, from) : -1;
+                // stage 2: a high-priority ready injector from the start point, else a low one
+                final int chosen = anyReady(c) ? chooseByScan(c, roundRobin ? classInt[ck] : 0) : -1;
                 if (chosen >= 0)
                 {
                     final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
-                    final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
-                    final int used = (int)(packet >>> 32);
-                    if (used > cells.available(c))
+                    final int used = (int)(injectorLong[injector * INJECTOR_LONGS + PACKET] >>> 32);
+                    if (used <= cells.available(c))
                     {
-                        // refused for lack of cells: the class is not enabled, and the injector keeps its place
-                        // (head of line), so smaller packets of the class cannot starve it while its cells drain
-                        stalls[injector]++;
-                        totalStalls++;
-                        if (roundRobin)
-                        {
-                            classInt[ck] = chosen;
-                        }
-                    }
-                    else
-                    {
-                        if (roundRobin)
-                        {
-                            classInt[ck] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
-                        }
-                        claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
-                        claimedSize = (int)packet;
-                        final int at = injectorInt[injector * INJECTOR_INTS];
-                        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
+                        claim(c, chosen, injector);
                         charge(c, used);
-                        evaluate(injector);
                         return injector;
                     }
+                    // the class holds its turn and its credit until the packet fits: the cells it can use are kept
+                    // for it, and its injector keeps its place (head of line), so nothing of its own class overtakes it
+                    stalls[injector]++;
+                    totalStalls++;
+                    if (roundRobin)
+                    {
+                        classInt[ck] = chosen;
+                    }
+                    return injectBeside(c);
                 }
-                // not enabled: forfeit a surplus, keep a debt
+                // no ready injector: forfeit a surplus, keep a debt
                 forfeit(k);
-                classLong[k + REFUSED] = stamp;
-                refused++;
             }
             c = c + 1 == classes ? 0 : c + 1;
             classPointer = c;
             grant(c);
         }
+    }
+
+    /**
+     * Class {@code waiting} holds its turn for cells: another class may inject a packet that takes none of the cells
+     * the waiting class could use ({@link CellBuffer#fitsBeside}: its own reserved cells, or shared cells beyond the
+     * waiting class's shared limit), so the buffer is not left idle; classes are tried in turn from the one after the
+     * last that injected so, each with its stage 2 choice (head of line: a smaller packet behind it does not go).
+     * Such a packet is not charged to the class's credit (it takes nothing from the turns of the others) and is
+     * counted apart ({@link #besideCells}).
+     */
+    private int injectBeside(final int waiting)
+    {
+        final int[] classInt = this.classInt;
+        int d = besidePointer;
+        for (int n = 0; n < classes; n++)
+        {
+            if (d != waiting && anyReady(d))
+            {
+                final int ck = d * CLASS_INTS;
+                final int chosen = chooseByScan(d, classInt[ck + WRAP] != 0 ? classInt[ck] : 0);
+                final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
+                final int used = (int)(injectorLong[injector * INJECTOR_LONGS + PACKET] >>> 32);
+                if (cells.fitsBeside(d, used, waiting))
+                {
+                    claim(d, chosen, injector);
+                    classLong[d * CLASS_LONGS + BESIDE] += used;
+                    besidePointer = d + 1 == classes ? 0 : d + 1;
+                    return injector;
+                }
+            }
+            d = d + 1 == classes ? 0 : d + 1;
+        }
         return NONE;
+    }
+
+    /** Stage 2's injection: the start point moves past the chosen one (round robin), its cells are claimed. */
+    private void claim(final int c, final int chosen, final int injector)
+    {
+        final int ck = c * CLASS_INTS;
+        if (classInt[ck + WRAP] != 0)
+        {
+            classInt[ck] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
+        }
+        final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
+        claimedCell = cells.take(injector, c, (int)(packet >>> 32), injectorInt[injector * INJECTOR_INTS + IDC] != 0);
+        claimedSize = (int)packet;
+        final int at = injectorInt[injector * INJECTOR_INTS];
+        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
+        evaluate(injector);
     }
 
     /**
@@ -787,7 +818,17 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     public long classInjectedCells(final int bufferClass)
     {
         final int k = bufferClass * CLASS_LONGS;
-        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k];
+        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k] + classLong[k + BESIDE];
+    }
+
+    /**
+     * @param bufferClass which.
+     * @return cells its injectors injected beside another class that held its turn waiting for cells (in cells that
+     * class could not use; part of {@link #classInjectedCells}, not charged to its turns).
+     */
+    public long besideCells(final int bufferClass)
+    {
+        return classLong[bufferClass * CLASS_LONGS + BESIDE];
     }
 
     /**
