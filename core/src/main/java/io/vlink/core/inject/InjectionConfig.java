@@ -356,6 +356,30 @@ public final class InjectionConfig
         return injectorClass[injector];
     }
 
+    /**
+     * @param injector which.
+     * @return its own low mark (DMA commands), in cells.
+     */
+    public int lowMark(final int injector)
+    {
+        return lowMark[injector];
+    }
+
+    /** @return the global low mark of immediate-data commands, in cells. */
+    public int idcLowMark()
+    {
+        return idcLowMark;
+    }
+
+    /**
+     * @param bufferClass which.
+     * @return its weight: cells per turn of the class round robin.
+     */
+    public int weight(final int bufferClass)
+    {
+        return classWeight[bufferClass];
+    }
+
     /** @return cell size in bytes. */
     public int cellSize()
     {
