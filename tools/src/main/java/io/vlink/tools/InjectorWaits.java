@@ -24,7 +24,6 @@ final class InjectorWaits
     private final long[] wait;
     private final long[] maxWait;
     private final long[] highWait;
-    private final long[] maxHighWait;
     private final long[] highBound;
     private final long[] anyBound;
 
@@ -44,7 +43,6 @@ final class InjectorWaits
         wait = new long[n];
         maxWait = new long[n];
         highWait = new long[n];
-        maxHighWait = new long[n];
         highBound = new long[n];
         anyBound = new long[n];
         for (int i = 0; i < n; i++)
@@ -77,7 +75,6 @@ final class InjectorWaits
                 // a selection raises a waiting injector only from at or below its low mark, never lowers one
                 highWait[i] = arbiter.isHigh(i) || cells.occ(i) <= (arbiter.isIdc(i) ? idcLow : ownLow[i]) ?
                     highWait[i] + 1 : 0;
-                maxHighWait[i] = Math.max(maxHighWait[i], highWait[i]);
                 if (highWait[i] > highBound[i] || wait[i] > anyBound[i])
                 {
                     throw new IllegalStateException("inject simulate: injector " + i + " waited " + wait[i] +
@@ -95,23 +92,5 @@ final class InjectorWaits
     long maxWait(final int injector)
     {
         return maxWait[injector];
-    }
-
-    /**
-     * @param injector which.
-     * @return the most steps of one wait in which it was high priority.
-     */
-    long maxHighWait(final int injector)
-    {
-        return maxHighWait[injector];
-    }
-
-    /**
-     * @param injector which.
-     * @return the bound on its high waits ({@link InjectionBounds#UNBOUNDED} when none is stated).
-     */
-    long highBound(final int injector)
-    {
-        return highBound[injector];
     }
 }
