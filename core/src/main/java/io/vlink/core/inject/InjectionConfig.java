@@ -1,5 +1,6 @@
 package io.vlink.core.inject;
 
+import io.vlink.core.arb.SharePrediction;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketChecker;
@@ -46,6 +47,12 @@ public final class InjectionConfig
     public static final int PORT_SMP_INJECTOR = LrhFlyweight.SL_COUNT;
     /** A port's injectors: one per SL and one for SMPs ({@link #forPort}). */
     public static final int PORT_INJECTORS = PORT_SMP_INJECTOR + 1;
+    /** The VL arbitration's decisions simulated to weigh a port's classes ({@link #forPort}), with packets of 64 bytes
+     * up to the MTU. */
+    private static final int PREDICTION_GRANTS = 8192;
+    private static final int PREDICTION_SMALLEST = 64;
+    /** The largest weight {@link #forPort} gives a class (a VL with the whole link among 15 served VLs). */
+    private static final int MAX_PORT_WEIGHT = 255;
     /** Ours: an engine's port shares 2,048 cells (512 KiB) among its classes unless told otherwise. */
     public static final int PORT_SHARED_CELLS = 2048;
 
@@ -102,8 +109,11 @@ public final class InjectionConfig
      * VL15 (class {@code dataVls}), so that a backlog on one VL cannot take the cells every other VL needs. Each
      * class keeps room for its largest packet (the MTU and {@link PacketChecker#HEADERS_ALLOWANCE}) of its own and
      * may hold an equal share of the shared pool. An SL's injector is in its VL's class by the SL2VL table; an SL
-     * that SL2VL maps to VL15 or a VL the port lacks (whose packets are dropped) is put in class 0. Marks, timers
-     * and class weights are the defaults.
+     * that SL2VL maps to VL15 or a VL the port lacks (whose packets are dropped) is put in class 0. A data VL's class
+     * weighs the VL's share of the link when every VL the tables serve is backlogged ({@link SharePrediction}, packets
+     * of 64 bytes to the MTU), scaled so that equal shares weigh {@link #DEFAULT_CLASS_WEIGHT} each (at least 1): when the host
+     * rather than the link is the bottleneck, the cells still go to the VLs in the proportions the link would send
+     * them. The VL15 class weighs the default; marks and timers are the defaults.
      *
      * @param qos          the port's data VLs and SL2VL table.
      * @param mtu          the port's MTU.
@@ -124,9 +134,22 @@ public final class InjectionConfig
             .idcThreshold(idcThreshold);
         final int cellSize = config.cellSize();
         final int reserved = (mtu + PacketChecker.HEADERS_ALLOWANCE + cellSize - 1) / cellSize;
+        // each data VL's class weighs what the VL arbitration gives the VL when every VL is backlogged, on a scale where
+        // equal shares are the default weight: the cells go to the classes in the proportions the link sends them
+        final boolean[] servable = SharePrediction.servableVls(qos);
+        final double[] shares =
+            SharePrediction.backlogged(qos, servable, PREDICTION_SMALLEST, mtu, 1, PREDICTION_GRANTS);
+        int served = 0;
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            served += servable[vl] ? 1 : 0;
+        }
         for (int c = 0; c < classes; c++)
         {
-            config.bufferClass(c, reserved, sharedCells / classes, DEFAULT_CLASS_WEIGHT, Policy.ROUND_ROBIN);
+            final int weight = c < dataVls ?
+                (int)Math.max(1, Math.min(MAX_PORT_WEIGHT, Math.round(shares[c] * DEFAULT_CLASS_WEIGHT * served))) :
+                DEFAULT_CLASS_WEIGHT;
+            config.bufferClass(c, reserved, sharedCells / classes, weight, Policy.ROUND_ROBIN);
         }
         for (int sl = 0; sl < LrhFlyweight.SL_COUNT; sl++)
         {

@@ -18,25 +18,30 @@ package io.vlink.core.inject;
  * <p>
  * <b>Selection</b> (Fig. 4B), one packet per {@link #select}:
  * <ol>
- * <li>among the enabled buffer classes (one of its injectors has a packet ready that fits in the cells the
- * class has available: reserved plus its share of the shared pool), weighted round robin counted in cells:
- * the class under the pointer keeps the turn while its credit is positive; each packet subtracts its cells
- * (the last may overdraw, the debt carries into the next turn, so packet size cannot skew the shares); a new
- * turn adds the class's weight; a class found not enabled forfeits a positive credit;</li>
- * <li>within the class, a high-priority injector with a packet ready, else a low-priority one; among equals
- * the first from the class's start point: after the previously chosen injector (round robin, the default) or
- * the class's first injector (first available). If the chosen injector's packet does not fit in the cells its
- * class has available, it is refused (a <em>stall</em>), the class counts as not enabled for this selection
- * and, under round robin, the injector keeps its place at the head of the class: smaller packets of its class
- * cannot overtake it for ever. With every class's reserved cells at least the cells of its largest packet
- * (the default: 17 cells of 256 bytes, a 4096-byte MTU packet with headers), no injector waits unboundedly.</li>
+ * <li>buffer classes by weighted round robin counted in cells: the class under the pointer keeps the turn while its
+ * credit is positive; each packet subtracts its cells (the last may overdraw, the debt carries into the next turn,
+ * so packet size cannot skew the shares); a new turn adds the class's weight; a class with no ready injector forfeits
+ * a positive credit;</li>
+ * <li>within the class, a high-priority injector with a packet ready, else a low-priority one; among equals the first
+ * from the class's start point: after the previously chosen injector (round robin, the default) or the class's first
+ * injector (first available).</li>
  * </ol>
+ * <b>A class holds its turn for cells.</b> When the chosen injector's packet does not fit in the cells its class has
+ * available, the class keeps its turn and its credit until it fits (a <em>stall</em> each selection), and the injector
+ * keeps its place at the head of the class: the cells the wire frees go to it, never to a class with smaller packets,
+ * so no class and no high-priority injector starves whatever the packet sizes. Meanwhile another class may inject a
+ * packet that takes none of the cells the waiting class could use (its own reserved cells, or shared cells beyond the
+ * waiting class's shared limit; {@link CellBuffer#fitsBeside}): the buffer is not left idle for a packet that could
+ * go. Such a packet is not charged to its class's credit and is counted apart ({@link #besideCells}).
+ * {@link InjectionBounds} gives the waits and the share slack this guarantees (docs/injection.md, "Guarantees").
+ * <p>
  * The chosen injector's cells are claimed at once; its packet is then consumed (call {@link #ready} for its
  * next packet).
  * <p>
  * Figures: OCC per injector and IDC cells apart, cells per class (from the {@link CellBuffer}), priority
- * changes, timer demotions, stalls (the injector chosen within its class had a packet ready and was refused
- * because its class lacked cells), cells injected per class and each class's share.
+ * changes, timer demotions, stalls (selections in which the injector chosen in the class whose turn it is had a
+ * packet ready and its class lacked the cells), cells injected per class (those beside a waiting class apart too) and
+ * each class's share.
  * <p>
  * Single-threaded (the injecting thread of the {@link CellBuffer} contract), allocation-free after
  * construction. OCC changes reach the arbiter through {@link CellBuffer#reclaim}'s handler ({@link #select}
@@ -798,7 +803,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     /**
      * @param injector which.
-     * @return times it had a packet ready but its class lacked the cells.
+     * @return selections in which it was chosen at its class's turn and its class lacked the cells (the class held its
+     * turn).
      */
     public long stalls(final int injector)
     {
