@@ -367,8 +367,13 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      * {@code start} and stage 2 in full. A class with no credit is passed (the next is granted its weight), a class
      * with no ready injector forfeits a positive credit and is passed; the first class with credit and a ready
      * injector has the turn: its chosen injector's packet is injected when it fits, else the class <em>holds</em> the
-     * turn (a stall) and the search goes on {@link #injectBeside beside it}. A class in debt gets its weight on every
-     * visit and some class has a ready injector, so the loop ends.
+     * turn (a stall) and another class may inject beside it: a packet that takes none of the cells the waiting class
+     * could use ({@link CellBuffer#fitsBeside}: its own reserved cells, or shared cells beyond the waiting class's
+     * shared limit), so the buffer is not left idle. The classes are tried in turn from the one after the last that
+     * injected so, each with its stage 2 choice (head of line: a smaller packet behind it does not go); such a packet
+     * is not charged to its class's credit (it takes nothing from the turns of the others) and is counted apart
+     * ({@link #besideCells}). A class in debt gets its weight on every visit and some class has a ready injector, so
+     * the loop ends.
      * <p>
      * One method on purpose: larger than C2's limit for inlining a hot callee ({@code FreqInlineSize}, 325 bytes of
      * bytecode), it is compiled on its own and stays out of {@code select}'s code, whose fast path then has the
@@ -411,7 +416,28 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                     {
                         classInt[ck] = chosen;
                     }
-                    return injectBeside(c);
+                    // beside it: the other classes in turn from the one after the last that injected so, each with its
+                    // stage 2 choice (head of line), the first whose packet takes none of the cells c could use
+                    int d = besidePointer;
+                    for (int n = 0; n < classes; n++)
+                    {
+                        if (d != c && anyReady(d))
+                        {
+                            final int dk = d * CLASS_INTS;
+                            final int next = chooseByScan(d, classInt[dk + WRAP] != 0 ? classInt[dk] : 0);
+                            final int other = members[classInt[dk + MEMBER_BASE] + next];
+                            final int cells = (int)(injectorLong[other * INJECTOR_LONGS + PACKET] >>> 32);
+                            if (this.cells.fitsBeside(d, cells, c))
+                            {
+                                claim(d, next, other);
+                                classLong[d * CLASS_LONGS + BESIDE] += cells;
+                                besidePointer = d + 1 == classes ? 0 : d + 1;
+                                return other;
+                            }
+                        }
+                        d = d + 1 == classes ? 0 : d + 1;
+                    }
+                    return NONE;
                 }
                 // no ready injector: forfeit a surplus, keep a debt
                 forfeit(k);
@@ -420,39 +446,6 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             classPointer = c;
             grant(c);
         }
-    }
-
-    /**
-     * Class {@code waiting} holds its turn for cells: another class may inject a packet that takes none of the cells
-     * the waiting class could use ({@link CellBuffer#fitsBeside}: its own reserved cells, or shared cells beyond the
-     * waiting class's shared limit), so the buffer is not left idle; classes are tried in turn from the one after the
-     * last that injected so, each with its stage 2 choice (head of line: a smaller packet behind it does not go).
-     * Such a packet is not charged to the class's credit (it takes nothing from the turns of the others) and is
-     * counted apart ({@link #besideCells}).
-     */
-    private int injectBeside(final int waiting)
-    {
-        final int[] classInt = this.classInt;
-        int d = besidePointer;
-        for (int n = 0; n < classes; n++)
-        {
-            if (d != waiting && anyReady(d))
-            {
-                final int ck = d * CLASS_INTS;
-                final int chosen = chooseByScan(d, classInt[ck + WRAP] != 0 ? classInt[ck] : 0);
-                final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
-                final int used = (int)(injectorLong[injector * INJECTOR_LONGS + PACKET] >>> 32);
-                if (cells.fitsBeside(d, used, waiting))
-                {
-                    claim(d, chosen, injector);
-                    classLong[d * CLASS_LONGS + BESIDE] += used;
-                    besidePointer = d + 1 == classes ? 0 : d + 1;
-                    return injector;
-                }
-            }
-            d = d + 1 == classes ? 0 : d + 1;
-        }
-        return NONE;
     }
 
     /** Stage 2's injection: the start point moves past the chosen one (round robin), its cells are claimed. */
