@@ -51,8 +51,8 @@ public final class InjectionConfig
      * up to the MTU. */
     private static final int PREDICTION_GRANTS = 8192;
     private static final int PREDICTION_SMALLEST = 64;
-    /** The largest weight {@link #forPort} gives a class (a VL with the whole link among 15 served VLs). */
-    private static final int MAX_PORT_WEIGHT = 255;
+    /** The largest weight {@link #forPort} gives a class: 4,096 times the smallest. */
+    private static final int MAX_PORT_WEIGHT = DEFAULT_CLASS_WEIGHT << 12;
     /** Ours: an engine's port shares 2,048 cells (512 KiB) among its classes unless told otherwise. */
     public static final int PORT_SHARED_CELLS = 2048;
 
@@ -111,9 +111,10 @@ public final class InjectionConfig
      * may hold an equal share of the shared pool. An SL's injector is in its VL's class by the SL2VL table; an SL
      * that SL2VL maps to VL15 or a VL the port lacks (whose packets are dropped) is put in class 0. A data VL's class
      * weighs the VL's share of the link when every VL the tables serve is backlogged ({@link SharePrediction}, packets
-     * of 64 bytes to the MTU), scaled so that equal shares weigh {@link #DEFAULT_CLASS_WEIGHT} each (at least 1): when the host
-     * rather than the link is the bottleneck, the cells still go to the VLs in the proportions the link would send
-     * them. The VL15 class weighs the default; marks and timers are the defaults.
+     * of 64 bytes to the MTU), scaled so that the VL with the smallest share weighs {@link #DEFAULT_CLASS_WEIGHT} (at
+     * most 4,096 times that): when the host rather than the link is the bottleneck, the cells still go to the VLs in
+     * the proportions the link would send them. A VL the tables never serve, and VL15, weigh the default; marks and
+     * timers are the defaults.
      *
      * @param qos          the port's data VLs and SL2VL table.
      * @param mtu          the port's MTU.
@@ -134,20 +135,21 @@ public final class InjectionConfig
             .idcThreshold(idcThreshold);
         final int cellSize = config.cellSize();
         final int reserved = (mtu + PacketChecker.HEADERS_ALLOWANCE + cellSize - 1) / cellSize;
-        // each data VL's class weighs what the VL arbitration gives the VL when every VL is backlogged, on a scale where
-        // equal shares are the default weight: the cells go to the classes in the proportions the link sends them
+        // each data VL's class weighs what the VL arbitration gives the VL when every VL is backlogged, scaled so that the
+        // VL with the smallest share weighs the default (no turn shorter than the default's): the cells go to the classes
+        // in the proportions the link sends them
         final boolean[] servable = SharePrediction.servableVls(qos);
         final double[] shares =
             SharePrediction.backlogged(qos, servable, PREDICTION_SMALLEST, mtu, 1, PREDICTION_GRANTS);
-        int served = 0;
+        double smallest = Double.MAX_VALUE;
         for (int vl = 0; vl < dataVls; vl++)
         {
-            served += servable[vl] ? 1 : 0;
+            smallest = shares[vl] > 0 ? Math.min(smallest, shares[vl]) : smallest;
         }
         for (int c = 0; c < classes; c++)
         {
-            final int weight = c < dataVls ?
-                (int)Math.max(1, Math.min(MAX_PORT_WEIGHT, Math.round(shares[c] * DEFAULT_CLASS_WEIGHT * served))) :
+            final int weight = c < dataVls && shares[c] > 0 ?
+                (int)Math.min(MAX_PORT_WEIGHT, Math.round(DEFAULT_CLASS_WEIGHT * shares[c] / smallest)) :
                 DEFAULT_CLASS_WEIGHT;
             config.bufferClass(c, reserved, sharedCells / classes, weight, Policy.ROUND_ROBIN);
         }
