@@ -20,14 +20,6 @@ class HtmlReportTest
     void aSelfContainedPageWithWellFormedCharts() throws Exception
     {
         final SoakResult result = SoakResultTest.sample();
-        for (final SoakResult.Vl v : result.vls)
-        {
-            v.injectedCells = 2 * v.sentPackets;
-            v.classWeight = 3;
-        }
-        result.computeCellShares();
-        result.vl15InjectedCells = 42;
-        result.vl15ClassWeight = 16;
         final SoakTimeline timeline = new SoakTimeline(8);
         for (int s = 0; s < 10; s++)
         {
@@ -110,14 +102,6 @@ class HtmlReportTest
     void smallVlsAreVisibleAndEachShareIsShownAgainstItsPrediction()
     {
         final SoakResult result = SoakResultTest.sample();
-        for (final SoakResult.Vl v : result.vls)
-        {
-            v.injectedCells = 2 * v.sentPackets;
-            v.classWeight = 3;
-        }
-        result.computeCellShares();
-        result.vl15InjectedCells = 42;
-        result.vl15ClassWeight = 16;
         final SoakTimeline timeline = new SoakTimeline(8);
         for (int s = 0; s < 5; s++)
         {

@@ -29,9 +29,14 @@ class SoakResultTest
             v.receivedPackets = v.sentPackets;
             v.receivedBytes = v.sentBytes;
             v.predictedShare = 0.1;
+            v.injectedCells = 2 * v.sentPackets;
+            v.classWeight = 3;
             r.vls.add(v);
         }
         r.computeShares();
+        r.computeCellShares();
+        r.vl15InjectedCells = 42;
+        r.vl15ClassWeight = 16;
         r.faultsInjected.put(FaultKind.DROP_DATA, 7L);
         r.faultsDetected.put(FaultKind.DROP_DATA, 7L);
         r.invariants.put("no_loss", true);
@@ -63,8 +68,8 @@ class SoakResultTest
         assertEquals(1L, vl1.get("vl"));
         // shares: VL v carries 100*v packets over VLs 1,2,3,5,6,7 (sum 24)
         assertEquals(Math.round(1 / 24.0 * 10_000) / 10_000.0, (Double)vl1.get("share"), 1e-9);
-        assertEquals(Map.of("sent", 0L, "received", 0L, "dropped", 0L, "flushed", 0L, "injected_cells", 0L,
-            "class_weight", 0L), doc.get("vl15"));
+        assertEquals(Map.of("sent", 0L, "received", 0L, "dropped", 0L, "flushed", 0L, "injected_cells", 42L,
+            "class_weight", 16L), doc.get("vl15"));
         assertEquals(Map.of("sent", 0L, "received", 0L, "discarded", 0L), doc.get("fcp"));
         final Map<String, Object> faults = (Map<String, Object>)doc.get("faults");
         assertEquals(Map.of("drop-data", 7L), faults.get("injected"));
