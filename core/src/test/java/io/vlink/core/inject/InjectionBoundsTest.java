@@ -43,11 +43,37 @@ class InjectionBoundsTest
     void withReservedCellsEachHeldTurnAlsoWaitsForTheirDrain()
     {
         final InjectionConfig config = fullBuffer();
-        config.bufferClass(3, 5, Integer.MAX_VALUE, 13, InjectionConfig.Policy.FIRST_AVAILABLE);
-        // R = 5: class 0's N = 111 packets, each held at most ceil((63 + 5) / 7) = 10 steps: 111 * 11
+        config.bufferClass(3, 7, Integer.MAX_VALUE, 13, InjectionConfig.Policy.FIRST_AVAILABLE);
+        // R = 7: class 0's N = 111 packets, each held at most ceil((63 + 7) / 7) = 10 steps: 111 * 11
         assertEquals(1221, InjectionBounds.highWait(config, 0, 32, 7));
-        // C = 62: + ceil((62 + 31) / 7) = 14
-        assertEquals(1235, InjectionBounds.anyWait(config, 0, 32, 7));
+        config.bufferClass(3, 8, Integer.MAX_VALUE, 13, InjectionConfig.Policy.FIRST_AVAILABLE);
+        assertEquals(1332, InjectionBounds.highWait(config, 0, 32, 7), "ceil(71 / 7) = 11: 111 * 12");
+        // R = 3, C = 60: + ceil((60 + 31) / 7) = 13
+        config.bufferClass(3, 3, Integer.MAX_VALUE, 13, InjectionConfig.Policy.FIRST_AVAILABLE);
+        assertEquals(1221 + 13, InjectionBounds.anyWait(config, 0, 32, 7));
+        config.bufferClass(3, 4, Integer.MAX_VALUE, 13, InjectionConfig.Policy.FIRST_AVAILABLE);
+        assertEquals(1221 + 14, InjectionBounds.anyWait(config, 0, 32, 7), "ceil(92 / 7) = 14");
+    }
+
+    @Test
+    void aClassInDebtWaitsCeilOfThePacketOverItsWeightVisits()
+    {
+        final InjectionConfig config = fullBuffer();
+        // weight 16 divides P = 32: r = 2 exactly (S = 25 + 17 + 13 = 55, as with 26): the numbers of class 0 above
+        config.classWeight(0, 16);
+        assertEquals(167, InjectionBounds.highWait(config, 0, 32, 7));
+        // weight 32: r = 1: N = 1 + 55 = 56, X = 32 + 55 + 93 = 180, 57 + floor(242 / 7) = 91
+        config.classWeight(0, 32);
+        assertEquals(91, InjectionBounds.highWait(config, 0, 32, 7));
+    }
+
+    @Test
+    void aFirstAvailableClassBoundsItsFirstInjectorOnly()
+    {
+        final InjectionConfig config = fullBuffer().injectorClass(1, 0);
+        config.bufferClass(0, 0, Integer.MAX_VALUE, 26, InjectionConfig.Policy.FIRST_AVAILABLE);
+        assertEquals(167, InjectionBounds.highWait(config, 0, 32, 7), "injector 0 comes first in class 0");
+        assertEquals(InjectionBounds.UNBOUNDED, InjectionBounds.highWait(config, 1, 32, 7));
     }
 
     @Test

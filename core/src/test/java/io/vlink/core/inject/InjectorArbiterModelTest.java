@@ -439,14 +439,14 @@ class InjectorArbiterModelTest
                 // compared plainly, and asserted only on a difference: this runs a million times
                 if (model.high[k] != arbiter.isHigh(k) || model.ready[k] != arbiter.isReady(k) ||
                     model.idc[k] != arbiter.isIdc(k) || model.stalls[k] != arbiter.stalls(k) ||
-                    modelCells.occ(k) != realCells.occ(k))
+                    modelCells.occ(k) != realCells.occ(k) || modelCells.idcOcc(k) != realCells.idcOcc(k))
                 {
                     assertEquals(
                         "high " + model.high[k] + " ready " + model.ready[k] + " IDC " + model.idc[k] + " stalls " +
-                            model.stalls[k] + " OCC " + modelCells.occ(k),
+                            model.stalls[k] + " OCC " + modelCells.occ(k) + " IDC OCC " + modelCells.idcOcc(k),
                         "high " + arbiter.isHigh(k) + " ready " + arbiter.isReady(k) + " IDC " + arbiter.isIdc(k) +
-                            " stalls " + arbiter.stalls(k) + " OCC " + realCells.occ(k),
-                        where.get() + ": injector " + k);
+                            " stalls " + arbiter.stalls(k) + " OCC " + realCells.occ(k) + " IDC OCC " +
+                            realCells.idcOcc(k), where.get() + ": injector " + k);
                 }
             }
             assertEquals(model.priorityChanges, arbiter.priorityChanges(), () -> where.get() + ": priority changes");

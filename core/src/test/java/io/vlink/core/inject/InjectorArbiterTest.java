@@ -408,6 +408,33 @@ class InjectorArbiterTest
     }
 
     @Test
+    void aLowInjectorOverItsHighMarkNeverTakesTheCellsAHighInjectorOfAnotherClassWaitsFor()
+    {
+        // one pool of 8 cells for both classes; injector 0 (class 0) is far over its high mark of 1, injector 1
+        // (class 1) is high and needs 6 cells while 2 are free
+        final InjectionConfig config = new InjectionConfig().shape(2, 2).sharedCells(8).reservedCells(0)
+            .marks(0, 0, 1).marks(1, 4, 8).priorityTimerNs(Long.MAX_VALUE);
+        config.classWeight(0, 6).classWeight(1, 16);
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        final int[] held = {inject(arbiter, 0, 3, 0), inject(arbiter, 0, 3, 1)};
+        assertFalse(arbiter.isHigh(0), "6 cells, over its high mark");
+        arbiter.ready(0, CELL);
+        arbiter.ready(1, 6 * CELL);
+        assertTrue(arbiter.isHigh(1));
+        for (int n = 2; n < 10; n++)
+        {
+            assertEquals(InjectorArbiter.NONE, arbiter.select(n), "class 1's turn: the 2 free cells are held for it");
+        }
+        assertEquals(2, cells.freeCells());
+        cells.free(held[0]);
+        assertEquals(InjectorArbiter.NONE, arbiter.select(10), "5 free: still held");
+        cells.free(held[1]);
+        assertEquals(1, arbiter.select(11), "8 free: its packet goes");
+        assertEquals(0, arbiter.select(12), "then the turn comes back to class 0");
+    }
+
+    @Test
     void inAPortEveryClassWithRoomInjectsBesideAClassWaitingForItsOwnCells()
     {
         // the pool in slices, as InjectionConfig.forPort sizes it: 1 reserved cell and at most 4 of the 12 shared
