@@ -15,6 +15,7 @@ import io.vlink.nic.test.EngineErrors;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -209,6 +210,7 @@ class LinkRetryTest
     }
 
     @Test
+    @Tag("long")
     void aStrangersGarbageFloodThatOverflowsTheSocketBufferCostsRetransmissionsNotMessages() throws IOException
     {
         final long offHeapBefore = OffHeap.allocatedBytes();

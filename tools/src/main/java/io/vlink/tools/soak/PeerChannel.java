@@ -44,6 +44,11 @@ final class PeerChannel implements AutoCloseable
     static final int INTERVAL_P99_NS = 160;
     static final int FINISHED = 168;
     static final int VERSION = 176;
+    /**
+     * The longest time between two turns of the peer's loop (its process stopped or starved), in ns: what the parent
+     * names when the link went down with no bounce.
+     */
+    static final int LONGEST_PAUSE_NS = 184;
 
     // the snapshot: arrays of VL_COUNT longs
     static final int DELIVERED = 0;

@@ -4,6 +4,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.LinkKey;
 import io.vlink.nic.status.CountersFileReader;
 import io.vlink.nic.status.PortCounters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,6 +91,7 @@ class SoakRetryTest
     }
 
     @Test
+    @Tag("long")
     void onePercentOfDataAndFcpsLostOnTheUdpWireLosesNothing()
     {
         final SoakRunner.Options options = options(6_000, "drop-data=0.01,drop-fcp=0.01");
@@ -104,6 +106,7 @@ class SoakRetryTest
     }
 
     @Test
+    @Tag("long")
     void aStrangersGarbageFloodAtPortBOverflowsItsSocketAndLosesNothing() throws Exception
     {
         final SoakRunner.Options options = options(6_000, "");
