@@ -180,16 +180,7 @@ public final class UdpLink implements Link
     }
 
     /**
-     * Bind a UDP link.
-     *
-     * @param local           the local address to bind (port 0 picks a free port: see {@link #localAddress()}).
-     * @param peer            the only address frames are accepted from and sent to.
-     * @param maxFrameLength  the longest frame, at most {@link #MAX_FRAME_LENGTH}.
-     * @param counters        the port's counters (frames, drops, back-pressure).
-     * @param key             the key both ends share to authenticate every datagram, or null for none.
-     * @param clock           the clock HELLOs are paced by.
-     * @param helloIntervalNs how often an end without a session repeats its HELLO.
-     * @throws UncheckedIOException when the socket cannot be opened or bound.
+     * Bind a UDP link whose frames carry no {@link RetryLink} header: the constructor below, {@code retry} false.
      */
     public UdpLink(
         final InetSocketAddress local,
