@@ -1048,7 +1048,7 @@ public final class Engine implements AutoCloseable
 
         /**
          * @param nanos how long link-level retry waits for acknowledgement progress before it sends everything held
-         *              again (doubling up to 64 times while unanswered), and a gap asks for a replay again (default:
+         *              again (the wait doubling once while unanswered), and a gap asks for a replay again (default:
          *              property {@code vlink.retry.timeout.ns}, else 10 ms; 100 us..1 s).
          * @return this.
          */

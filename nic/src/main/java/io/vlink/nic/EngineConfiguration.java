@@ -727,7 +727,7 @@ public final class EngineConfiguration
 
     /**
      * @return how long link-level retry waits for acknowledgement progress before it sends everything held again, in
-     * ns (doubling while unanswered).
+     * ns (doubling once while unanswered).
      */
     public long retryTimeoutNs()
     {

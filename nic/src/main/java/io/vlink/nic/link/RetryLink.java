@@ -154,8 +154,12 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     public static final long MIN_RETRY_TIMEOUT_NS = 100_000L;
     /** The largest retry timeout. */
     public static final long MAX_RETRY_TIMEOUT_NS = 1_000_000_000L;
-    /** Doublings of an unanswered retry timer: at most 64 times the timeout between two retries to a silent peer. */
-    public static final int MAX_BACKOFF = 6;
+    /**
+     * Doublings of an unanswered retry timer: at most twice the timeout between two probes, so that a probe that a
+     * flooded socket drops is sent again several times before the peer's link timeout (default 200 ms: ten probes at
+     * the default 10 ms) takes the link down; a silent peer costs one frame every two timeouts.
+     */
+    public static final int MAX_BACKOFF = 1;
     /** Times in a row one frame may fail its CRC and be asked for again before it is let through as it is. */
     public static final int REJECT_LIMIT = 16;
     /** The most frames received before an acknowledgement of its own goes (when none rode on a frame). */
@@ -229,7 +233,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
      *                          {@link #MIN_REPLAY_BUFFER_BYTES} to {@link #MAX_REPLAY_BUFFER_BYTES} (one frame slot per
      *                          256 bytes).
      * @param retryTimeoutNs    no acknowledgement progress this long sends the oldest frame held again (the wait
-     *                          doubling while unanswered); a repeated replay request is answered after it.
+     *                          doubling once while unanswered); a repeated replay request is answered after it.
      * @param burst             frames sent (again) per duty cycle besides the new ones, so that a replay goes at
      *                          the pace of the traffic: the arbiter's burst, 1..4096.
      */

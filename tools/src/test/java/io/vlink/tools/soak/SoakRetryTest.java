@@ -4,6 +4,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.LinkKey;
 import io.vlink.nic.status.CountersFileReader;
 import io.vlink.nic.status.PortCounters;
+import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The soak with link-level retry: the wire's faults act below the retry layer and cost retransmissions, not packets
@@ -32,7 +34,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SoakRetryTest
 {
-    private static final long MAX_FLOOD = 1_000_000;
+    /** The stranger's datagrams: at least this many (a few seconds' worth)... */
+    private static final long MIN_FLOOD = 200_000;
+    /** ...and at most this many, whatever happens. */
+    private static final long MAX_FLOOD = 2_000_000;
 
     @TempDir
     File dir;
@@ -107,85 +112,150 @@ class SoakRetryTest
 
     @Test
     @Tag("long")
+    void withRetryOffTheSameOnePercentIsLost()
+    {
+        final SoakRunner.Options options = options(6_000, "drop-data=0.01,drop-fcp=0.01");
+        options.udp = true;
+        options.retry = false;
+        final SoakResult result = SoakRunner.run(options, null).result;
+        assertTrue(result.ok(), "the soak accounts for every packet the wire destroyed: " + result.violations);
+        assertFalse(result.retry);
+        long lost = 0;
+        for (final SoakResult.Vl vl : result.vls)
+        {
+            lost += vl.faultLost;
+        }
+        assertEquals(result.faultsInjected.get(FaultKind.DROP_DATA), lost, "every dropped packet is a lost one");
+        assertTrue(lost > 20, lost + " lost");
+        assertEquals(0, result.retransmits);
+    }
+
+    @Test
+    @Tag("long")
     void aStrangersGarbageFloodAtPortBOverflowsItsSocketAndLosesNothing() throws Exception
     {
-        final SoakRunner.Options options = options(6_000, "");
-        options.udp = true;
-        options.udpKey = LinkKey.random();
-        options.udpPorts = new int[]{freePort(), freePort()};
-        final InetSocketAddress portB = new InetSocketAddress(InetAddress.getLoopbackAddress(), options.udpPorts[1]);
-        final AtomicBoolean done = new AtomicBoolean();
-        final AtomicLong flood = new AtomicLong();
-        final AtomicLong retransmitsSeen = new AtomicLong();
-        final int dataVls = options.qos.dataVls();
-        final Thread stranger = new Thread(() -> flood(portB, dataVls, done, flood, retransmitsSeen), "stranger");
-        stranger.start();
-        final SoakResult result;
-        try
-        {
-            result = SoakRunner.run(options, null).result;
-        }
-        finally
-        {
-            done.set(true);
-            stranger.join(10_000);
-        }
-        assertFalse(stranger.isAlive());
+        final Flood flood = new Flood();
+        assertTrue(flood.options.retryOn(), "on by default over UDP");
+        final SoakResult result = flood.run();
+        assertTrue(flood.kernelDrops.get() > 0, "the kernel dropped datagrams at port B: " + flood);
         assertNothingLost(result);
-        assertTrue(retransmitsSeen.get() > 0, "the flood (" + flood.get() + " datagrams) overflowed port B's " +
-            "socket and what the kernel dropped was sent again: " + result.retryText());
-        assertTrue(result.retransmits > 0);
+        assertTrue(result.retransmits > 0, "what the kernel dropped was sent again: " + result.retryText());
     }
 
     /**
-     * The stranger: bursts of garbage at port B (a bounded loop), until engine A has sent something again (read from
-     * its counters file, as {@code vlink stat} would), the run is over, or the bound is reached.
+     * A soak over UDP with a key (retry as the engine's default) while a stranger, from a socket of its own (no
+     * spoofing needed), sends bursts of garbage at port B: from when engine A's frames flow (read from its counters
+     * file, as {@code vlink stat} would), at least {@link #MIN_FLOOD} datagrams and until the kernel has dropped
+     * datagrams at port B ({@code /proc/net/udp}) and engine A has sent something again; then the soak stops offering,
+     * drains and checks. Bounded: at most {@link #MAX_FLOOD} datagrams, and the soak's {@code seconds}. (With retry
+     * off the same flood loses thousands of packets: docs/performance.md, "Link-level retry".)
      */
-    private void flood(
-        final InetSocketAddress target, final int dataVls, final AtomicBoolean done, final AtomicLong flood,
-        final AtomicLong retransmits)
+    private final class Flood
     {
-        final SplittableRandom random = new SplittableRandom(772);
-        final ByteBuffer garbage = ByteBuffer.allocateDirect(1200);
-        CountersFileReader reader = null;
-        PortCounters portA = null;
-        try (DatagramChannel channel = DatagramChannel.open())
+        final AtomicBoolean over = new AtomicBoolean();
+        final AtomicLong sent = new AtomicLong();
+        final AtomicLong kernelDrops = new AtomicLong(-1);
+        final AtomicLong retransmits = new AtomicLong();
+        final SoakRunner.Options options = options(0, "");
+
+        Flood() throws IOException
         {
-            channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            while (!done.get() && flood.get() < MAX_FLOOD && 0 == retransmits.get())
+            options.seconds = 60;
+            options.udp = true;
+            options.retry = null;
+            options.udpKey = LinkKey.random();
+            options.udpPorts = new int[]{freePort(), freePort()};
+            options.stop = over::get;
+        }
+
+        SoakResult run() throws InterruptedException
+        {
+            assumeTrue(UdpDrops.readable(), "the kernel's per-socket drop counts (/proc/net/udp)");
+            final Thread stranger = new Thread(this::flood, "stranger");
+            stranger.start();
+            try
             {
-                for (int i = 0; i < 5_000; i++)
-                {
-                    garbage.clear();
-                    garbage.putLong(0, random.nextLong());
-                    channel.send(garbage, target);
-                }
-                flood.addAndGet(5_000);
-                if (null == portA)
+                return SoakRunner.run(options, null).result;
+            }
+            finally
+            {
+                over.set(true);
+                stranger.join(10_000);
+                assertFalse(stranger.isAlive());
+            }
+        }
+
+        private void flood()
+        {
+            final InetSocketAddress portB = new InetSocketAddress(InetAddress.getLoopbackAddress(), options.udpPorts[1]);
+            final SplittableRandom random = new SplittableRandom(772);
+            final ByteBuffer garbage = ByteBuffer.allocateDirect(1200);
+            CountersFileReader reader = null;
+            try (DatagramChannel channel = DatagramChannel.open())
+            {
+                channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                // engine A's counters, as vlink stat reads them (once the engine has written them): the flood
+                // starts once its frames flow
+                PortCounters portA = null;
+                while (!over.get() && null == portA)
                 {
                     final File[] files = dir.listFiles((d, name) -> name.startsWith("soak-a-") && name.endsWith(".counters"));
                     if (null != files && 1 == files.length)
                     {
-                        reader = CountersFileReader.open(files[0]);
-                        portA = PortCounters.attach(reader.counters(), 0, dataVls);
+                        try
+                        {
+                            reader = CountersFileReader.open(files[0]);
+                            portA = PortCounters.attach(reader.counters(), 0, options.qos.dataVls());
+                        }
+                        catch (final IllegalStateException starting)
+                        {
+                            CloseHelper.quietClose(reader);
+                            reader = null;
+                        }
                     }
+                    Thread.yield();
                 }
-                if (null != portA)
+                if (null == portA)
                 {
+                    return;
+                }
+                while (!over.get() && portA.linkFramesSent.get() < 1_000)
+                {
+                    Thread.yield();
+                }
+                while (!over.get() && sent.get() < MAX_FLOOD &&
+                    (sent.get() < MIN_FLOOD || kernelDrops.get() <= 0 || 0 == retransmits.get()))
+                {
+                    for (int i = 0; i < 5_000; i++)
+                    {
+                        garbage.clear();
+                        garbage.putLong(0, random.nextLong());
+                        channel.send(garbage, portB);
+                    }
+                    sent.addAndGet(5_000);
+                    kernelDrops.set(UdpDrops.of(options.udpPorts[1]));
                     retransmits.set(portA.linkRetransmits.get());
                 }
             }
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            // the engine closed its file under the reader, or the socket failed: the flood is over
-        }
-        finally
-        {
-            if (null != reader)
+            catch (final IOException | RuntimeException ex)
             {
-                reader.close();
+                // the engine closed its file under the reader, or the socket failed: the flood is over
             }
+            finally
+            {
+                over.set(true);
+                if (null != reader)
+                {
+                    reader.close();
+                }
+            }
+        }
+
+        @Override
+        public String toString()
+        {
+            return sent.get() + " garbage datagrams sent, " + kernelDrops.get() + " dropped by the kernel at port B, " +
+                retransmits.get() + " retransmissions seen at port A";
         }
     }
 
