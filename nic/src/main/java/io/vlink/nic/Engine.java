@@ -21,7 +21,8 @@ import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersSnapshot;
 import io.vlink.nic.status.ErrorLogHandler;
 import io.vlink.nic.status.HeartbeatAgent;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -118,29 +119,29 @@ public final class Engine implements AutoCloseable
                 countersFile.newCounter(CounterType.CAPTURE_ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 errorHandler);
             final int dataVls = config.qos().dataVls();
-            final PortCounters[] counters = new PortCounters[ports.length];
+            final PortCounterSet[] counters = new PortCounterSet[ports.length];
             for (int i = 0; i < ports.length; i++)
             {
-                counters[i] = new PortCounters(countersFile, i, dataVls);
+                counters[i] = new PortCounterSet(countersFile, i, dataVls);
             }
             if (loopback)
             {
-                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0], counters[1]);
+                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0].link(), counters[1].link());
                 links[0] = ends[0];
                 links[1] = ends[1];
             }
             else if (external)
             {
-                links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0]), "link factory returned null");
+                links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0].link()), "link factory returned null");
             }
             else if (LinkKind.SHM == config.linkKind())
             {
-                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0]);
+                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0].link());
             }
             else
             {
                 final int maxFrameLength = config.mtu() + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH;
-                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0],
+                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0].link(),
                     config.udpKey(), config.nanoClock(), UdpLink.DEFAULT_HELLO_INTERVAL_NS);
             }
             for (int i = 0; i < ports.length; i++)
@@ -163,11 +164,11 @@ public final class Engine implements AutoCloseable
             final DutyCycleClock transmitClock = split ? new DutyCycleClock(config.nanoClock()) : receiveClock;
             final NanoClock receiveTime = dedicated ? config.nanoClock() : receiveClock;
             final NanoClock transmitTime = dedicated ? config.nanoClock() : transmitClock;
-            final ReceiveAgent receive = new ReceiveAgent(ports, 2 * config.burst(), capture);
+            final ReceiveAgent receive = new ReceiveAgent(ports, config.portConfig(), 2 * config.burst(), capture);
             final CreditAgent credit = new CreditAgent(ports, config, receiveTime);
             final HeartbeatAgent heartbeat = new HeartbeatAgent(countersFile, receiveTime, config.epochClock());
             final InjectAgent inject = new InjectAgent(ports, transmitTime);
-            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.burst(), capture);
+            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.portConfig(), capture);
             final Agent captureWriter = null == capture ? null : capture.agent();
             final List<List<Agent>> groups;
             if (dedicated)
@@ -533,7 +534,7 @@ public final class Engine implements AutoCloseable
         int maxCounters = EngineConfiguration.DEFAULT_MAX_COUNTERS;
         int errorLogLength = EngineConfiguration.DEFAULT_ERROR_LOG_LENGTH;
         UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
-        Function<PortCounters, Link> externalLink;
+        Function<LinkCounters, Link> externalLink;
 
         Builder()
         {
@@ -815,7 +816,7 @@ public final class Engine implements AutoCloseable
          * @param remoteLid the LID of the port at the link's other end (unicast, not the local one).
          * @return this.
          */
-        public Builder link(final Function<PortCounters, Link> factory, final int localLid, final int remoteLid)
+        public Builder link(final Function<LinkCounters, Link> factory, final int localLid, final int remoteLid)
         {
             this.linkKind = LinkKind.EXTERNAL;
             this.externalLink = Objects.requireNonNull(factory, "factory");

@@ -1,7 +1,7 @@
 package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -69,7 +69,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     private final int tailIndex;
     private final int headIndex;
     private final Shared shared;
-    private final PortCounters counters;
+    private final LinkCounters counters;
     private final RingProducer producer;
     private boolean closed;
 
@@ -78,7 +78,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
         final UnsafeBuffer receiveBuffer,
         final int capacity,
         final Shared shared,
-        final PortCounters counters)
+        final LinkCounters counters)
     {
         this.transmitBuffer = transmitBuffer;
         this.receiveBuffer = receiveBuffer;
@@ -99,7 +99,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
      * @param countersB counters of the port on end 1.
      * @return end 0 (what it transmits, end 1 receives) and end 1.
      */
-    public static LoopbackLink[] pair(final int capacity, final PortCounters countersA, final PortCounters countersB)
+    public static LoopbackLink[] pair(final int capacity, final LinkCounters countersA, final LinkCounters countersB)
     {
         if (capacity < 64 * 1024 || Integer.bitCount(capacity) != 1)
         {
@@ -117,7 +117,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
      * @param countersB counters of the port on end 1.
      * @return end 0 and end 1.
      */
-    static LoopbackLink[] ring(final int capacity, final PortCounters countersA, final PortCounters countersB)
+    static LoopbackLink[] ring(final int capacity, final LinkCounters countersA, final LinkCounters countersB)
     {
         final UnsafeBuffer aToB = OffHeap.allocate(capacity + TRAILER_LENGTH);
         final UnsafeBuffer bToA = OffHeap.allocate(capacity + TRAILER_LENGTH);
@@ -151,7 +151,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
         final int at = producer.claim(frameType, length);
         if (BACK_PRESSURED == at)
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         return at + HEADER_LENGTH;
@@ -173,7 +173,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     public void commit(final int offset)
     {
         producer.commit();
-        counters.linkFramesSent.incrementRelease();
+        counters.framesSent().incrementRelease();
     }
 
     @Override
@@ -219,7 +219,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
             }
             if (frames > 0)
             {
-                counters.linkFramesReceived.getAndAddRelease(frames);
+                counters.framesReceived().getAndAddRelease(frames);
             }
         }
         return frames;

@@ -1,6 +1,6 @@
 package io.vlink.nic.link;
 
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
 import org.agrona.BitUtil;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -227,7 +227,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     private final int peerHeartbeatIndex;
     private final int heartbeatIndex;
     private final long incarnation;
-    private final PortCounters counters;
+    private final LinkCounters counters;
     private final RingProducer producer;
     private volatile boolean closed;
     // receiving thread: a peer was attached since the last close notice
@@ -241,7 +241,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         final Role role,
         final int capacity,
         final long incarnation,
-        final PortCounters counters)
+        final LinkCounters counters)
     {
         this.file = file;
         this.fileKey = fileKey;
@@ -281,7 +281,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
      * @throws IllegalStateException when the end is held by a live process, or the file is not a link file.
      * @throws UncheckedIOException  when the file cannot be made, mapped or locked.
      */
-    public static ShmLink open(final Path file, final Role role, final int capacity, final PortCounters counters)
+    public static ShmLink open(final Path file, final Role role, final int capacity, final LinkCounters counters)
     {
         Objects.requireNonNull(role, "role");
         Objects.requireNonNull(counters, "counters");
@@ -355,7 +355,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     }
 
     /** Attach under the locks; null when the file changed under us (start again). */
-    private static ShmLink attach(final Path path, final Role role, final PortCounters counters) throws IOException
+    private static ShmLink attach(final Path path, final Role role, final LinkCounters counters) throws IOException
     {
         final Object before = fileKey(path);
         if (null == before)
@@ -654,13 +654,13 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         }
         if (!session())
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         final int at = producer.claim(frameType, length);
         if (BACK_PRESSURED == at)
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         transmitBuffer.putLong(at + SESSION_OFFSET, txSession);
@@ -695,7 +695,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     public void commit(final int offset)
     {
         producer.commit();
-        counters.linkFramesSent.incrementRelease();
+        counters.framesSent().incrementRelease();
     }
 
     @Override
@@ -777,11 +777,11 @@ public final class ShmLink extends ShmLinkPad3 implements Link
             }
             if (frames > 0)
             {
-                counters.linkFramesReceived.getAndAddRelease(frames);
+                counters.framesReceived().getAndAddRelease(frames);
             }
             if (sessionDrops > 0)
             {
-                counters.linkSessionDrops.getAndAddRelease(sessionDrops);
+                counters.sessionDrops().getAndAddRelease(sessionDrops);
             }
         }
         if (UNKNOWN_INCARNATION == peer)
@@ -804,7 +804,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     /** Receiving thread: what the peer published does not parse; drop all of it, count once. */
     private long corrupt(final long available)
     {
-        counters.linkLengthDrops.incrementRelease();
+        counters.lengthDrops().incrementRelease();
         return available;
     }
 

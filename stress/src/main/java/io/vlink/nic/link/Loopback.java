@@ -2,7 +2,8 @@ package io.vlink.nic.link;
 
 import io.vlink.nic.status.CountersFile;
 import io.vlink.stress.Cells;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.SystemEpochClock;
@@ -22,7 +23,7 @@ final class Loopback
     static final int CAPACITY = 1024;
 
     /** One set of counters for every ring of the test VM (each end counts on its own thread's counters). */
-    private static final PortCounters COUNTERS = counters();
+    private static final LinkCounters COUNTERS = counters();
 
     private Loopback()
     {
@@ -121,7 +122,7 @@ final class Loopback
         }
     }
 
-    private static PortCounters counters()
+    private static LinkCounters counters()
     {
         try
         {
@@ -129,7 +130,7 @@ final class Loopback
             directory.deleteOnExit();
             final CountersFile file = CountersFile.create(directory, "stress", 256, 4096, SystemEpochClock.INSTANCE);
             file.file().deleteOnExit();
-            return new PortCounters(file, 0, 1);
+            return new PortCounterSet(file, 0, 1).link();
         }
         catch (final IOException ex)
         {
