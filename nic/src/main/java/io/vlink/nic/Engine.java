@@ -118,11 +118,10 @@ public final class Engine implements AutoCloseable
                 countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 countersFile.newCounter(CounterType.CAPTURE_ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 errorHandler);
-            final int dataVls = config.qos().dataVls();
             final PortCounterSet[] counters = new PortCounterSet[ports.length];
             for (int i = 0; i < ports.length; i++)
             {
-                counters[i] = new PortCounterSet(countersFile, i, dataVls);
+                counters[i] = new PortCounterSet(countersFile, i, config.qos().dataVls());
             }
             if (loopback)
             {

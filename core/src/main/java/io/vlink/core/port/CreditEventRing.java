@@ -29,6 +29,8 @@ public final class CreditEventRing implements CreditEvents
     private static final int LENGTH = Integer.BYTES;
 
     private final OneToOneRingBuffer ring;
+    private final MessageHandler reader = this::onEvent;
+    private CreditEvents sink;
 
     /**
      * @param buffer the ring's memory: a power of two plus {@link #TRAILER_LENGTH}, aligned to 8.
@@ -101,13 +103,31 @@ public final class CreditEventRing implements CreditEvents
     /**
      * Consumer: hand up to {@code limit} events to the credit half, oldest first.
      *
-     * @param credit the credit half.
-     * @param limit  the most events.
+     * @param sink  what each event is handed to (the credit half's).
+     * @param limit the most events.
      * @return events read.
      */
-    int read(final Reader credit, final int limit)
+    public int read(final CreditEvents sink, final int limit)
     {
-        return ring.read(credit, limit);
+        this.sink = sink;
+        return ring.read(reader, limit);
+    }
+
+    private void onEvent(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final int value = buffer.getInt(index);
+        if (FCP == msgTypeId)
+        {
+            sink.onFcp(value);
+        }
+        else if (ACCEPT == msgTypeId)
+        {
+            sink.onAccepted(value >>> 16, value & MAX_BLOCKS);
+        }
+        else
+        {
+            sink.onPeerClosed();
+        }
     }
 
     /**
@@ -116,36 +136,5 @@ public final class CreditEventRing implements CreditEvents
     public boolean isEmpty()
     {
         return ring.producerPosition() == ring.consumerPosition();
-    }
-
-    /**
-     * The consumer's side: decodes each record into the call it stands for.
-     */
-    abstract static class Reader implements MessageHandler
-    {
-        @Override
-        public final void onMessage(
-            final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
-        {
-            final int value = buffer.getInt(index);
-            if (FCP == msgTypeId)
-            {
-                onFcpEvent(value);
-            }
-            else if (ACCEPT == msgTypeId)
-            {
-                onAcceptedEvent(value >>> 16, value & MAX_BLOCKS);
-            }
-            else
-            {
-                onPeerClosedEvent();
-            }
-        }
-
-        abstract void onFcpEvent(int word);
-
-        abstract void onAcceptedEvent(int vl, int blocks);
-
-        abstract void onPeerClosedEvent();
     }
 }

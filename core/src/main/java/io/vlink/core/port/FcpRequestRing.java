@@ -50,7 +50,7 @@ public final class FcpRequestRing
      *
      * @return whether {@link #offer} may be called.
      */
-    boolean hasRoom()
+    public boolean hasRoom()
     {
         return ring.producerPosition() - ring.consumerPosition() < IN_FLIGHT * PortConfig.RING_RECORD_LENGTH;
     }
@@ -61,7 +61,7 @@ public final class FcpRequestRing
      *
      * @param request the FCP's first four bytes with FCTBS 0.
      */
-    void offer(final int request)
+    public void offer(final int request)
     {
         final int index = ring.tryClaim(REQUEST, Integer.BYTES);
         if (index < 0)

@@ -28,7 +28,7 @@ import io.vlink.core.wire.Fcp;
  * reads the events, the releases, checks the peer's silence, and asks for every FCP due. Single-threaded and
  * allocation-free; every counter it writes ({@link CreditCounters}) has no other writer.
  */
-public final class PortCredit extends CreditEventRing.Reader implements CreditControl.StateListener
+public final class PortCredit implements CreditControl.StateListener
 {
     /** Events read per duty cycle at most. */
     static final int EVENT_LIMIT = 256;
@@ -64,6 +64,7 @@ public final class PortCredit extends CreditEventRing.Reader implements CreditCo
     private final CreditLimits limits;
     private final CreditCounters counters;
     private final Listener listener;
+    private final QueuedEvents queued = new QueuedEvents();
     private long nowNs;
     private long downs;
     private long errorRecoveries;
@@ -194,7 +195,7 @@ public final class PortCredit extends CreditEventRing.Reader implements CreditCo
     public int doWork(final long nowNs)
     {
         this.nowNs = nowNs;
-        int work = null == events ? 0 : events.read(this, EVENT_LIMIT);
+        int work = null == events ? 0 : events.read(queued, EVENT_LIMIT);
         for (int vl = 0; vl < dataVls; vl++)
         {
             work += syncRelease(vl);
@@ -211,22 +212,32 @@ public final class PortCredit extends CreditEventRing.Reader implements CreditCo
         return work;
     }
 
-    @Override
-    void onFcpEvent(final int word)
+    /** The events read from the ring, applied at this duty cycle's time. */
+    private final class QueuedEvents implements CreditEvents
     {
-        onFcp(word, nowNs);
-    }
+        @Override
+        public int room()
+        {
+            return EVENT_LIMIT;
+        }
 
-    @Override
-    void onAcceptedEvent(final int vl, final int blocks)
-    {
-        onAccepted(vl, blocks, nowNs);
-    }
+        @Override
+        public void onFcp(final int word)
+        {
+            PortCredit.this.onFcp(word, nowNs);
+        }
 
-    @Override
-    void onPeerClosedEvent()
-    {
-        onPeerClosed(nowNs);
+        @Override
+        public void onAccepted(final int vl, final int blocks)
+        {
+            PortCredit.this.onAccepted(vl, blocks, nowNs);
+        }
+
+        @Override
+        public void onPeerClosed()
+        {
+            PortCredit.this.onPeerClosed(nowNs);
+        }
     }
 
     /**

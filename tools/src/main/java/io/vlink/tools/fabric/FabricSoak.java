@@ -1248,7 +1248,14 @@ public final class FabricSoak
         final long deadline = options.clock.nanoTime() + CREDIT_SETTLE_NS;
         do
         {
+            final long cycles = fabric.switchDutyCycles();
             for (int i = 0; i < 64; i++)
+            {
+                fabric.invoke();
+            }
+            // a switch thread must run between two checks (each pauses it): without this, a caller that pauses it
+            // again at once can starve it of every duty cycle, and the FCPs waiting on its links are never applied
+            while (fabric.switchDutyCycles() - cycles < 2 && options.clock.nanoTime() - deadline < 0)
             {
                 fabric.invoke();
             }
