@@ -19,6 +19,8 @@ public final class FcpRequestRing
 {
     /** Requests waiting at most. */
     public static final int IN_FLIGHT = 64;
+    /** {@link #take()}: no request was committed yet (never a request: its Op would be 15, a reserved one). */
+    public static final int NONE = -1;
     /** The least data length: room far above the requests in flight. */
     public static final int MIN_CAPACITY = 4 * IN_FLIGHT * PortConfig.RING_RECORD_LENGTH;
     /** The bytes the ring keeps after its data. */
@@ -74,9 +76,10 @@ public final class FcpRequestRing
 
     /**
      * Consumer: whether a request waits, from the consumer's own position and one acquire of the producer's (no loop
-     * over both, as {@code size()} has).
+     * over both, as {@code size()} has). A hint: the producer moves its position when it claims a record and commits
+     * the record after, so a request seen here may not be committed yet ({@link #take()} then has none).
      *
-     * @return whether {@link #take()} has a request.
+     * @return whether {@link #take()} may have a request.
      */
     public boolean hasRequest()
     {
@@ -84,12 +87,13 @@ public final class FcpRequestRing
     }
 
     /**
-     * Consumer: the oldest request, removed. Call only after {@link #hasRequest()} said yes.
+     * Consumer: the oldest committed request, removed.
      *
-     * @return the FCP's first four bytes with FCTBS 0.
+     * @return the FCP's first four bytes with FCTBS 0, or {@link #NONE} when none is committed yet.
      */
     public int take()
     {
+        taken = NONE;
         ring.controlledRead(reader, 1);
         return taken;
     }

@@ -204,7 +204,8 @@ public final class PortTransmit implements ArbiterSource
         return size;
     }
 
-    /** @return the bytes sent (FCPs count none toward the burst's bytes), or -1 if the link refused. */
+    /** @return the bytes sent (FCPs count none toward the burst's bytes), or -1 if the link refused or no request was
+     * committed after all. */
     private int sendFcp()
     {
         final int offset = link.tryClaim(FrameSink.LINK_FRAME, Fcp.LENGTH);
@@ -213,8 +214,15 @@ public final class PortTransmit implements ArbiterSource
             // the request stays in its ring and goes at the next grant
             return -1;
         }
+        final int request = fcpRequests.take();
+        if (FcpRequestRing.NONE == request)
+        {
+            // seen claimed, not yet committed by the credit half: nothing goes now, the next grant takes it
+            link.abort(offset);
+            return -1;
+        }
         // the FCTBS of now: it counts exactly the blocks sent before this FCP
-        final int word = transmitter.fcp(fcpRequests.take());
+        final int word = transmitter.fcp(request);
         final AtomicBuffer buffer = link.buffer();
         Fcp.encode(buffer, offset, word);
         if (null != tap)
