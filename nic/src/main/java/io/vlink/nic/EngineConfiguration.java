@@ -172,8 +172,7 @@ public final class EngineConfiguration
         idle = null != b.idle ? b.idle : System.getProperty(IDLE_PROP_NAME, DEFAULT_IDLE);
         idleStrategy = idleSupplier(idle, null != b.idle);
         qos = b.qos;
-        port = PortSettings.conclude(b.mtu, b.vlBufferBlocks, b.vl15Packets, b.fcpPeriodNs, b.linkTimeoutNs,
-            b.earlyFcpThresholdBlocks, b.burst);
+        port = b.portSettings();
         final int mtu = port.mtu();
         queueDepth = intSetting("queueDepth", b.queueDepth, QUEUE_DEPTH_PROP_NAME, DEFAULT_QUEUE_DEPTH,
             1, MAX_QUEUE_DEPTH, "messages each queue pair holds");

@@ -22,7 +22,8 @@ import static io.vlink.nic.ConfigurationRules.range;
 
 /**
  * How a fabric's nodes are built: concluded from a {@link Builder} by {@link Builder#build} (every default filled in,
- * every value checked), then frozen. Every port of the fabric, CA and switch alike, runs one {@link PortSettings},
+ * every value checked), then frozen. Every port of the fabric, CA and switch alike, runs one {@link PortSettings} (the
+ * builder's port settings, {@link PortSettings.Builder}: MTU, buffers, FCP period, link timeout, burst),
  * checked by the engine's rules (and taking the same system properties as defaults); each switch is built from a
  * {@link SwitchConfiguration} and each CA port's engine from an engine configuration, both concluded from this one.
  */
@@ -57,7 +58,7 @@ public final class FabricConfiguration
         ca = b.ca;
         external = b.external;
         management = b.management;
-        port = PortSettings.conclude(null, b.vlBufferBlocks, null, null, b.linkTimeoutNs, null, null);
+        port = b.portSettings();
         hoqLifetimeNs = range("hoqLifetimeNs", b.hoqLifetimeNs, 1, SwitchConfiguration.NO_LIFETIME,
             "the head-of-queue lifetime (IBA's switch lifetime limit)");
         loopbackCapacity = range("loopbackCapacity", b.loopbackCapacity, EngineConfiguration.MIN_LOOPBACK_CAPACITY,
@@ -223,15 +224,13 @@ public final class FabricConfiguration
     /**
      * Records how a fabric's nodes are built.
      */
-    public static final class Builder
+    public static final class Builder extends PortSettings.Builder<Builder>
     {
         String name = "fabric";
         File directory;
         QosConfig ca = QosConfig.opensmDefaults(8);
         QosConfig external = QosConfig.opensmDefaults(8);
         QosConfig management = QosConfig.opensmDefaults(8);
-        Integer vlBufferBlocks;
-        Long linkTimeoutNs;
         long hoqLifetimeNs = SwitchConfiguration.NO_LIFETIME;
         int loopbackCapacity = LoopbackLink.DEFAULT_CAPACITY;
         Fabric.LinkWrapper wrapper = (node, port, link) -> link;
@@ -278,26 +277,6 @@ public final class FabricConfiguration
             this.ca = Objects.requireNonNull(ca, "ca");
             this.external = Objects.requireNonNull(external, "external");
             this.management = Objects.requireNonNull(management, "management");
-            return this;
-        }
-
-        /**
-         * @param blocks each data VL's receive buffer, CA ports and switch inputs alike, in 64-byte blocks.
-         * @return this.
-         */
-        public Builder vlBufferBlocks(final int blocks)
-        {
-            this.vlBufferBlocks = blocks;
-            return this;
-        }
-
-        /**
-         * @param nanos how long every port (CA and switch) waits without hearing its peer before its link goes Down.
-         * @return this.
-         */
-        public Builder linkTimeoutNs(final long nanos)
-        {
-            this.linkTimeoutNs = nanos;
             return this;
         }
 

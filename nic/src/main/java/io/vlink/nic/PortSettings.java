@@ -174,4 +174,120 @@ public final class PortSettings
     {
         return burst;
     }
+
+    /**
+     * Records the settings of a port's link layer: the part of an engine's, a switch's and a fabric's builders they
+     * share, concluded by the same rules ({@link PortSettings#conclude}). A setting not given takes its system
+     * property, else its default.
+     *
+     * @param <B> the builder's own type, which every setter returns.
+     */
+    public abstract static class Builder<B extends Builder<B>>
+    {
+        private Integer mtu;
+        private Integer vlBufferBlocks;
+        private Integer vl15Packets;
+        private Long fcpPeriodNs;
+        private Long linkTimeoutNs;
+        private Integer earlyFcpThresholdBlocks;
+        private Integer burst;
+
+        Builder()
+        {
+        }
+
+        @SuppressWarnings("unchecked")
+        private B self()
+        {
+            return (B)this;
+        }
+
+        /**
+         * @param mtu 256, 512, 1024, 2048 or 4096 bytes of payload (default 4096).
+         * @return this.
+         */
+        public B mtu(final int mtu)
+        {
+            this.mtu = mtu;
+            return self();
+        }
+
+        /**
+         * @param blocks each data VL's receive buffer, in 64-byte blocks: the credit it advertises (default 2048: the
+         *               whole credit window).
+         * @return this.
+         */
+        public B vlBufferBlocks(final int blocks)
+        {
+            this.vlBufferBlocks = blocks;
+            return self();
+        }
+
+        /**
+         * @param packets the VL15 receive buffer, in largest packets (default 4).
+         * @return this.
+         */
+        public B vl15Packets(final int packets)
+        {
+            this.vl15Packets = packets;
+            return self();
+        }
+
+        /**
+         * @param nanos the longest gap between two FCPs of a VL (default: property {@code vlink.fcp.period.ns},
+         *              else 1 ms: 65,536 symbol times are notional in software; a receiver that frees space sends
+         *              an FCP at once anyway, docs/flow-control.md).
+         * @return this.
+         */
+        public B fcpPeriodNs(final long nanos)
+        {
+            this.fcpPeriodNs = nanos;
+            return self();
+        }
+
+        /**
+         * @param nanos how long an Armed or Active port waits without hearing from its peer (no FCP, no packet)
+         *              before the link goes down and re-initializes (counted {@code link_downed}); default: property
+         *              {@code vlink.link.timeout.ns}, else 200 ms; at least 4 FCP periods and 10 ms.
+         * @return this.
+         */
+        public B linkTimeoutNs(final long nanos)
+        {
+            this.linkTimeoutNs = nanos;
+            return self();
+        }
+
+        /**
+         * @param blocks blocks the consumer frees that send an FCP at once (default 64).
+         * @return this.
+         */
+        public B earlyFcpThresholdBlocks(final int blocks)
+        {
+            this.earlyFcpThresholdBlocks = blocks;
+            return self();
+        }
+
+        /**
+         * @param packets most packets a port sends per duty cycle (default: property {@code vlink.burst}, else 64; an
+         *                engine's receive agent takes twice as many frames, its injection agent four times as many
+         *                packets): what each duty cycle's fixed costs (clock, counters, ring positions) are spread
+         *                over.
+         * @return this.
+         */
+        public B burst(final int packets)
+        {
+            this.burst = packets;
+            return self();
+        }
+
+        /**
+         * @return the port settings, every default filled in and every value checked.
+         * @throws IllegalArgumentException naming the setting, its value and its range.
+         */
+        PortSettings portSettings()
+        {
+            return conclude(mtu, vlBufferBlocks, vl15Packets, fcpPeriodNs, linkTimeoutNs, earlyFcpThresholdBlocks,
+                burst);
+        }
+    }
 }

@@ -49,8 +49,7 @@ public final class SwitchConfiguration
         lft = Objects.requireNonNull(b.lft, "lft: the forwarding table (Routes.lft)").clone();
         external = Objects.requireNonNull(b.external, "qos: the external ports' QoS");
         management = Objects.requireNonNull(b.management, "qos: port 0's QoS");
-        port = PortSettings.conclude(b.mtu, b.vlBufferBlocks, b.vl15Packets, b.fcpPeriodNs, b.linkTimeoutNs,
-            b.earlyFcpThresholdBlocks, b.burst);
+        port = b.portSettings();
         hoqLifetimeNs = range("hoqLifetimeNs", b.hoqLifetimeNs, 1, NO_LIFETIME,
             "the head-of-queue lifetime (IBA's switch lifetime limit)");
         nanoClock = b.nanoClock;
@@ -164,7 +163,7 @@ public final class SwitchConfiguration
      * Records a switch's settings; {@link #build()} concludes and starts nothing but the switch object (attach its
      * links, then {@link Switch#start()}).
      */
-    public static final class Builder
+    public static final class Builder extends PortSettings.Builder<Builder>
     {
         String name;
         File directory;
@@ -173,13 +172,6 @@ public final class SwitchConfiguration
         int[] lft;
         QosConfig external;
         QosConfig management;
-        Integer mtu;
-        Integer vlBufferBlocks;
-        Integer vl15Packets;
-        Long fcpPeriodNs;
-        Long linkTimeoutNs;
-        Integer earlyFcpThresholdBlocks;
-        Integer burst;
         long hoqLifetimeNs = NO_LIFETIME;
         NanoClock nanoClock = SystemNanoClock.INSTANCE;
         EpochClock epochClock = SystemEpochClock.INSTANCE;
@@ -232,76 +224,6 @@ public final class SwitchConfiguration
         {
             this.external = external;
             this.management = management;
-            return this;
-        }
-
-        /**
-         * @param mtu the largest payload the ports accept, as an engine's.
-         * @return this.
-         */
-        public Builder mtu(final int mtu)
-        {
-            this.mtu = mtu;
-            return this;
-        }
-
-        /**
-         * @param blocks each data VL's input buffer of each port, in 64-byte blocks (the credit it advertises).
-         * @return this.
-         */
-        public Builder vlBufferBlocks(final int blocks)
-        {
-            this.vlBufferBlocks = blocks;
-            return this;
-        }
-
-        /**
-         * @param packets largest packets each port's VL15 input buffer holds.
-         * @return this.
-         */
-        public Builder vl15Packets(final int packets)
-        {
-            this.vl15Packets = packets;
-            return this;
-        }
-
-        /**
-         * @param nanos the longest gap between two FCPs of a VL.
-         * @return this.
-         */
-        public Builder fcpPeriodNs(final long nanos)
-        {
-            this.fcpPeriodNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param nanos how long an Armed or Active port hears nothing before its link is down.
-         * @return this.
-         */
-        public Builder linkTimeoutNs(final long nanos)
-        {
-            this.linkTimeoutNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param blocks freed blocks that send an FCP at once.
-         * @return this.
-         */
-        public Builder earlyFcpThresholdBlocks(final int blocks)
-        {
-            this.earlyFcpThresholdBlocks = blocks;
-            return this;
-        }
-
-        /**
-         * @param packets most packets each output port sends per duty cycle.
-         * @return this.
-         */
-        public Builder burst(final int packets)
-        {
-            this.burst = packets;
             return this;
         }
 
