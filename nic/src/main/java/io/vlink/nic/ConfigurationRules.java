@@ -1,5 +1,8 @@
 package io.vlink.nic;
 
+import io.vlink.nic.status.CountersFileDescriptor;
+
+import java.io.File;
 import java.util.Locale;
 
 /**
@@ -78,6 +81,24 @@ final class ConfigurationRules
                 "' is not a whole number: use " + min + ".." + max + " (" + what + ")", ex);
         }
         return range(setting, value, min, max, what, " (system property " + property + ")");
+    }
+
+    /**
+     * @param explicit the directory a builder was given, or null.
+     * @return it, else the {@value CountersFileDescriptor#DIR_PROP_NAME} property's, else the default
+     *         ({@link CountersFileDescriptor#defaultDirectory()}: the one place the property is read).
+     * @throws IllegalArgumentException when it is a file.
+     */
+    static File directory(final File explicit)
+    {
+        final File directory = null != explicit ? explicit : CountersFileDescriptor.defaultDirectory();
+        if (directory.exists() && !directory.isDirectory())
+        {
+            throw new IllegalArgumentException("directory " + directory +
+                (null != explicit ? "" : " (system property " + CountersFileDescriptor.DIR_PROP_NAME + ")") +
+                " is a file: give a directory (it is created when missing)");
+        }
+        return directory;
     }
 
     static void powerOfTwo(final String setting, final int value)

@@ -162,12 +162,7 @@ public final class EngineConfiguration
     EngineConfiguration(final Engine.Builder b)
     {
         name = CountersFileDescriptor.validateName(b.name);
-        directory = null != b.directory ? b.directory : CountersFileDescriptor.defaultDirectory();
-        if (directory.exists() && !directory.isDirectory())
-        {
-            throw new IllegalArgumentException("directory " + directory + origin(b.directory, DIR_PROP_NAME) +
-                " is a file: give a directory (it is created when missing)");
-        }
+        directory = ConfigurationRules.directory(b.directory);
         threading = null != b.threading ? b.threading : parseThreading(System.getProperty(THREADING_PROP_NAME));
         idle = null != b.idle ? b.idle : System.getProperty(IDLE_PROP_NAME, DEFAULT_IDLE);
         idleStrategy = idleSupplier(idle, null != b.idle);
@@ -282,11 +277,6 @@ public final class EngineConfiguration
     }
 
     // ---------------------------------------------------------------- checks
-
-    private static String origin(final Object explicit, final String property)
-    {
-        return null != explicit ? "" : " (system property " + property + ")";
-    }
 
     private static ThreadingMode parseThreading(final String property)
     {

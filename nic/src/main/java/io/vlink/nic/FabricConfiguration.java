@@ -48,7 +48,7 @@ public final class FabricConfiguration
     private FabricConfiguration(final Builder b)
     {
         name = CountersFileDescriptor.validateName(b.name);
-        directory = null != b.directory ? b.directory : CountersFileDescriptor.defaultDirectory();
+        directory = ConfigurationRules.directory(b.directory);
         if (b.ca.dataVls() != b.external.dataVls())
         {
             throw new IllegalArgumentException("CA ports have " + b.ca.dataVls() + " data VLs and switch ports " +

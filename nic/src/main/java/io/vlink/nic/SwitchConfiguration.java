@@ -43,7 +43,7 @@ public final class SwitchConfiguration
     private SwitchConfiguration(final Builder b)
     {
         name = CountersFileDescriptor.validateName(b.name);
-        directory = null != b.directory ? b.directory : CountersFileDescriptor.defaultDirectory();
+        directory = ConfigurationRules.directory(b.directory);
         ports = range("ports", b.ports, 1, MAX_PORTS, "the switch's external ports");
         lid = ConfigurationRules.lid("lid", b.lid);
         lft = Objects.requireNonNull(b.lft, "lft: the forwarding table (Routes.lft)").clone();

@@ -47,7 +47,8 @@ public final class CreditEventRing implements CreditEvents
      * Producer: how many events may be written now; a receive half takes no more frames than this, as each frame
      * makes at most one event.
      *
-     * @return events the ring has room for (less one, for a flush at the end of a poll).
+     * @return events the ring has room for (its records less one: Agrona's ring asks for room beyond the record it
+     *         writes).
      */
     @Override
     public int room()

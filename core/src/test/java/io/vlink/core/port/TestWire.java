@@ -56,6 +56,8 @@ public final class TestWire implements FrameSink
     private int claimedLength;
     /** Frames the wire holds at most: a full wire refuses claims (back-pressure). */
     public int capacityFrames = Integer.MAX_VALUE;
+    /** Claims to refuse although {@link #hasRoomFor} says yes (a link whose session is not trained yet). */
+    public int refuseClaims;
     /** Claims refused. */
     public long backPressured;
     /** Frames committed. */
@@ -72,8 +74,9 @@ public final class TestWire implements FrameSink
     @Override
     public int tryClaim(final int frameType, final int length)
     {
-        if (frames.size() >= capacityFrames)
+        if (frames.size() >= capacityFrames || refuseClaims > 0)
         {
+            refuseClaims = Math.max(0, refuseClaims - 1);
             backPressured++;
             return BACK_PRESSURED;
         }

@@ -394,6 +394,39 @@ class UdpLinkTest
         }
     }
 
+    @Test
+    void aHelloThatCannotBeSentIsCountedAsAHelloSendErrorAndNotAsAReceiveError() throws IOException
+    {
+        final PortCounterSet set = new PortCounterSet(countersFile, 2, 8);
+        final PortCounters view = set.view();
+        final DatagramChannel closed = DatagramChannel.open();
+        closed.close();
+        final long nonce = 0x0A0A_0A0A_0A0A_0A0AL;
+        final UdpLink c = UdpLink.over(closed, new InetSocketAddress(InetAddress.getLoopbackAddress(), 9), 64,
+            set.link(), nonce);
+        try
+        {
+            // the peer's HELLO, naming this end: the receiving thread answers with its own, into the closed channel
+            final org.agrona.concurrent.UnsafeBuffer datagram = c.receiveBuffer();
+            datagram.putShort(UdpLink.MAGIC_OFFSET, UdpLink.MAGIC, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putByte(UdpLink.VERSION_OFFSET, UdpLink.VERSION);
+            datagram.putByte(UdpLink.TYPE_OFFSET, UdpLink.TYPE_HELLO);
+            datagram.putInt(UdpLink.FLAGS_OFFSET, 0, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putLong(UdpLink.SENDER_OFFSET, 0x0B0B_0B0B_0B0B_0B0BL, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putLong(UdpLink.RECEIVER_OFFSET, nonce, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putLong(UdpLink.SEQUENCE_OFFSET, 0, java.nio.ByteOrder.BIG_ENDIAN);
+            c.onDatagram((type, buffer, offset, length) -> fail("a HELLO is no frame"), UdpLink.HEADER_LENGTH);
+
+            assertEquals(1, view.linkHelloSendErrors().get(), "the HELLO that did not go");
+            assertEquals(0, view.linkReceiveErrors().get(), "nothing failed to arrive");
+            assertEquals(0, view.linkSendErrors().get(), "no frame failed to go");
+        }
+        finally
+        {
+            c.close();
+        }
+    }
+
     private static UdpLink authenticated(
         final InetSocketAddress local, final InetSocketAddress peer, final LinkCounters counters, final LinkKey key)
     {
