@@ -5,7 +5,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The counters an engine's injection agent writes, and only it ({@link PortCounterSet#inject()}): the cell buffer's
- * occupancy, injector priority changes, messages a link error flushed per VL, and packets of an SL its SL2VL maps to
+ * occupancy, injector priority changes, cells injected per VL, messages a link error flushed per VL, and packets of an SL its SL2VL maps to
  * no data VL. Each with release stores.
  */
 public final class InjectCounters
@@ -13,6 +13,7 @@ public final class InjectCounters
     private final AtomicCounter cellOccupancy;
     private final AtomicCounter priorityChanges;
     private final AtomicCounter[] flushedMessages;
+    private final AtomicCounter[] cells;
     private final AtomicCounter sl2vlUnmapped;
 
     InjectCounters(final PortCounterSet set)
@@ -20,6 +21,7 @@ public final class InjectCounters
         cellOccupancy = set.cellOccupancy;
         priorityChanges = set.injectorPriorityChanges;
         flushedMessages = set.txFlushedMessages.clone();
+        cells = set.txCells.clone();
         sl2vlUnmapped = PortCounterSet.discard(set.discards, DiscardReason.SL2VL_UNMAPPED);
     }
 
@@ -42,6 +44,15 @@ public final class InjectCounters
     public AtomicCounter flushedMessages(final int vl)
     {
         return flushedMessages[vl];
+    }
+
+    /**
+     * @param vl a data VL or 15.
+     * @return cells the packets injected on the VL took in the transmit cell buffer ({@code tx_cells}).
+     */
+    public AtomicCounter txCells(final int vl)
+    {
+        return cells[vl];
     }
 
     /** @return packets of an SL that SL2VL maps to no data VL ({@code discards_sl2vl_unmapped}). */

@@ -68,6 +68,7 @@ public final class PortCounterSet
     final AtomicCounter[] txCreditLimit = new AtomicCounter[VL_SLOTS];
     final AtomicCounter[] rxAbr = new AtomicCounter[VL_SLOTS];
     final AtomicCounter[] txFlushedMessages = new AtomicCounter[VL_SLOTS];
+    final AtomicCounter[] txCells = new AtomicCounter[VL_SLOTS];
     final AtomicCounter[] discards;
 
     private final PortCounters view;
@@ -161,6 +162,7 @@ public final class PortCounterSet
                 rxBytes[vl] = vlCounter(file, CounterType.RX_BYTES, vl);
                 deliveredPackets[vl] = vlCounter(file, CounterType.DELIVERED_PACKETS, vl);
                 txFlushedMessages[vl] = vlCounter(file, CounterType.TX_FLUSHED_MESSAGES, vl);
+                txCells[vl] = vlCounter(file, CounterType.TX_CELLS, vl);
             }
             if (vl < dataVls)
             {

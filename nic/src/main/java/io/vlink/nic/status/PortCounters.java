@@ -54,6 +54,7 @@ public final class PortCounters
     private final ReadableCounter[] txCreditLimit = new ReadableCounter[VL_SLOTS];
     private final ReadableCounter[] rxAbr = new ReadableCounter[VL_SLOTS];
     private final ReadableCounter[] txFlushedMessages = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] txCells = new ReadableCounter[VL_SLOTS];
     private final ReadableCounter[] discards;
 
     PortCounters(final PortCounterSet set)
@@ -97,6 +98,7 @@ public final class PortCounters
             txCreditLimit[vl] = readable(set.txCreditLimit[vl]);
             rxAbr[vl] = readable(set.rxAbr[vl]);
             txFlushedMessages[vl] = readable(set.txFlushedMessages[vl]);
+            txCells[vl] = readable(set.txCells[vl]);
         }
         discards = new ReadableCounter[set.discards.length];
         for (int reason = 0; reason < discards.length; reason++)
@@ -424,6 +426,16 @@ public final class PortCounters
     public ReadableCounter txFlushedMessages(final int vl)
     {
         return txFlushedMessages[vl];
+    }
+
+    /**
+     * @param vl a VL.
+     * @return cells the packets injected on the VL took in the transmit cell buffer: its buffer class's cells
+     * (written by the injection agent, once a duty cycle when they moved; null for a VL the port lacks).
+     */
+    public ReadableCounter txCells(final int vl)
+    {
+        return txCells[vl];
     }
 
     /**

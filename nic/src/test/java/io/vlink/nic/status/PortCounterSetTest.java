@@ -102,6 +102,24 @@ class PortCounterSetTest
     }
 
     @Test
+    void theViewReadsTheCellsTheInjectionAgentPublished()
+    {
+        try (CountersFile file = CountersFile.create(dir, "cells", 512, 64 * 1024, new CachedEpochClock()))
+        {
+            final PortCounterSet set = new PortCounterSet(file, 0, 2);
+            final InjectCounters inject = set.inject();
+            inject.txCells(1).setRelease(6);
+            inject.txCells(PortCounters.VL15).setRelease(2);
+            final PortCounters view = set.view();
+            assertEquals(0, view.txCells(0).get());
+            assertEquals(6, view.txCells(1).get());
+            assertEquals(2, view.txCells(PortCounters.VL15).get());
+            assertNull(view.txCells(2), "a VL the port lacks has no counter");
+            assertNull(inject.txCells(2));
+        }
+    }
+
+    @Test
     void creditsAreBackWhenFctbsIsAbrTheBufferIsFreeAndTheSenderMaySendWhatItAdvertises()
     {
         assertTrue(CreditRecovery.recovered(100, 612, 100, 512, 512));
