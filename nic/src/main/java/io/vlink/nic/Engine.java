@@ -24,7 +24,8 @@ import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersSnapshot;
 import io.vlink.nic.status.ErrorLogHandler;
 import io.vlink.nic.status.HeartbeatAgent;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -120,31 +121,33 @@ public final class Engine implements AutoCloseable
                 countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 countersFile.newCounter(CounterType.CAPTURE_ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 errorHandler);
-            final int dataVls = config.qos().dataVls();
-            final PortCounters[] counters = new PortCounters[ports.length];
+            final PortCounterSet[] counters = new PortCounterSet[ports.length];
+            // the link's counters: the wire's and, with retry, the retry layer's over it (one link, one set)
+            final LinkCounters[] linkCounters = new LinkCounters[ports.length];
             for (int i = 0; i < ports.length; i++)
             {
-                counters[i] = new PortCounters(countersFile, i, dataVls);
+                counters[i] = new PortCounterSet(countersFile, i, config.qos().dataVls());
+                linkCounters[i] = counters[i].link();
             }
             if (loopback)
             {
-                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0], counters[1]);
+                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), linkCounters[0], linkCounters[1]);
                 links[0] = ends[0];
                 links[1] = ends[1];
             }
             else if (external)
             {
-                links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0]), "link factory returned null");
+                links[0] = Objects.requireNonNull(config.externalLink().apply(linkCounters[0]), "link factory returned null");
             }
             else if (LinkKind.SHM == config.linkKind())
             {
-                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0]);
+                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), linkCounters[0]);
             }
             else
             {
                 final int maxFrameLength = config.mtu() + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH +
                     (config.retry() ? RetryLink.HEADER_LENGTH : 0);
-                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0],
+                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, linkCounters[0],
                     config.udpKey(), config.nanoClock(), UdpLink.DEFAULT_HELLO_INTERVAL_NS, config.retry());
             }
             for (int i = 0; i < ports.length; i++)
@@ -155,7 +158,7 @@ public final class Engine implements AutoCloseable
                 {
                     final Link wire = links[i];
                     links[i] = null;
-                    links[i] = RetryLink.over(wire, counters[i], config.nanoClock(), config.replayBufferBytes(),
+                    links[i] = RetryLink.over(wire, linkCounters[i], config.nanoClock(), config.replayBufferBytes(),
                         config.retryTimeoutNs(), config.burst());
                 }
                 final Link wrapped = config.linkWrapper().apply(links[i]);
@@ -176,11 +179,11 @@ public final class Engine implements AutoCloseable
             final DutyCycleClock transmitClock = split ? new DutyCycleClock(config.nanoClock()) : receiveClock;
             final NanoClock receiveTime = dedicated ? config.nanoClock() : receiveClock;
             final NanoClock transmitTime = dedicated ? config.nanoClock() : transmitClock;
-            final ReceiveAgent receive = new ReceiveAgent(ports, 2 * config.burst(), capture);
+            final ReceiveAgent receive = new ReceiveAgent(ports, config.portConfig(), 2 * config.burst(), capture);
             final CreditAgent credit = new CreditAgent(ports, config, receiveTime);
             final HeartbeatAgent heartbeat = new HeartbeatAgent(countersFile, receiveTime, config.epochClock());
             final InjectAgent inject = new InjectAgent(ports, transmitTime);
-            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.burst(), capture);
+            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.portConfig(), capture);
             final Agent captureWriter = null == capture ? null : capture.agent();
             final List<List<Agent>> groups;
             if (dedicated)
@@ -514,16 +517,13 @@ public final class Engine implements AutoCloseable
      * afterwards. Setters only record; {@link #build()} checks, naming the setting, the value and the allowed range.
      * docs/engine.md has the table of every setting, its system property, default and range.
      */
-    public static final class Builder
+    public static final class Builder extends PortSettings.Builder<Builder>
     {
         String name = EngineConfiguration.DEFAULT_NAME;
         File directory;
         ThreadingMode threading;
         String idle;
         QosConfig qos = QosConfig.opensmDefaults(EngineConfiguration.DEFAULT_DATA_VLS);
-        int mtu = EngineConfiguration.DEFAULT_MTU;
-        int vlBufferBlocks = EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
-        int vl15Packets = EngineConfiguration.DEFAULT_VL15_PACKETS;
         Integer queueDepth;
         Integer maxQueuePairs;
         Integer idcThreshold;
@@ -533,10 +533,7 @@ public final class Engine implements AutoCloseable
         int[] slTableWeights;
         long tenureBytes = EngineConfiguration.DEFAULT_TENURE_BYTES;
         int tenurePackets;
-        Long fcpPeriodNs;
-        Long linkTimeoutNs;
         Long closeDrainNs;
-        int earlyFcpThresholdBlocks = EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
         LinkKind linkKind = LinkKind.LOOPBACK;
         int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
         InetSocketAddress udpLocal;
@@ -553,7 +550,6 @@ public final class Engine implements AutoCloseable
         FlushListener flushListener = (qp, messages) -> {};
         EpochClock epochClock = SystemEpochClock.INSTANCE;
         int rxEventRingLength = EngineConfiguration.DEFAULT_RX_EVENT_RING_LENGTH;
-        Integer burst;
         int maxCounters = EngineConfiguration.DEFAULT_MAX_COUNTERS;
         int errorLogLength = EngineConfiguration.DEFAULT_ERROR_LOG_LENGTH;
         UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
@@ -561,7 +557,7 @@ public final class Engine implements AutoCloseable
         Boolean retry;
         Integer replayBufferBytes;
         Long retryTimeoutNs;
-        Function<PortCounters, Link> externalLink;
+        Function<LinkCounters, Link> externalLink;
 
         Builder()
         {
@@ -645,36 +641,6 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param mtu 256, 512, 1024, 2048 or 4096 bytes of payload (default 4096).
-         * @return this.
-         */
-        public Builder mtu(final int mtu)
-        {
-            this.mtu = mtu;
-            return this;
-        }
-
-        /**
-         * @param blocks each data VL's receive buffer, in 64-byte blocks (default 2048: the whole credit window).
-         * @return this.
-         */
-        public Builder vlBufferBlocks(final int blocks)
-        {
-            this.vlBufferBlocks = blocks;
-            return this;
-        }
-
-        /**
-         * @param packets the VL15 receive buffer, in largest packets (default 4).
-         * @return this.
-         */
-        public Builder vl15Packets(final int packets)
-        {
-            this.vl15Packets = packets;
-            return this;
-        }
-
-        /**
          * @param depth messages each queue pair holds (default: property {@code vlink.queue.depth}, else 256).
          * @return this.
          */
@@ -753,30 +719,6 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param nanos the longest gap between two FCPs of a VL (default: property {@code vlink.fcp.period.ns},
-         *              else 1 ms: 65,536 symbol times are notional in software; a receiver that frees space sends
-         *              an FCP at once anyway, docs/flow-control.md).
-         * @return this.
-         */
-        public Builder fcpPeriodNs(final long nanos)
-        {
-            this.fcpPeriodNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param nanos how long an Armed or Active port waits without hearing from its peer (no FCP, no packet)
-         *              before the link goes down and re-initializes (counted {@code link_downed}); default
-         *              200 ms, at least 4 FCP periods and 10 ms.
-         * @return this.
-         */
-        public Builder linkTimeoutNs(final long nanos)
-        {
-            this.linkTimeoutNs = nanos;
-            return this;
-        }
-
-        /**
          * @param nanos how long {@link Engine#close()} waits for every message offered to be on the wire before it
          *              stops the engine (default 1 s; 0 closes abruptly, as {@code close(Duration.ZERO)}).
          * @return this.
@@ -784,16 +726,6 @@ public final class Engine implements AutoCloseable
         public Builder closeDrainNs(final long nanos)
         {
             this.closeDrainNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param blocks blocks the application frees that send an FCP at once (default 64).
-         * @return this.
-         */
-        public Builder earlyFcpThresholdBlocks(final int blocks)
-        {
-            this.earlyFcpThresholdBlocks = blocks;
             return this;
         }
 
@@ -847,7 +779,7 @@ public final class Engine implements AutoCloseable
          * @param remoteLid the LID of the port at the link's other end (unicast, not the local one).
          * @return this.
          */
-        public Builder link(final Function<PortCounters, Link> factory, final int localLid, final int remoteLid)
+        public Builder link(final Function<LinkCounters, Link> factory, final int localLid, final int remoteLid)
         {
             this.linkKind = LinkKind.EXTERNAL;
             this.externalLink = Objects.requireNonNull(factory, "factory");
@@ -1055,19 +987,6 @@ public final class Engine implements AutoCloseable
         public Builder retryTimeoutNs(final long nanos)
         {
             this.retryTimeoutNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param packets most packets the arbiter sends per port per duty cycle (default: property
-         *                {@code vlink.burst}, else 64; the receive agent takes twice as many frames, the injection
-         *                agent four times as many packets): what each duty cycle's fixed costs (clock, counters,
-         *                ring positions) are spread over.
-         * @return this.
-         */
-        public Builder burst(final int packets)
-        {
-            this.burst = packets;
             return this;
         }
 

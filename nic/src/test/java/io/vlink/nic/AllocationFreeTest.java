@@ -90,7 +90,7 @@ class AllocationFreeTest
             // one object per packet would be 16 MB or more; a few KB are the JIT's and JMX's own bookkeeping
             assertTrue(allocated < PACKETS / 100, "allocated " + allocated + " bytes over " + packets + " packets");
             assertEquals(0, b.counters().discards(0).get());
-            return new long[]{b.counters().linkReplayRequests.get()};
+            return new long[]{b.counters().linkReplayRequests().get()};
         }
     }
 

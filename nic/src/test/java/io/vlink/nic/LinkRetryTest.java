@@ -169,15 +169,15 @@ class LinkRetryTest
             assertEquals(0, result[1], "in order");
             EngineErrors.assertNone(engine.countersFile());
             assertTrue(wires[1].lost > 0 && wires[1].damaged > 0, "the wire to B lost and damaged frames");
-            assertTrue(a.counters().linkRetransmits.get() > wires[1].lost, "each lost frame sent again, and more");
-            assertTrue(b.counters().linkReplayRequests.get() > 0);
+            assertTrue(a.counters().linkRetransmits().get() > wires[1].lost, "each lost frame sent again, and more");
+            assertTrue(b.counters().linkReplayRequests().get() > 0);
             final long badCrc = b.counters().discards(DiscardReason.DATA_BAD_CRC.id()).get();
             assertTrue(badCrc > 0 && badCrc <= wires[1].damaged,
                 "damaged frames reached the CRC check (or were discarded after a gap first): " + badCrc);
-            assertEquals(0, b.counters().linkRetryFailures.get());
+            assertEquals(0, b.counters().linkRetryFailures().get());
             assertEquals(0, b.counters().discards(DiscardReason.DATA_OVERFLOW.id()).get());
-            assertEquals(0, a.counters().linkDowned.get() + b.counters().linkDowned.get() +
-                a.counters().linkErrorRecovery.get() + b.counters().linkErrorRecovery.get(), "no link error");
+            assertEquals(0, a.counters().linkDowned().get() + b.counters().linkDowned().get() +
+                a.counters().linkErrorRecovery().get() + b.counters().linkErrorRecovery().get(), "no link error");
         }
     }
 
@@ -202,9 +202,9 @@ class LinkRetryTest
             // only 95 % of what is sent can arrive: stop at that and count
             final long[] result = sendAndReceive(engine, a, b, MESSAGES * 95 / 100);
             assertTrue(result[1] > 0, "gaps: lost messages");
-            assertEquals(0, a.counters().linkRetransmits.get());
+            assertEquals(0, a.counters().linkRetransmits().get());
             assertTrue(b.counters().discards(DiscardReason.DATA_BAD_CRC.id()).get() > 0, "dropped on a CRC error");
-            assertEquals(0, b.counters().linkDowned.get() + b.counters().linkErrorRecovery.get(),
+            assertEquals(0, b.counters().linkDowned().get() + b.counters().linkErrorRecovery().get(),
                 "the credit layer recovers without a link reset");
         }
     }
@@ -269,12 +269,12 @@ class LinkRetryTest
                 b.port(0).poll(handler, 256);
             }
             assertEquals(0, outOfOrder[0]);
-            final long foreign = b.port(0).counters().linkForeignDrops.get();
+            final long foreign = b.port(0).counters().linkForeignDrops().get();
             assertTrue(foreign > 0 && foreign <= flood, "the flood reached B: " + foreign + " of " + flood);
             assertTrue(foreign < flood, "and overflowed its socket buffer: " + foreign + " of " + flood + " read");
-            assertTrue(a.port(0).counters().linkRetransmits.get() > 0, "what the kernel dropped was sent again");
-            assertTrue(b.port(0).counters().linkReplayRequests.get() + a.port(0).counters().linkRetryTimeouts.get() > 0);
-            assertEquals(0, b.port(0).counters().linkMacDrops.get(), "the stranger's garbage is not even a datagram of ours");
+            assertTrue(a.port(0).counters().linkRetransmits().get() > 0, "what the kernel dropped was sent again");
+            assertTrue(b.port(0).counters().linkReplayRequests().get() + a.port(0).counters().linkRetryTimeouts().get() > 0);
+            assertEquals(0, b.port(0).counters().linkMacDrops().get(), "the stranger's garbage is not even a datagram of ours");
             EngineErrors.assertNone(a.countersFile());
             EngineErrors.assertNone(b.countersFile());
         }
@@ -291,7 +291,7 @@ class LinkRetryTest
             Engine b = udpEngine("agree-b", addressB, addressA, 2, 1, null, false))
         {
             Deadline.await(10, "HELLOs refused on both sides", () ->
-                a.port(0).counters().linkSessionDrops.get() > 2 && b.port(0).counters().linkSessionDrops.get() > 2,
+                a.port(0).counters().linkSessionDrops().get() > 2 && b.port(0).counters().linkSessionDrops().get() > 2,
                 () -> invoke(a, b));
             assertEquals(LinkState.INITIALIZE, a.port(0).linkState());
             assertEquals(LinkState.INITIALIZE, b.port(0).linkState());

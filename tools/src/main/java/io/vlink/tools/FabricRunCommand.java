@@ -197,7 +197,7 @@ final class FabricRunCommand implements Callable<Integer>
      * retry over it unless {@code --retry off}.
      */
     private static Link udp(
-        final Peers addresses, final Topology.Node node, final int port, final io.vlink.nic.status.PortCounters counters,
+        final Peers addresses, final Topology.Node node, final int port, final io.vlink.nic.status.LinkCounters counters,
         final boolean retry)
     {
         final Topology.Link cable = node.link(port);

@@ -3,7 +3,7 @@ package io.vlink.nic.link;
 import io.vlink.core.retry.AckSchedule;
 import io.vlink.core.retry.RetryReceiver;
 import io.vlink.core.retry.RetrySender;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
@@ -213,7 +213,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     }
 
     private final Link wire;
-    private final PortCounters counters;
+    private final LinkCounters counters;
     private final NanoClock clock;
     private final long incarnation;
     private final int maxFrameLength;
@@ -239,7 +239,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
      */
     public RetryLink(
         final Link wire,
-        final PortCounters counters,
+        final LinkCounters counters,
         final NanoClock clock,
         final int replayBufferBytes,
         final long retryTimeoutNs,
@@ -282,14 +282,14 @@ public final class RetryLink extends RetryLinkPad4 implements Link
      * times): {@code bytes} and {@code slots} powers of two.
      */
     static RetryLink small(
-        final Link wire, final PortCounters counters, final NanoClock clock, final int bytes, final int slots)
+        final Link wire, final LinkCounters counters, final NanoClock clock, final int bytes, final int slots)
     {
         return new RetryLink(wire, counters, clock, bytes, slots, MAX_RETRY_TIMEOUT_NS, DEFAULT_BURST);
     }
 
     private RetryLink(
         final Link wire,
-        final PortCounters counters,
+        final LinkCounters counters,
         final NanoClock clock,
         final int replayBufferBytes,
         final int slots,
@@ -331,7 +331,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
      */
     public static RetryLink over(
         final Link wire,
-        final PortCounters counters,
+        final LinkCounters counters,
         final NanoClock clock,
         final int replayBufferBytes,
         final long retryTimeoutNs,
@@ -433,7 +433,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         if (!full)
         {
             full = true;
-            counters.linkReplayFull.incrementRelease();
+            counters.replayFull().incrementRelease();
         }
         return false;
     }
@@ -448,7 +448,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         }
         if (!room(length))
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         claimedType = frameType;
@@ -503,7 +503,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         seenPeerReplays = replays;
         if (sender.onTimer(nowNs))
         {
-            counters.linkRetryTimeouts.incrementRelease();
+            counters.retryTimeouts().incrementRelease();
             work++;
         }
         work += pump(burst);
@@ -554,7 +554,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             wire.commit(offset);
             if (sender.onSent(nowNs))
             {
-                counters.linkRetransmits.incrementRelease();
+                counters.retransmits().incrementRelease();
             }
             sent++;
         }
@@ -583,7 +583,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
             0, ackWord);
         wire.commit(offset);
         seenRequests = requests;
-        counters.linkAcksSent.incrementRelease();
+        counters.acksSent().incrementRelease();
         return 1;
     }
 
@@ -656,7 +656,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         final int kind = (first >> 16) & 0xFF;
         if ((first >>> 24) != MAGIC || kind < KIND_DATA || kind > KIND_ACK || (KIND_ACK == kind) != (HEADER_LENGTH == length))
         {
-            counters.linkLengthDrops.incrementRelease();
+            counters.lengthDrops().incrementRelease();
             return;
         }
         final long session = buffer.getLong(offset + INCARNATION_OFFSET, ByteOrder.BIG_ENDIAN);
@@ -688,23 +688,23 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         switch (verdict)
         {
             case RetryReceiver.DELIVER_AFTER_SKIP:
-                counters.linkRetryFailures.getAndAddRelease(receiver.skipped());
+                counters.retryFailures().getAndAddRelease(receiver.skipped());
                 deliver(KIND_LINK == kind ? LINK_FRAME : DATA_FRAME, buffer, offset, length);
                 break;
             case RetryReceiver.DELIVER:
                 deliver(KIND_LINK == kind ? LINK_FRAME : DATA_FRAME, buffer, offset, length);
                 break;
             case RetryReceiver.DUPLICATE:
-                counters.linkDuplicates.incrementRelease();
+                counters.duplicates().incrementRelease();
                 request(REQUEST_ACK);
                 break;
             case RetryReceiver.GAP_REQUEST:
-                counters.linkOutOfOrder.incrementRelease();
-                counters.linkReplayRequests.incrementRelease();
+                counters.outOfOrder().incrementRelease();
+                counters.replayRequests().incrementRelease();
                 request(REQUEST_GAP);
                 break;
             default:
-                counters.linkOutOfOrder.incrementRelease();
+                counters.outOfOrder().incrementRelease();
                 break;
         }
     }
@@ -720,13 +720,13 @@ public final class RetryLink extends RetryLinkPad4 implements Link
         }
         else if (RetryReceiver.REQUEST == receiver.rejected(clock.nanoTime()))
         {
-            counters.linkReplayRequests.incrementRelease();
+            counters.replayRequests().incrementRelease();
             request(REQUEST_DAMAGED);
             return;
         }
         else
         {
-            counters.linkRetryFailures.incrementRelease();
+            counters.retryFailures().incrementRelease();
         }
         RX_ACK_WORD.setRelease(this, word(rxSession, receiver.expected()));
     }

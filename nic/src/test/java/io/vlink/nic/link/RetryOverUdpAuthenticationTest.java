@@ -2,6 +2,8 @@ package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import io.vlink.nic.test.Deadline;
 import org.agrona.concurrent.SystemEpochClock;
@@ -43,6 +45,8 @@ class RetryOverUdpAuthenticationTest
     private CountersFile countersFile;
     private PortCounters countersA;
     private PortCounters countersB;
+    private LinkCounters linkA;
+    private LinkCounters linkB;
     private UdpLink wireA;
     private UdpLink wireB;
     private RetryLink a;
@@ -55,8 +59,12 @@ class RetryOverUdpAuthenticationTest
     {
         offHeapBefore = OffHeap.allocatedBytes();
         countersFile = CountersFile.create(dir, "retry-auth", 512, 4096, SystemEpochClock.INSTANCE);
-        countersA = new PortCounters(countersFile, 0, 8);
-        countersB = new PortCounters(countersFile, 1, 8);
+        final PortCounterSet setA = new PortCounterSet(countersFile, 0, 8);
+        final PortCounterSet setB = new PortCounterSet(countersFile, 1, 8);
+        linkA = setA.link();
+        linkB = setB.link();
+        countersA = setA.view();
+        countersB = setB.view();
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         final int portB;
         try (DatagramChannel probe = DatagramChannel.open())
@@ -65,13 +73,13 @@ class RetryOverUdpAuthenticationTest
             portB = ((InetSocketAddress)probe.getLocalAddress()).getPort();
         }
         wireA = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB),
-            UdpLink.MAX_FRAME_LENGTH, countersA, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
+            UdpLink.MAX_FRAME_LENGTH, linkA, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
         wireB = new UdpLink(new InetSocketAddress(loopback, portB), wireA.localAddress(),
-            UdpLink.MAX_FRAME_LENGTH, countersB, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
+            UdpLink.MAX_FRAME_LENGTH, linkB, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
         // the retry timer's clock stands still: no probe, no acknowledgement of its own is ever due
-        a = new RetryLink(wireA, countersA, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
+        a = new RetryLink(wireA, linkA, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
             RetryLink.MAX_RETRY_TIMEOUT_NS, RetryLink.DEFAULT_BURST);
-        b = new RetryLink(wireB, countersB, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
+        b = new RetryLink(wireB, linkB, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
             RetryLink.MAX_RETRY_TIMEOUT_NS, RetryLink.DEFAULT_BURST);
         UdpLinkTest.establish(wireA, wireB);
     }
@@ -108,25 +116,25 @@ class RetryOverUdpAuthenticationTest
             attacker.send(forged(nonceB, nonceA,
                 RetryLink.FLAG_ACK | RetryLink.FLAG_REPLAY | RetryLink.FLAG_DAMAGED, 0, NOT_THE_KEY), wireA.localAddress());
             awaitRefusedOrTaken(2);
-            assertEquals(0, countersA.linkRetransmits.get(), "a forged replay request sends nothing again");
+            assertEquals(0, countersA.linkRetransmits().get(), "a forged replay request sends nothing again");
             assertEquals(FRAMES, a.unacknowledged());
-            assertEquals(0, countersA.linkRetryFailures.get());
+            assertEquals(0, countersA.linkRetryFailures().get());
 
             // the same datagrams sealed with the key: a replay of every frame, then all of them acknowledged
             attacker.send(forged(nonceB, nonceA,
                 RetryLink.FLAG_ACK | RetryLink.FLAG_REPLAY | RetryLink.FLAG_DAMAGED, 0, KEY), wireA.localAddress());
-            Deadline.await(10, "the keyed replay request", () -> FRAMES == countersA.linkRetransmits.get(), this::turnA);
+            Deadline.await(10, "the keyed replay request", () -> FRAMES == countersA.linkRetransmits().get(), this::turnA);
             attacker.send(forged(nonceB, nonceA, RetryLink.FLAG_ACK, FRAMES, KEY), wireA.localAddress());
             Deadline.await(10, "the keyed acknowledgement", () -> 0 == a.unacknowledged(), this::turnA);
-            assertEquals(2, countersA.linkMacDrops.get());
+            assertEquals(2, countersA.linkMacDrops().get());
         }
     }
 
     /** Port A's turns until it refused the forgeries for their MAC, or took one (a failure the asserts show). */
     private void awaitRefusedOrTaken(final long macDrops)
     {
-        Deadline.await(10, "the forgery refused, or taken", () -> macDrops == countersA.linkMacDrops.get() ||
-            a.unacknowledged() < FRAMES || countersA.linkRetransmits.get() > 0, this::turnA);
+        Deadline.await(10, "the forgery refused, or taken", () -> macDrops == countersA.linkMacDrops().get() ||
+            a.unacknowledged() < FRAMES || countersA.linkRetransmits().get() > 0, this::turnA);
         for (int i = 0; i < 3; i++)
         {
             turnA();

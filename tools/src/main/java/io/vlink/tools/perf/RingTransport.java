@@ -6,7 +6,7 @@ import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemEpochClock;
@@ -41,7 +41,7 @@ public final class RingTransport implements PerfTransport
             SystemEpochClock.INSTANCE);
         try
         {
-            link = ShmLink.open(file, role, ShmLink.DEFAULT_CAPACITY, new PortCounters(countersFile, 0, 1));
+            link = ShmLink.open(file, role, ShmLink.DEFAULT_CAPACITY, new PortCounterSet(countersFile, 0, 1).link());
         }
         catch (final RuntimeException ex)
         {

@@ -219,7 +219,7 @@ class SoakRetryTest
                 {
                     return;
                 }
-                while (!over.get() && portA.linkFramesSent.get() < 1_000)
+                while (!over.get() && portA.linkFramesSent().get() < 1_000)
                 {
                     Thread.yield();
                 }
@@ -234,7 +234,7 @@ class SoakRetryTest
                     }
                     sent.addAndGet(5_000);
                     kernelDrops.set(UdpDrops.of(options.udpPorts[1]));
-                    retransmits.set(portA.linkRetransmits.get());
+                    retransmits.set(portA.linkRetransmits().get());
                 }
             }
             catch (final IOException | RuntimeException ex)
