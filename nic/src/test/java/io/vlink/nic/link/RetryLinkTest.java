@@ -1,12 +1,8 @@
 package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
-import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.LinkCounters;
-import io.vlink.nic.status.PortCounterSet;
-import io.vlink.nic.status.PortCounters;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,11 +33,8 @@ class RetryLinkTest
     @TempDir
     File dir;
 
-    private CountersFile countersFile;
-    private PortCounters countersA;
-    private PortCounters countersB;
-    private LinkCounters linkA;
-    private LinkCounters linkB;
+    private TwoPorts ports;
+
     private final long[] now = {1};
     private final NanoClock clock = () -> now[0];
 
@@ -96,24 +89,18 @@ class RetryLinkTest
     @BeforeEach
     void setUp()
     {
-        countersFile = CountersFile.create(dir, "retry", 512, 4096, SystemEpochClock.INSTANCE);
-        final PortCounterSet setA = new PortCounterSet(countersFile, 0, 8);
-        final PortCounterSet setB = new PortCounterSet(countersFile, 1, 8);
-        linkA = setA.link();
-        linkB = setB.link();
-        countersA = setA.view();
-        countersB = setB.view();
+        ports = new TwoPorts(dir, "retry");
     }
 
     @AfterEach
     void tearDown()
     {
-        countersFile.close();
+        ports.close();
     }
 
     private Wire[] wires(final long seed)
     {
-        final LoopbackLink[] ends = LoopbackLink.pair(1 << 20, linkA, linkB);
+        final LoopbackLink[] ends = LoopbackLink.pair(1 << 20, ports.linkA, ports.linkB);
         return new Wire[]{new Wire(ends[0], seed), new Wire(ends[1], seed + 1)};
     }
 
@@ -156,8 +143,8 @@ class RetryLinkTest
             wire.loss = 0.03;
             wire.duplication = 0.03;
         }
-        final RetryLink a = retry(wires[0], linkA, 1 << 16);
-        final RetryLink b = retry(wires[1], linkB, 1 << 16);
+        final RetryLink a = retry(wires[0], ports.linkA, 1 << 16);
+        final RetryLink b = retry(wires[1], ports.linkB, 1 << 16);
         final List<Integer> received = new ArrayList<>();
         final FrameHandler atB = (type, buffer, offset, length) ->
         {
@@ -182,11 +169,11 @@ class RetryLinkTest
         {
             assertEquals(i, received.get(i));
         }
-        assertTrue(countersA.linkRetransmits().get() > 0);
-        assertTrue(countersB.linkReplayRequests().get() > 0);
-        assertTrue(countersB.linkOutOfOrder().get() > 0);
-        assertTrue(countersB.linkDuplicates().get() > 0, "the wire duplicates");
-        assertEquals(0, countersB.linkRetryFailures().get());
+        assertTrue(ports.countersA.linkRetransmits().get() > 0);
+        assertTrue(ports.countersB.linkReplayRequests().get() > 0);
+        assertTrue(ports.countersB.linkOutOfOrder().get() > 0);
+        assertTrue(ports.countersB.linkDuplicates().get() > 0, "the wire duplicates");
+        assertEquals(0, ports.countersB.linkRetryFailures().get());
         for (int i = 0; i < 200; i++)
         {
             turn(a, b, atB);
@@ -201,8 +188,8 @@ class RetryLinkTest
     void aDamagedFrameIsAskedForAgainUpToTheLimitThenLetThrough()
     {
         final Wire[] wires = wires(1);
-        final RetryLink a = retry(wires[0], linkA, 1 << 16);
-        final RetryLink b = retry(wires[1], linkB, 1 << 16);
+        final RetryLink a = retry(wires[0], ports.linkA, 1 << 16);
+        final RetryLink b = retry(wires[1], ports.linkB, 1 << 16);
         final List<Integer> received = new ArrayList<>();
         final int[] rejections = {0};
         final int[] rejectValue = {3};
@@ -233,9 +220,9 @@ class RetryLinkTest
         }
         assertEquals(RetryLink.REJECT_LIMIT + 1, rejections[0]);
         assertEquals(List.of(0, 1, 2, 4, 5), received);
-        assertEquals(RetryLink.REJECT_LIMIT, countersB.linkReplayRequests().get());
-        assertEquals(1, countersB.linkRetryFailures().get(), "given up once");
-        assertTrue(countersA.linkRetransmits().get() >= RetryLink.REJECT_LIMIT);
+        assertEquals(RetryLink.REJECT_LIMIT, ports.countersB.linkReplayRequests().get());
+        assertEquals(1, ports.countersB.linkRetryFailures().get(), "given up once");
+        assertTrue(ports.countersA.linkRetransmits().get() >= RetryLink.REJECT_LIMIT);
 
         // once rejected, asked again and then taken: nothing lost, nothing given up
         rejectValue[0] = 7;
@@ -247,7 +234,7 @@ class RetryLinkTest
             turn(a, b, atB);
         }
         assertEquals(List.of(0, 1, 2, 4, 5, 6, 7), received);
-        assertEquals(1, countersB.linkRetryFailures().get());
+        assertEquals(1, ports.countersB.linkRetryFailures().get());
         a.close();
         b.close();
     }
@@ -256,8 +243,8 @@ class RetryLinkTest
     void aFullReplayBufferPushesBackAndALostAcknowledgementIsRepairedByTheTimersProbe()
     {
         final Wire[] wires = wires(2);
-        final RetryLink a = retry(wires[0], linkA, RetryLink.MIN_REPLAY_BUFFER_BYTES);
-        final RetryLink b = retry(wires[1], linkB, RetryLink.MIN_REPLAY_BUFFER_BYTES);
+        final RetryLink a = retry(wires[0], ports.linkA, RetryLink.MIN_REPLAY_BUFFER_BYTES);
+        final RetryLink b = retry(wires[1], ports.linkB, RetryLink.MIN_REPLAY_BUFFER_BYTES);
         assertEquals(256, a.windowFrames());
         int sent = 0;
         while (send(a, sent, 64))
@@ -266,10 +253,10 @@ class RetryLinkTest
             a.flush();
         }
         assertEquals(256, sent, "one slot per 256 bytes of the replay buffer");
-        assertEquals(1, countersA.linkReplayFull().get(), "one episode");
+        assertEquals(1, ports.countersA.linkReplayFull().get(), "one episode");
         assertFalse(a.hasRoomFor(64));
         assertEquals(Link.BACK_PRESSURED, a.tryClaim(Link.DATA_FRAME, 64));
-        assertEquals(1, countersA.linkReplayFull().get(), "still the same episode");
+        assertEquals(1, ports.countersA.linkReplayFull().get(), "still the same episode");
 
         // B receives everything, but every acknowledgement is lost on the way back
         wires[0].cut = true;
@@ -281,19 +268,19 @@ class RetryLinkTest
         }
         assertEquals(256, received[0]);
         assertFalse(a.hasRoomFor(64), "no acknowledgement came");
-        assertEquals(0, countersA.linkRetryTimeouts().get());
+        assertEquals(0, ports.countersA.linkRetryTimeouts().get());
         now[0] += TIMEOUT_NS;
         wires[0].cut = false;
         for (int i = 0; i < 20; i++)
         {
             turn(a, b, atB);
         }
-        assertEquals(1, countersA.linkRetryTimeouts().get(), "the timer sent the oldest frame again");
-        assertEquals(1, countersA.linkRetransmits().get(), "alone: a probe");
-        assertEquals(1, countersB.linkDuplicates().get(), "delivered already: discarded, and acknowledged again");
+        assertEquals(1, ports.countersA.linkRetryTimeouts().get(), "the timer sent the oldest frame again");
+        assertEquals(1, ports.countersA.linkRetransmits().get(), "alone: a probe");
+        assertEquals(1, ports.countersB.linkDuplicates().get(), "delivered already: discarded, and acknowledged again");
         assertEquals(256, received[0]);
         assertTrue(a.hasRoomFor(64), "acknowledged at last");
-        assertTrue(countersB.linkAcksSent().get() >= 2);
+        assertTrue(ports.countersB.linkAcksSent().get() >= 2);
         a.close();
         b.close();
     }
@@ -306,8 +293,8 @@ class RetryLinkTest
         wires[0].peer = 22;
         wires[1].incarnation = 22;
         wires[1].peer = 11;
-        final RetryLink a = retry(wires[0], linkA, 1 << 16);
-        final RetryLink b = retry(wires[1], linkB, 1 << 16);
+        final RetryLink a = retry(wires[0], ports.linkA, 1 << 16);
+        final RetryLink b = retry(wires[1], ports.linkB, 1 << 16);
         final List<Integer> atB = new ArrayList<>();
         for (int i = 0; i < 5; i++)
         {
@@ -320,7 +307,7 @@ class RetryLinkTest
         // now knows the new peer
         wires[1].incarnation = 33;
         wires[0].peer = 33;
-        final RetryLink newB = retry(wires[1], linkB, 1 << 16);
+        final RetryLink newB = retry(wires[1], ports.linkB, 1 << 16);
         final List<Integer> atNewB = new ArrayList<>();
         assertTrue(send(a, 100, 64), "a new session: the old frames are gone, the window is open");
         for (int i = 0; i < 10; i++)
@@ -332,7 +319,7 @@ class RetryLinkTest
             now[0] += 10_000;
         }
         assertEquals(List.of(100), atNewB, "3 and 4 were for the old incarnation");
-        assertEquals(2, countersB.linkOutOfOrder().get(), "3 and 4 of the old session's numbering, after a gap");
+        assertEquals(2, ports.countersB.linkOutOfOrder().get(), "3 and 4 of the old session's numbering, after a gap");
         a.close();
         newB.close();
         b.close();
@@ -341,8 +328,8 @@ class RetryLinkTest
     @Test
     void malformedFramesAreCountedAndNeverThrown()
     {
-        final LoopbackLink[] ends = LoopbackLink.pair(1 << 20, linkA, linkB);
-        final RetryLink b = retry(ends[1], linkB, 1 << 16);
+        final LoopbackLink[] ends = LoopbackLink.pair(1 << 20, ports.linkA, ports.linkB);
+        final RetryLink b = retry(ends[1], ports.linkB, 1 << 16);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[256]);
         final SplittableRandom random = new SplittableRandom(5);
         int malformed = 0;
@@ -363,7 +350,7 @@ class RetryLinkTest
             b.poll((type, buffer, offset, length2) -> { }, 64);
         }
         b.poll((type, buffer, offset, length) -> { }, 64);
-        assertEquals(malformed, countersB.linkLengthDrops().get());
+        assertEquals(malformed, ports.countersB.linkLengthDrops().get());
         b.flush();
         b.close();
         ends[0].close();
@@ -386,14 +373,14 @@ class RetryLinkTest
     void settingsAreCheckedAndAWireItCannotWrapIsClosed()
     {
         final long before = OffHeap.allocatedBytes();
-        final LoopbackLink[] ends = LoopbackLink.pair(1 << 20, linkA, linkB);
-        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], linkA, clock, 3 << 20, TIMEOUT_NS, 64));
-        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], linkA, clock, 1 << 15, TIMEOUT_NS, 64));
-        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], linkA, clock, 1 << 16, 99_999, 64));
-        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], linkA, clock, 1 << 16, TIMEOUT_NS, 0));
+        final LoopbackLink[] ends = LoopbackLink.pair(1 << 20, ports.linkA, ports.linkB);
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], ports.linkA, clock, 3 << 20, TIMEOUT_NS, 64));
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], ports.linkA, clock, 1 << 15, TIMEOUT_NS, 64));
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], ports.linkA, clock, 1 << 16, 99_999, 64));
+        assertThrows(IllegalArgumentException.class, () -> new RetryLink(ends[0], ports.linkA, clock, 1 << 16, TIMEOUT_NS, 0));
         assertThrows(IllegalArgumentException.class,
-            () -> RetryLink.over(ends[0], linkA, clock, 1 << 16, 1_000_000_001L, 64));
-        final RetryLink link = RetryLink.over(ends[1], linkB, clock, 1 << 16, RetryLink.MIN_RETRY_TIMEOUT_NS, 64);
+            () -> RetryLink.over(ends[0], ports.linkA, clock, 1 << 16, 1_000_000_001L, 64));
+        final RetryLink link = RetryLink.over(ends[1], ports.linkB, clock, 1 << 16, RetryLink.MIN_RETRY_TIMEOUT_NS, 64);
         assertEquals(ends[1], link.wire());
         assertEquals(ends[1].maxFrameLength() - RetryLink.HEADER_LENGTH, link.maxFrameLength());
         assertThrows(IllegalArgumentException.class, () -> link.tryClaim(Link.DATA_FRAME, link.maxFrameLength() + 1));

@@ -1,12 +1,7 @@
 package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
-import io.vlink.nic.status.CountersFile;
-import io.vlink.nic.status.LinkCounters;
-import io.vlink.nic.status.PortCounterSet;
-import io.vlink.nic.status.PortCounters;
 import io.vlink.nic.test.Deadline;
-import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -41,12 +36,9 @@ class RetryOverUdpAuthenticationTest
     @TempDir
     File dir;
 
+    private TwoPorts ports;
+
     private final long[] now = {1};
-    private CountersFile countersFile;
-    private PortCounters countersA;
-    private PortCounters countersB;
-    private LinkCounters linkA;
-    private LinkCounters linkB;
     private UdpLink wireA;
     private UdpLink wireB;
     private RetryLink a;
@@ -58,13 +50,7 @@ class RetryOverUdpAuthenticationTest
     void setUp() throws IOException
     {
         offHeapBefore = OffHeap.allocatedBytes();
-        countersFile = CountersFile.create(dir, "retry-auth", 512, 4096, SystemEpochClock.INSTANCE);
-        final PortCounterSet setA = new PortCounterSet(countersFile, 0, 8);
-        final PortCounterSet setB = new PortCounterSet(countersFile, 1, 8);
-        linkA = setA.link();
-        linkB = setB.link();
-        countersA = setA.view();
-        countersB = setB.view();
+        ports = new TwoPorts(dir, "retry-auth");
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         final int portB;
         try (DatagramChannel probe = DatagramChannel.open())
@@ -73,13 +59,13 @@ class RetryOverUdpAuthenticationTest
             portB = ((InetSocketAddress)probe.getLocalAddress()).getPort();
         }
         wireA = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB),
-            UdpLink.MAX_FRAME_LENGTH, linkA, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
+            UdpLink.MAX_FRAME_LENGTH, ports.linkA, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
         wireB = new UdpLink(new InetSocketAddress(loopback, portB), wireA.localAddress(),
-            UdpLink.MAX_FRAME_LENGTH, linkB, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
+            UdpLink.MAX_FRAME_LENGTH, ports.linkB, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
         // the retry timer's clock stands still: no probe, no acknowledgement of its own is ever due
-        a = new RetryLink(wireA, linkA, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
+        a = new RetryLink(wireA, ports.linkA, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
             RetryLink.MAX_RETRY_TIMEOUT_NS, RetryLink.DEFAULT_BURST);
-        b = new RetryLink(wireB, linkB, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
+        b = new RetryLink(wireB, ports.linkB, () -> now[0], RetryLink.MIN_REPLAY_BUFFER_BYTES,
             RetryLink.MAX_RETRY_TIMEOUT_NS, RetryLink.DEFAULT_BURST);
         UdpLinkTest.establish(wireA, wireB);
     }
@@ -89,7 +75,7 @@ class RetryOverUdpAuthenticationTest
     {
         a.close();
         b.close();
-        countersFile.close();
+        ports.close();
         assertEquals(offHeapBefore, OffHeap.allocatedBytes());
     }
 
@@ -116,25 +102,25 @@ class RetryOverUdpAuthenticationTest
             attacker.send(forged(nonceB, nonceA,
                 RetryLink.FLAG_ACK | RetryLink.FLAG_REPLAY | RetryLink.FLAG_DAMAGED, 0, NOT_THE_KEY), wireA.localAddress());
             awaitRefusedOrTaken(2);
-            assertEquals(0, countersA.linkRetransmits().get(), "a forged replay request sends nothing again");
+            assertEquals(0, ports.countersA.linkRetransmits().get(), "a forged replay request sends nothing again");
             assertEquals(FRAMES, a.unacknowledged());
-            assertEquals(0, countersA.linkRetryFailures().get());
+            assertEquals(0, ports.countersA.linkRetryFailures().get());
 
             // the same datagrams sealed with the key: a replay of every frame, then all of them acknowledged
             attacker.send(forged(nonceB, nonceA,
                 RetryLink.FLAG_ACK | RetryLink.FLAG_REPLAY | RetryLink.FLAG_DAMAGED, 0, KEY), wireA.localAddress());
-            Deadline.await(10, "the keyed replay request", () -> FRAMES == countersA.linkRetransmits().get(), this::turnA);
+            Deadline.await(10, "the keyed replay request", () -> FRAMES == ports.countersA.linkRetransmits().get(), this::turnA);
             attacker.send(forged(nonceB, nonceA, RetryLink.FLAG_ACK, FRAMES, KEY), wireA.localAddress());
             Deadline.await(10, "the keyed acknowledgement", () -> 0 == a.unacknowledged(), this::turnA);
-            assertEquals(2, countersA.linkMacDrops().get());
+            assertEquals(2, ports.countersA.linkMacDrops().get());
         }
     }
 
     /** Port A's turns until it refused the forgeries for their MAC, or took one (a failure the asserts show). */
     private void awaitRefusedOrTaken(final long macDrops)
     {
-        Deadline.await(10, "the forgery refused, or taken", () -> macDrops == countersA.linkMacDrops().get() ||
-            a.unacknowledged() < FRAMES || countersA.linkRetransmits().get() > 0, this::turnA);
+        Deadline.await(10, "the forgery refused, or taken", () -> macDrops == ports.countersA.linkMacDrops().get() ||
+            a.unacknowledged() < FRAMES || ports.countersA.linkRetransmits().get() > 0, this::turnA);
         for (int i = 0; i < 3; i++)
         {
             turnA();
