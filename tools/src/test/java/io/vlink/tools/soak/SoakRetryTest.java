@@ -29,8 +29,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The soak with link-level retry: the wire's faults act below the retry layer and cost retransmissions, not packets
  * (the no-loss invariant holds with nothing lost to a fault, the summary shows the retransmissions), over loopback
- * (deterministic: the same run every time), over UDP with 1 % of data packets and FCPs lost on the wire, and over UDP
- * with a key while a stranger floods port B's socket with garbage until it overflows.
+ * (deterministic: the same run every time), over UDP with 1 % of data packets and FCPs lost on the wire (and, with
+ * retry off, the same drops lost, as the seed's link layer loses them), and over UDP with a key while a stranger floods
+ * port B's socket with garbage until the kernel drops datagrams there.
  */
 class SoakRetryTest
 {
