@@ -52,12 +52,7 @@ class RetryOverUdpAuthenticationTest
         offHeapBefore = OffHeap.allocatedBytes();
         ports = new TwoPorts(dir, "retry-auth");
         final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final int portB;
-        try (DatagramChannel probe = DatagramChannel.open())
-        {
-            probe.bind(new InetSocketAddress(loopback, 0));
-            portB = ((InetSocketAddress)probe.getLocalAddress()).getPort();
-        }
+        final int portB = UdpLinkTest.freePort();
         wireA = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB),
             UdpLink.MAX_FRAME_LENGTH, ports.linkA, KEY, SystemNanoClock.INSTANCE, 1_000_000L, true);
         wireB = new UdpLink(new InetSocketAddress(loopback, portB), wireA.localAddress(),

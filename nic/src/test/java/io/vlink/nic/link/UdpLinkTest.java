@@ -39,16 +39,21 @@ class UdpLinkTest
         offHeapBefore = OffHeap.allocatedBytes();
         ports = new TwoPorts(dir, "udp");
         final InetAddress loopback = InetAddress.getLoopbackAddress();
-        // Reserve B's port first so A can name it as its peer.
-        final int portB;
-        try (DatagramChannel probe = DatagramChannel.open())
-        {
-            probe.bind(new InetSocketAddress(loopback, 0));
-            portB = ((InetSocketAddress)probe.getLocalAddress()).getPort();
-        }
+        // B's port first, so that A can name it as its peer
+        final int portB = freePort();
         a = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB), 4098, ports.linkA);
         b = new UdpLink(new InetSocketAddress(loopback, portB), a.localAddress(), 4098, ports.linkB);
         establish(a, b);
+    }
+
+    /** @return a UDP port of the loopback address that was free a moment ago. */
+    static int freePort() throws IOException
+    {
+        try (DatagramChannel probe = DatagramChannel.open())
+        {
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return ((InetSocketAddress)probe.getLocalAddress()).getPort();
+        }
     }
 
     /** Both ends train their session: HELLOs cross while each end polls. */
