@@ -8,21 +8,21 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
  * The one reader of vlink's text files, bounded: every reader ({@link LineReader}) is fed through it a line at a
  * time, and no file is held whole.
  * <ul>
- *     <li><b>Limits</b>: a file of at most {@link #MAX_FILE_BYTES} (64 MiB) with lines of at most
- *     {@link #MAX_LINE_BYTES} (64 KiB), far above any real file (docs/cli.md, "Input limits"). A regular file's
- *     size is checked before it is read; a device, a pipe or standard input is read in chunks of
- *     {@value #CHUNK_BYTES} bytes and stopped at the first byte past a limit. A NUL byte stops the reading too: no
- *     text file vlink reads holds one, and {@code /dev/zero}, {@code /dev/urandom} and binary files do, at once.
- *     Reading stops with one error at the byte that stopped it, and the reader's own findings are dropped: the
- *     answer to the wrong file is one line, in bounded memory and time.</li>
+ *     <li><b>Limits</b>: lines of at most {@link #MAX_LINE_BYTES} (4 KiB), and files of at most
+ *     {@link #MAX_FILE_BYTES} (1 MiB: configurations, keys, peers, SL maps, scenarios) or {@link #MAX_TABLE_BYTES}
+ *     (64 MiB: what a tool dumps of a whole fabric, topologies and forwarding tables), far above any real file
+ *     (docs/cli.md, "Input limits"). A regular file's size is checked before it is read; a device, a pipe or
+ *     standard input is read in chunks of {@value #CHUNK_BYTES} bytes and stopped at the first byte past a limit.
+ *     A NUL byte stops the reading too: no text file vlink reads holds one, and {@code /dev/zero},
+ *     {@code /dev/urandom} and binary files do, at once. Reading stops with one error at the byte that stopped it,
+ *     and the reader's own findings are dropped: the answer to the wrong file is one line, in bounded memory and
+ *     time. A reader keeps what the lines mean, never the lines, so its memory is bounded by the file limit.</li>
  *     <li><b>Lines</b> end at {@code \n}, {@code \r\n} or a lone {@code \r}; a leading UTF-8 byte-order mark is
  *     skipped.</li>
  *     <li><b>Characters</b>: a line that is valid UTF-8 is decoded as UTF-8, any other line byte for byte
@@ -33,10 +33,12 @@ import java.util.Objects;
  */
 public final class TextLines
 {
-    /** The longest file, in bytes: 64 MiB. The largest real files (ibnetdiscover output, LFT dumps) are megabytes. */
-    public static final int MAX_FILE_BYTES = 64 << 20;
-    /** The longest line, in bytes, without its terminator: 64 KiB. A real line is at most a few hundred bytes. */
-    public static final int MAX_LINE_BYTES = 64 << 10;
+    /** The longest configuration, key, peers, SL map or scenario, in bytes: 1 MiB (a full opensm.conf is 56 KB). */
+    public static final int MAX_FILE_BYTES = 1 << 20;
+    /** The longest topology or forwarding-table dump, in bytes: 64 MiB (a fabric of thousands of nodes is megabytes). */
+    public static final int MAX_TABLE_BYTES = 64 << 20;
+    /** The longest line, in bytes, without its terminator: 4 KiB. A real line is at most a few hundred bytes. */
+    public static final int MAX_LINE_BYTES = 4 << 10;
     /** The most bytes taken from the input at a time. */
     static final int CHUNK_BYTES = 64 << 10;
     private static final String CHECK = "check that this is the file you meant";
@@ -138,33 +140,24 @@ public final class TextLines
      */
     public static <T> Result<T> parse(final String file, final String text, final LineReader<T> reader)
     {
-        return read(file, new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), MAX_FILE_BYTES,
-            MAX_LINE_BYTES, reader);
+        return parse(file, text, MAX_FILE_BYTES, reader);
     }
 
     /**
-     * Reads a whole file into a list of lines, within the default limits: for files the caller holds anyway.
+     * Reads text already in memory the same way, with lines of at most {@link #MAX_LINE_BYTES}.
      *
-     * @param path the file.
-     * @return its lines, or the one error that stopped the reading.
+     * @param file         the name findings carry.
+     * @param text         the file's text.
+     * @param maxFileBytes the most UTF-8 bytes to take ({@link #MAX_FILE_BYTES} or {@link #MAX_TABLE_BYTES}).
+     * @param reader       what makes sense of its lines.
+     * @param <T>          what the file holds.
+     * @return the reader's result, or the one error that stopped the reading.
      */
-    public static Result<List<String>> lines(final Path path)
+    public static <T> Result<T> parse(final String file, final String text, final int maxFileBytes,
+        final LineReader<T> reader)
     {
-        final List<String> lines = new ArrayList<>();
-        return read(path, new LineReader<>()
-        {
-            @Override
-            public void line(final int number, final String line)
-            {
-                lines.add(line);
-            }
-
-            @Override
-            public Result<List<String>> finish()
-            {
-                return Result.of(List.copyOf(lines), new Findings());
-            }
-        });
+        return read(file, new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), maxFileBytes,
+            MAX_LINE_BYTES, reader);
     }
 
     private static Diagnostic split(final String file, final InputStream in, final int maxFileBytes,

@@ -53,7 +53,8 @@ public final class LftReader
      */
     public static Result<Routes> read(final Path file, final Topology topology)
     {
-        return TextLines.read(file, reader(file.toString(), topology));
+        return TextLines.read(file, TextLines.MAX_TABLE_BYTES, TextLines.MAX_LINE_BYTES,
+            reader(file.toString(), topology));
     }
 
     /**
@@ -64,7 +65,7 @@ public final class LftReader
      */
     public static Result<Routes> parse(final String file, final String text, final Topology topology)
     {
-        return TextLines.parse(file, text, reader(file, topology));
+        return TextLines.parse(file, text, TextLines.MAX_TABLE_BYTES, reader(file, topology));
     }
 
     /**
@@ -192,6 +193,13 @@ public final class LftReader
             }
             else if (lid <= topology.maxLid() && null != topology.nodeOfLid(lid))
             {
+                if (routes.outPort(sw, lid) != Routes.NO_ROUTE)
+                {
+                    // each row kept costs memory: an endless repeated row is an error a row, not a growing list
+                    error(number, line.indexOf("0x") + 1, "lid 0x" + Diagnostic.excerpt(lidText) + " has a row " +
+                        "already in the table of \"" + sw.id() + "\"; a table gives each LID once");
+                    return;
+                }
                 routes.set(sw, lid, port, Routes.NO_ROUTE);
                 rows.add(new int[]{sw.index(), lid, number, portColumn});
             }

@@ -82,7 +82,8 @@ public final class TopologyReader
      */
     public static Result<Topology> read(final Path file, final LineRate defaultRate, final int lmc)
     {
-        return TextLines.read(file, reader(file.toString(), defaultRate, lmc));
+        return TextLines.read(file, TextLines.MAX_TABLE_BYTES, TextLines.MAX_LINE_BYTES,
+            reader(file.toString(), defaultRate, lmc));
     }
 
     /**
@@ -105,7 +106,7 @@ public final class TopologyReader
      */
     public static Result<Topology> parse(final String file, final String text, final LineRate defaultRate, final int lmc)
     {
-        return TextLines.parse(file, text, reader(file, defaultRate, lmc));
+        return TextLines.parse(file, text, TextLines.MAX_TABLE_BYTES, reader(file, defaultRate, lmc));
     }
 
     /**

@@ -179,7 +179,7 @@ class TextLinesTest
         final Endless letters = new Endless('y');
         final Result<List<String>> line = TextLines.read("yes", letters, TextLines.MAX_FILE_BYTES,
             TextLines.MAX_LINE_BYTES, new Collect());
-        assertTrue(line.diagnostics().get(0).toString().startsWith("yes:1:65537: error: line longer than 65536 bytes"),
+        assertTrue(line.diagnostics().get(0).toString().startsWith("yes:1:4097: error: line longer than 4096 bytes"),
             line::toString);
         assertTrue(letters.taken <= TextLines.MAX_LINE_BYTES + TextLines.CHUNK_BYTES, () -> letters.taken + " bytes taken");
 
@@ -224,8 +224,8 @@ class TextLinesTest
             file.setLength(TextLines.MAX_FILE_BYTES + 1L);   // sparse: nothing written, all NUL if it were read
         }
         final Collect reader = new Collect();
-        assertEquals(List.of(big + ": error: file of 67108865 bytes, longer than the 67108864 vlink reads (lines up to " +
-            "65536 bytes): " + CHECK), strings(TextLines.read(big, reader)));
+        assertEquals(List.of(big + ": error: file of 1048577 bytes, longer than the 1048576 vlink reads (lines up to " +
+            "4096 bytes): " + CHECK), strings(TextLines.read(big, reader)));
         assertEquals(List.of(), reader.lines);
     }
 

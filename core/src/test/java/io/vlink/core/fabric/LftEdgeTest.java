@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -69,7 +70,7 @@ class LftEdgeTest
         assertEquals(List.of(), findings(head + "0x0002 001\n"), "the comment is optional");
         assertEquals(List.of("lfts:1:1: error: table row before any 'Unicast lids ... of switch' heading"),
             findings("0x0002 001\n"));
-        assertEquals(List.of("lfts:2:65537: error: line longer than 65536 bytes, the most vlink reads (files up to " +
+        assertEquals(List.of("lfts:2:4097: error: line longer than 4096 bytes, the most vlink reads (files up to " +
             "67108864 bytes): check that this is the file you meant"),
             findings(head + "#" + "x".repeat(TextLines.MAX_LINE_BYTES) + "\n" + "0x0000 001\n"), "one line: the rest unread");
         assertEquals(List.of("lfts:2:1: error: unknown line; an LFT dump has 'Unicast lids ...' headings and '0xLID PORT' rows"),
@@ -86,6 +87,30 @@ class LftEdgeTest
         assertEquals(List.of("lfts:1:1: error: no switch of the topology has guid 0x0000000000200007 or lid 7; was the " +
             "dump taken from this fabric?"), findings(head.replace("Lid 1", "Lid 7").replace("200000", "200007") +
             "0x0003 009\n"), "the rows of an unknown switch are passed over");
+    }
+
+    @Test
+    void aRowGivenTwiceIsAnErrorSoAnEndlessRepeatKeepsNothing()
+    {
+        final String head = "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):\n";
+        assertEquals(List.of("lfts:3:1: error: lid 0x0002 has a row already in the table of \"Switch1\"; a table " +
+            "gives each LID once"), findings(head + "0x0002 001\n0x0002 001\n"));
+        assertEquals(List.of(), findings(head + "0x0002 255\n0x0002 001\n"), "no route, then a route: one row kept");
+    }
+
+    @Test
+    void lfCrlfAndCrOnlyDumpsReadAlike()
+    {
+        final Routes lf = LftReader.parse("lfts", LftReaderTest.OPENSM_DUMP, T).orThrow();
+        for (final String ending : new String[] {"\r\n", "\r"})
+        {
+            final Result<Routes> other = LftReader.parse("lfts", LftReaderTest.OPENSM_DUMP.replace("\n", ending), T);
+            assertEquals(List.of(), other.diagnostics(), ending::toString);
+            for (final Topology.Node sw : T.switches())
+            {
+                assertArrayEquals(lf.lft(sw), other.orThrow().lft(sw), sw.id());
+            }
+        }
     }
 
     @Test

@@ -145,6 +145,45 @@ class TopologyEdgeTest
     }
 
     @Test
+    void numbersTooLargeForAnIntAreReportedAsWritten()
+    {
+        assertEquals(List.of("topo:2:9: error: port 4294967296 is out of range 1..1 of \"H\""),
+            findings("Switch 4 \"S\"\n[1] \"H\"[4294967296]\n\nHca 1 \"H\"\n"));
+        assertEquals(List.of("topo:1:32: error: lid 9223372036854775808 is out of the unicast range 1..49151"),
+            findings("Switch 4 \"S\" # base port 0 lid 9223372036854775808 lmc 0\n"));
+        assertEquals(List.of("topo:1:32: error: lmc 4294967296 is out of range 0..7"),
+            findings("Switch 4 \"S\" # base port 0 lid 2 lmc 4294967296\n"));
+    }
+
+    @Test
+    void lfCrlfAndCrOnlyFilesReadAlike()
+    {
+        final String lf = TopologyReaderTest.IBNETDISCOVER;
+        final String expected = describe(parse(lf).orThrow());
+        for (final String ending : new String[] {"\r\n", "\r"})
+        {
+            final Result<Topology> other = parse(lf.replace("\n", ending));
+            assertEquals(List.of(), other.diagnostics(), ending::toString);
+            assertEquals(expected, describe(other.orThrow()));
+        }
+    }
+
+    private static String describe(final Topology t)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final Topology.Node node : t.nodes())
+        {
+            sb.append(node.id()).append(' ').append(node.guid());
+            for (int p = 0; p <= node.portCount(); p++)
+            {
+                sb.append(' ').append(node.baseLid(p)).append(null == node.link(p) ? "" : "+");
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
     void aRemotePortAboveTheRemotesCount()
     {
         assertEquals(List.of("topo:2:9: error: port 5 is out of range 1..1 of \"H\""),

@@ -290,7 +290,7 @@ class TopologyReaderTest
         assertTrue(message.length() < 260, message);
         final Result<Topology> longLine = parse("#" + "y".repeat(TextLines.MAX_LINE_BYTES + 1) + "\n");
         assertTrue(longLine.stopped());
-        assertEquals(List.of("topo:1:65537: error: line longer than 65536 bytes, the most vlink reads (files up to " +
+        assertEquals(List.of("topo:1:4097: error: line longer than 4096 bytes, the most vlink reads (files up to " +
             "67108864 bytes): check that this is the file you meant"), longLine.diagnostics().stream()
             .map(Object::toString).collect(Collectors.toList()));
     }
