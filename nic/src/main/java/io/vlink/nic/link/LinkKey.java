@@ -107,6 +107,18 @@ public final class LinkKey
         return TextLines.parse(name, text, new KeyReader(name)).orThrow();
     }
 
+    /**
+     * A reader to feed any source of lines through {@link TextLines} (a stream, a pipe), as {@link #read(Path)} reads
+     * a file once its permissions are checked.
+     *
+     * @param name the name findings are reported against.
+     * @return a fresh reader of one key file.
+     */
+    public static LineReader<LinkKey> reader(final String name)
+    {
+        return new KeyReader(name);
+    }
+
     /** One key line among blank and {@code #} comment lines; the first mistake is the finding. */
     private static final class KeyReader implements LineReader<LinkKey>
     {
