@@ -461,7 +461,7 @@ class InjectSimulateCommandTest
     @Test
     void aLineLongerThanTheLimitStopsTheReadingInOneLine() throws IOException
     {
-        refused("FILE:1:65537: error: line longer than 65536 bytes, the most vlink reads (files up to 67108864 bytes): " +
+        refused("FILE:1:4097: error: line longer than 4096 bytes, the most vlink reads (files up to 1048576 bytes): " +
                 "check that this is the file you meant",
             "# " + "x".repeat(TextLines.MAX_LINE_BYTES),
             "steps 0");
@@ -478,7 +478,7 @@ class InjectSimulateCommandTest
         final Cli cli = simulate(file);
         assertEquals(1, cli.exitCode, cli::toString);
         assertEquals("", cli.out);
-        assertEquals(file + ": error: file of 67108865 bytes, longer than the 67108864 vlink reads (lines up to 65536 " +
+        assertEquals(file + ": error: file of 1048577 bytes, longer than the 1048576 vlink reads (lines up to 4096 " +
             "bytes): check that this is the file you meant\n", cli.err);
     }
 
