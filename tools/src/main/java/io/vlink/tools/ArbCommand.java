@@ -1,8 +1,8 @@
 package io.vlink.tools;
 
 import io.vlink.core.arb.Scenario;
-import io.vlink.core.config.Result;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;

@@ -1,7 +1,6 @@
 package io.vlink.tools;
 
 import io.vlink.core.config.Result;
-import io.vlink.core.config.Diagnostic;
 import io.vlink.core.fabric.Peers;
 import io.vlink.core.fabric.Topology;
 import io.vlink.nic.link.Link;
@@ -16,7 +15,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,7 +1,6 @@
 package io.vlink.tools;
 
 import io.vlink.core.config.Result;
-import io.vlink.core.config.Diagnostic;
 import io.vlink.core.fabric.PathSl;
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.PortType;
@@ -20,7 +19,6 @@ import picocli.CommandLine.Spec;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;

@@ -1,12 +1,12 @@
 package io.vlink.tools;
 
-import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Findings;
 import io.vlink.core.config.LineReader;
 import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
 import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,11 +1,10 @@
 package io.vlink.tools;
 
-import io.vlink.core.config.Result;
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.core.qos.QosReader;
 import io.vlink.nic.JvmFlags;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;

@@ -1,6 +1,5 @@
 package io.vlink.core.fabric;
 
-import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Findings;
 import io.vlink.core.config.LineReader;
 import io.vlink.core.config.Result;

@@ -1,9 +1,9 @@
 package io.vlink.core.fabric;
 
+import io.vlink.core.config.ConfigException;
+import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
-import io.vlink.core.config.Diagnostic;
-import io.vlink.core.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package io.vlink.core.fabric;
 
-import io.vlink.core.config.Result;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

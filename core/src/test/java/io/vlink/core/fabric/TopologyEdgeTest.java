@@ -1,8 +1,8 @@
 package io.vlink.core.fabric;
 
+import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
-import io.vlink.core.config.Diagnostic;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +11,6 @@ import java.util.stream.Collectors;
 
 import static io.vlink.core.fabric.TopologyFixtures.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;

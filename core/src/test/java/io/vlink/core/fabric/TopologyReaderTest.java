@@ -1,8 +1,8 @@
 package io.vlink.core.fabric;
 
+import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
-import io.vlink.core.config.Diagnostic;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,9 +1,9 @@
 package io.vlink.core.fuzz;
 
-import io.vlink.core.config.Result;
 import io.vlink.core.arb.Scenario;
 import io.vlink.core.arb.SimulatedPort;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

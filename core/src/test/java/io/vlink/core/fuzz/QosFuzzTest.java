@@ -1,8 +1,8 @@
 package io.vlink.core.fuzz;
 
-import io.vlink.core.config.Result;
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.qos.LowBurst;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;

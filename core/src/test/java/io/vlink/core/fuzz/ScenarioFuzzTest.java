@@ -1,8 +1,8 @@
 package io.vlink.core.fuzz;
 
-import io.vlink.core.config.Result;
 import io.vlink.core.arb.Scenario;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;

@@ -1,7 +1,7 @@
 package io.vlink.core.qos;
 
-import io.vlink.core.config.Result;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
