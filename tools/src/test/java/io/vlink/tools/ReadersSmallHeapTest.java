@@ -54,7 +54,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @AddLifecycleHook(FuzzTries.class)
 @AddLifecycleHook(ReadersSmallHeapTest.SmallHeapOnly.class)
-@EnabledIf("smallHeap")
 class ReadersSmallHeapTest
 {
     /** The heap this class runs in: the small-heap execution's {@code -Xmx64m}. */
@@ -112,7 +111,7 @@ class ReadersSmallHeapTest
         return Runtime.getRuntime().maxMemory() <= SMALL_HEAP;
     }
 
-    /** Skips the properties outside the small heap, as {@link EnabledIf} skips the tests. */
+    /** Skips the properties outside the small heap, as {@link EnabledIf} skips the tests (jqwik reads no JUnit condition). */
     public static final class SmallHeapOnly implements SkipExecutionHook
     {
         @Override
@@ -129,6 +128,7 @@ class ReadersSmallHeapTest
     }
 
     @Test
+    @EnabledIf("smallHeap")
     void theValidInputsAreValid()
     {
         for (final Kind kind : Kind.values())
@@ -139,6 +139,7 @@ class ReadersSmallHeapTest
     }
 
     @Test
+    @EnabledIf("smallHeap")
     void devicesAndBinaryFilesAnswerInOneLine()
     {
         final String topo = resource("/topology/net.2sw2path4hca");
@@ -157,6 +158,7 @@ class ReadersSmallHeapTest
     }
 
     @Test
+    @EnabledIf("smallHeap")
     void endlessPipesAnswerInOneLine() throws Exception
     {
         final String topo = resource("/topology/net.2sw2path4hca");
@@ -215,6 +217,7 @@ class ReadersSmallHeapTest
 
     /** Thousands of bad lines: the first {@link Findings#MAX_KEPT} are kept, the others counted, in one summary. */
     @Test
+    @EnabledIf("smallHeap")
     void manyBadLinesKeepAHundredAndCountTheRest()
     {
         for (final Kind kind : Kind.values())
