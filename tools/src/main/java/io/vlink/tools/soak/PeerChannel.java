@@ -140,10 +140,19 @@ final class PeerChannel implements AutoCloseable
     static PeerChannel create(final File file)
     {
         final MappedByteBuffer mapped = IoUtil.mapNewFile(file, LENGTH, false);
-        final PeerChannel channel = new PeerChannel(file, mapped, new UnsafeBuffer(mapped));
-        channel.buffer.putLongVolatile(LINK_UP, 1);
-        channel.buffer.putLongVolatile(PARENT_PID, ProcessHandle.current().pid());
-        return channel;
+        return new PeerChannel(file, mapped, new UnsafeBuffer(mapped)).started();
+    }
+
+    /**
+     * The parent's words as a run starts: the link up, nothing else asked; this process's id.
+     *
+     * @return this.
+     */
+    PeerChannel started()
+    {
+        buffer.putLongVolatile(LINK_UP, 1);
+        buffer.putLongVolatile(PARENT_PID, ProcessHandle.current().pid());
+        return this;
     }
 
     /**

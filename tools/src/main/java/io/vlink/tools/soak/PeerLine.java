@@ -74,8 +74,12 @@ final class PeerLine implements AutoCloseable
     private final Thread writer;
     private volatile String gone;
     private volatile boolean closing;
-    /** The peer's side: its engine's counters, which it sends. */
-    private volatile CountersReader counters;
+    /** The peer's side: its engine's counters, which it sends; read and replaced under {@link #countersLock}. */
+    private CountersReader counters;
+    private final Object countersLock = new Object();
+    /** The peer's side: the counters' metadata and values as last copied, sent outside the lock. */
+    private byte[] metadataCopy = new byte[0];
+    private long[] valuesCopy = new long[0];
     /** The soak's side: a copy of the peer's counters, once their metadata arrived. */
     private volatile CountersReader mirror;
     private UnsafeBuffer mirrorValues;
@@ -92,7 +96,8 @@ final class PeerLine implements AutoCloseable
         this.remoteUdp = remoteUdp;
         this.clockOffsetNs = clockOffsetNs;
         this.remote = address(socket.getInetAddress(), socket.getPort());
-        this.channel = PeerChannel.over(new UnsafeBuffer(ByteBuffer.allocateDirect(PeerChannel.LENGTH)));
+        // both copies start as the file does (the link up); the soak's words then come from the soak
+        this.channel = PeerChannel.over(new UnsafeBuffer(ByteBuffer.allocateDirect(PeerChannel.LENGTH))).started();
         reader = new Thread(this::read, "vlink-soak-line-in");
         writer = new Thread(this::write, "vlink-soak-line-out");
         reader.setDaemon(true);
@@ -307,13 +312,17 @@ final class PeerLine implements AutoCloseable
     }
 
     /**
-     * The peer's side: its engine's counters, sent from now on.
+     * The peer's side: its engine's counters, sent from now on; null before the engine closes (its memory goes): this
+     * returns once the writer no longer reads them.
      *
-     * @param counters the engine's counters.
+     * @param counters the engine's counters, or null.
      */
     void counters(final CountersReader counters)
     {
-        this.counters = counters;
+        synchronized (countersLock)
+        {
+            this.counters = counters;
+        }
     }
 
     /**
@@ -422,11 +431,7 @@ final class PeerLine implements AutoCloseable
                     out.writeLong(value);
                 }
             }
-            final CountersReader counters = this.counters;
-            if (null != counters)
-            {
-                writeCounters(counters, metadataSent);
-            }
+            writeCounters(metadataSent);
         }
         out.writeByte(WORDS);
         for (final long word : words)
@@ -436,31 +441,52 @@ final class PeerLine implements AutoCloseable
         out.flush();
     }
 
-    private void writeCounters(final CountersReader counters, final int[] metadataSent) throws IOException
+    private void writeCounters(final int[] metadataSent) throws IOException
     {
-        int allocated = metadataSent[0];
-        while (allocated <= counters.maxCounterId() &&
-            CountersReader.RECORD_ALLOCATED == counters.getCounterState(allocated))
+        final int allocated;
+        int metadataCapacity = 0;
+        int valuesCapacity = 0;
+        // copied under the lock, so that the engine's memory is not read once it closes; sent outside it
+        synchronized (countersLock)
         {
-            allocated++;
+            if (null == counters)
+            {
+                return;
+            }
+            int count = metadataSent[0];
+            while (count <= counters.maxCounterId() &&
+                CountersReader.RECORD_ALLOCATED == counters.getCounterState(count))
+            {
+                count++;
+            }
+            allocated = count;
+            if (allocated != metadataSent[0])
+            {
+                metadataCapacity = counters.metaDataBuffer().capacity();
+                valuesCapacity = counters.valuesBuffer().capacity();
+                metadataCopy = new byte[allocated * CountersReader.METADATA_LENGTH];
+                counters.metaDataBuffer().getBytes(0, metadataCopy);
+                valuesCopy = new long[allocated];
+            }
+            for (int id = 0; id < allocated; id++)
+            {
+                valuesCopy[id] = counters.getCounterValue(id);
+            }
         }
         if (allocated != metadataSent[0])
         {
-            final int length = allocated * CountersReader.METADATA_LENGTH;
-            final byte[] metadata = new byte[length];
-            counters.metaDataBuffer().getBytes(0, metadata);
             out.writeByte(COUNTERS_METADATA);
-            out.writeInt(counters.metaDataBuffer().capacity());
-            out.writeInt(counters.valuesBuffer().capacity());
-            out.writeInt(length);
-            out.write(metadata);
+            out.writeInt(metadataCapacity);
+            out.writeInt(valuesCapacity);
+            out.writeInt(metadataCopy.length);
+            out.write(metadataCopy);
             metadataSent[0] = allocated;
         }
         out.writeByte(COUNTER_VALUES);
         out.writeInt(allocated);
         for (int id = 0; id < allocated; id++)
         {
-            out.writeLong(counters.getCounterValue(id));
+            out.writeLong(valuesCopy[id]);
         }
     }
 

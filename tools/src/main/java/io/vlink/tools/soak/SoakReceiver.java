@@ -80,7 +80,13 @@ public final class SoakReceiver
                 builder.udp(new InetSocketAddress(loopback, (int)channel.get(PeerChannel.UDP_PORT_B)),
                 new InetSocketAddress(loopback, (int)channel.get(PeerChannel.UDP_PORT_A)), 2, 1)
                 .udpKey(options.udpKey) : builder.shm(linkFile, ShmLink.Role.B),
-                engine -> channel.putCountersPath(engine.countersFile().file().getAbsolutePath()), () -> false, err);
+                engine ->
+                {
+                    if (null != engine)
+                    {
+                        channel.putCountersPath(engine.countersFile().file().getAbsolutePath());
+                    }
+                }, () -> false, err);
         }
     }
 
@@ -143,12 +149,20 @@ public final class SoakReceiver
                 () -> null == line.gone() ? null : "the soak at " + line.remote() + " (port A) went away before it " +
                 "ended: " + line.gone(),
                 builder -> builder.udp(line.localUdp(), line.remoteUdp(), 2, 1).udpKey(options.udpKey),
-                engine -> line.counters(engine.countersFile().countersManager()), interrupt, err);
+                engine -> line.counters(null == engine ? null : engine.countersFile().countersManager()), interrupt,
+                err);
             if (0 != exit)
             {
                 return exit;
             }
-            final boolean ok = PeerChannel.VERDICT_OK == channel.get(PeerChannel.VERDICT);
+            final long verdict = channel.get(PeerChannel.VERDICT);
+            if (0 == verdict)
+            {
+                out.println("soak: not run (the soak at " + line.remote() + " stopped before its checks: it says why)");
+                out.flush();
+                return 1;
+            }
+            final boolean ok = PeerChannel.VERDICT_OK == verdict;
             final boolean interrupted = 0 != channel.get(PeerChannel.INTERRUPTED_RUN);
             out.println((interrupted ? "soak: interrupted (" + (ok ? "every invariant held" : "FAILED") +
                 " for what ran)" : ok ? "soak: ok" : "soak: FAILED") + "; the summary is the soak's, at " +
@@ -188,7 +202,7 @@ public final class SoakReceiver
      * @param channel   the parent's commands and what it reads.
      * @param parent    null while the parent runs; else why it is gone, in words.
      * @param link      chooses port B's link.
-     * @param built     with the engine, before the peer says it is ready.
+     * @param built     with the engine, before the peer says it is ready; with null before the engine closes.
      * @param interrupt true once this side was asked to stop (Ctrl-C): the parent is told, and ends the run.
      * @param err       where a reason for stopping goes.
      * @return 0 when the parent read the results, 1 when the parent vanished or the run could not go on.
@@ -209,9 +223,16 @@ public final class SoakReceiver
             final Port rx = engine.port(0);
             wire[0].attach(rx);
             built.accept(engine);
-            channel.put(PeerChannel.PEER_PID, ProcessHandle.current().pid());
-            channel.put(PeerChannel.READY, 1);
-            return run(options, channel, parent, interrupt, engine, rx, wire[0], traffic, latency, err);
+            try
+            {
+                channel.put(PeerChannel.PEER_PID, ProcessHandle.current().pid());
+                channel.put(PeerChannel.READY, 1);
+                return run(options, channel, parent, interrupt, engine, rx, wire[0], traffic, latency, err);
+            }
+            finally
+            {
+                built.accept(null);
+            }
         }
     }
 
