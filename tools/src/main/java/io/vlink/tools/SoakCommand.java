@@ -731,8 +731,9 @@ public final class SoakCommand implements Callable<Integer>
         }
         if (result.interrupted)
         {
-            out.println(String.format(Locale.ROOT, "soak: interrupted after %.1f s of traffic (%s for what ran)",
-                result.seconds, result.ok() ? "every invariant held" : "FAILED"));
+            out.println(String.format(Locale.ROOT, "soak: interrupted%s after %.1f s of traffic (%s for what ran)",
+                result.interruptedAtPeer ? " at the peer (Ctrl-C there)" : "", result.seconds,
+                result.ok() ? "every invariant held" : "FAILED"));
         }
         else
         {

@@ -237,6 +237,7 @@ public final class SoakRunner
             rig.finish(latency);
             result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
             result.interrupted = rig.stopRequested();
+            result.interruptedAtPeer = result.interrupted && !options.stop.getAsBoolean();
             result.peerPid = rig.peerPid();
             result.peerAddress = rig.peerAddress();
             rig.verdict(result.ok(), result.interrupted);
