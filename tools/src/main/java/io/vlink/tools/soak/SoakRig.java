@@ -63,6 +63,8 @@ final class SoakRig implements AutoCloseable
      * a peer process.
      */
     final FaultyLink[] links = new FaultyLink[2];
+    /** Port A's flush-error completions: the data packets link errors discarded, per SL. */
+    final FlushCompletions flushes = new FlushCompletions();
     /** Port A: sends the data. */
     Port tx;
     /** Port B's counters (with a peer process: its counters file, read live). */
@@ -184,7 +186,9 @@ final class SoakRig implements AutoCloseable
 
     private Engine.Builder builder(final String name, final boolean capture)
     {
-        return builder(options, name, capture, this::wrap);
+        final Engine.Builder builder = builder(options, name, capture, this::wrap);
+        // engine A (the one that captures) sends the data: its flush-error completions are the soak's flushed count
+        return capture ? builder.flushListener(flushes) : builder;
     }
 
     /**
