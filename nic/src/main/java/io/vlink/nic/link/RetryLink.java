@@ -136,7 +136,7 @@ abstract class RetryLinkPad4 extends RetryLinkShared
  * every duty cycle) owns the replay buffer and the sender's state and sends every frame, acknowledgements included;
  * the receiving thread ({@link #poll}) owns the receiver's state. They share four words, each written by the
  * receiving thread with release semantics and read by the transmitting thread with acquire (docs/concurrency.md,
- * hand-offs 27 and 28): what to acknowledge and when, and what the peer acknowledged.
+ * hand-offs 29 and 30): what to acknowledge and when, and what the peer acknowledged.
  */
 public final class RetryLink extends RetryLinkPad4 implements Link
 {

@@ -13,7 +13,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * What the link acknowledges, from the receiving thread that delivers frames to the transmitting thread that sends
- * every acknowledgement (hand-off 28): the peer sent frames 0 and 2 (1 was lost). The receiving thread delivers 0 and
+ * every acknowledgement (hand-off 30): the peer sent frames 0 and 2 (1 was lost). The receiving thread delivers 0 and
  * publishes what it expects next (1, release), then finds the gap and asks for a replay (the request count, release);
  * the transmitting thread's {@code flush} reads the requests (acquire), then what to acknowledge (acquire), and sends
  * an acknowledgement of its own: a replay request from 1, or (the delivery seen, the request not yet) a plain

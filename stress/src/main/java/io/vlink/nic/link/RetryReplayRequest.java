@@ -13,7 +13,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * A peer's replay request, from the receiving thread that reads it to the transmitting thread that acts on it
- * (hand-off 27): the link sent frames 0 to 3; the peer received 0 and 1 and asks for everything from 2 again. The
+ * (hand-off 29): the link sent frames 0 to 3; the peer received 0 and 1 and asks for everything from 2 again. The
  * receiving thread polls the request and publishes its acknowledgement (2, release), then the request count
  * (release); the transmitting thread's {@code flush} reads the count (acquire), then the acknowledgement (acquire),
  * releases what the peer holds and rewinds to 2. A request is never acted on with an older acknowledgement: the link
