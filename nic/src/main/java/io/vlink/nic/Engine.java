@@ -14,6 +14,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.RetryLink;
 import io.vlink.nic.link.LoopbackLink;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.link.UdpLink;
@@ -121,32 +122,45 @@ public final class Engine implements AutoCloseable
                 countersFile.newCounter(CounterType.CAPTURE_ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 errorHandler);
             final PortCounterSet[] counters = new PortCounterSet[ports.length];
+            // the link's counters: the wire's and, with retry, the retry layer's over it (one link, one set)
+            final LinkCounters[] linkCounters = new LinkCounters[ports.length];
             for (int i = 0; i < ports.length; i++)
             {
                 counters[i] = new PortCounterSet(countersFile, i, config.qos().dataVls());
+                linkCounters[i] = counters[i].link();
             }
             if (loopback)
             {
-                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0].link(), counters[1].link());
+                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), linkCounters[0], linkCounters[1]);
                 links[0] = ends[0];
                 links[1] = ends[1];
             }
             else if (external)
             {
-                links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0].link()), "link factory returned null");
+                links[0] = Objects.requireNonNull(config.externalLink().apply(linkCounters[0]), "link factory returned null");
             }
             else if (LinkKind.SHM == config.linkKind())
             {
-                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0].link());
+                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), linkCounters[0]);
             }
             else
             {
-                final int maxFrameLength = config.mtu() + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH;
-                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0].link(),
-                    config.udpKey(), config.nanoClock(), UdpLink.DEFAULT_HELLO_INTERVAL_NS);
+                final int maxFrameLength = config.mtu() + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH +
+                    (config.retry() ? RetryLink.HEADER_LENGTH : 0);
+                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, linkCounters[0],
+                    config.udpKey(), config.nanoClock(), UdpLink.DEFAULT_HELLO_INTERVAL_NS, config.retry());
             }
             for (int i = 0; i < ports.length; i++)
             {
+                // the wire, link-level retry over it (a link the port then owns), and what the port uses
+                links[i] = Objects.requireNonNull(config.wireWrapper().apply(links[i]), "wireWrapper returned null");
+                if (config.retry())
+                {
+                    final Link wire = links[i];
+                    links[i] = null;
+                    links[i] = RetryLink.over(wire, linkCounters[i], config.nanoClock(), config.replayBufferBytes(),
+                        config.retryTimeoutNs(), config.burst());
+                }
                 final Link wrapped = config.linkWrapper().apply(links[i]);
                 final boolean first = 0 == i;
                 ports[i] = new Port(this, i, config, Objects.requireNonNull(wrapped, "linkWrapper returned null"),
@@ -539,6 +553,10 @@ public final class Engine implements AutoCloseable
         int maxCounters = EngineConfiguration.DEFAULT_MAX_COUNTERS;
         int errorLogLength = EngineConfiguration.DEFAULT_ERROR_LOG_LENGTH;
         UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
+        UnaryOperator<Link> wireWrapper = UnaryOperator.identity();
+        Boolean retry;
+        Integer replayBufferBytes;
+        Long retryTimeoutNs;
         Function<LinkCounters, Link> externalLink;
 
         Builder()
@@ -909,6 +927,61 @@ public final class Engine implements AutoCloseable
         public Builder linkWrapper(final UnaryOperator<Link> wrapper)
         {
             this.linkWrapper = Objects.requireNonNull(wrapper, "wrapper");
+            return this;
+        }
+
+        /**
+         * Wrap each port's wire below link-level retry: what such a wrapper drops or damages is repaired by the retry
+         * (a retransmission), where {@link #linkWrapper}'s faults reach the port. With retry off it wraps the link
+         * as {@link #linkWrapper} does, inside it. The wrapper sees the retry layer's frames (a
+         * {@link io.vlink.nic.link.RetryLink#HEADER_LENGTH}-byte header first) and is called once per port while the
+         * engine is built.
+         *
+         * @param wrapper returns the wire the port's retry layer uses, given the real link.
+         * @return this.
+         */
+        public Builder wireWrapper(final UnaryOperator<Link> wrapper)
+        {
+            this.wireWrapper = Objects.requireNonNull(wrapper, "wrapper");
+            return this;
+        }
+
+        /**
+         * Link-level retry ({@link io.vlink.nic.link.RetryLink}, docs/engine.md): every frame numbered, held until
+         * acknowledged and sent again when lost or damaged, so that a lossy path (UDP) is lossless for the link layer.
+         * Both ends of a link must agree.
+         *
+         * @param on true for retry; default: system property {@code vlink.retry}, else on over UDP and off over
+         *           loopback and shm (which do not lose frames).
+         * @return this.
+         */
+        public Builder retry(final boolean on)
+        {
+            this.retry = on;
+            return this;
+        }
+
+        /**
+         * @param bytes bytes of frames link-level retry holds until acknowledged, per link (default: property
+         *              {@code vlink.replay.buffer}, else 4 MiB; a power of two from 64 KiB to 1 GiB; one frame slot
+         *              per 256 bytes). Off-heap; full means back-pressure.
+         * @return this.
+         */
+        public Builder replayBufferBytes(final int bytes)
+        {
+            this.replayBufferBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @param nanos how long link-level retry waits for acknowledgement progress before it sends everything held
+         *              again (the wait doubling once while unanswered), and a gap asks for a replay again (default:
+         *              property {@code vlink.retry.timeout.ns}, else 10 ms; 100 us..1 s).
+         * @return this.
+         */
+        public Builder retryTimeoutNs(final long nanos)
+        {
+            this.retryTimeoutNs = nanos;
             return this;
         }
 

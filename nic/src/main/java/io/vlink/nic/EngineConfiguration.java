@@ -6,6 +6,7 @@ import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.RetryLink;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
@@ -18,6 +19,7 @@ import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -56,6 +58,12 @@ public final class EngineConfiguration
     public static final String CLOSE_DRAIN_PROP_NAME = "vlink.close.drain.ns";
     /** System property: how long an Armed or Active port waits without hearing from its peer, in ns. */
     public static final String LINK_TIMEOUT_PROP_NAME = "vlink.link.timeout.ns";
+    /** System property: link-level retry on ({@code true}) or off ({@code false}); default: on over UDP only. */
+    public static final String RETRY_PROP_NAME = "vlink.retry";
+    /** System property: bytes of each link-level retry replay buffer. */
+    public static final String REPLAY_BUFFER_PROP_NAME = "vlink.replay.buffer";
+    /** System property: the link-level retry timeout, in ns. */
+    public static final String RETRY_TIMEOUT_PROP_NAME = "vlink.retry.timeout.ns";
     /** System property: messages each queue pair holds. */
     public static final String QUEUE_DEPTH_PROP_NAME = "vlink.queue.depth";
     /** System property: queue pairs each port may create. */
@@ -150,6 +158,10 @@ public final class EngineConfiguration
     private final int maxCounters;
     private final int errorLogLength;
     private final UnaryOperator<Link> linkWrapper;
+    private final UnaryOperator<Link> wireWrapper;
+    private final boolean retry;
+    private final int replayBufferBytes;
+    private final long retryTimeoutNs;
     private final PortSettings port;
     private final PortConfig portConfig;
 
@@ -274,6 +286,41 @@ public final class EngineConfiguration
             "bytes of the distinct error log");
         linkWrapper = b.linkWrapper;
         portConfig = port.portConfig(qos, ArbiterAgent.PortArbiter.BURST_BYTES, rxEventRingLength);
+        wireWrapper = b.wireWrapper;
+        retry = retrySetting(b.retry, linkKind);
+        replayBufferBytes = intSetting("replayBufferBytes", b.replayBufferBytes, REPLAY_BUFFER_PROP_NAME,
+            RetryLink.DEFAULT_REPLAY_BUFFER_BYTES, RetryLink.MIN_REPLAY_BUFFER_BYTES, RetryLink.MAX_REPLAY_BUFFER_BYTES,
+            "bytes of frames link-level retry holds until acknowledged, a power of two");
+        powerOfTwo("replayBufferBytes", replayBufferBytes);
+        retryTimeoutNs = longSetting("retryTimeoutNs", b.retryTimeoutNs, RETRY_TIMEOUT_PROP_NAME,
+            RetryLink.DEFAULT_RETRY_TIMEOUT_NS, RetryLink.MIN_RETRY_TIMEOUT_NS, RetryLink.MAX_RETRY_TIMEOUT_NS,
+            "how long link-level retry waits for an acknowledgement before it sends again");
+    }
+
+    /** On over UDP, off over the links that do not lose (loopback, shm), unless set or the property says. */
+    private static boolean retrySetting(final Boolean explicit, final Engine.LinkKind kind)
+    {
+        if (null != explicit)
+        {
+            return explicit;
+        }
+        final String text = System.getProperty(RETRY_PROP_NAME);
+        if (null == text)
+        {
+            return Engine.LinkKind.UDP == kind;
+        }
+        switch (text.trim().toLowerCase(Locale.ROOT))
+        {
+            case "true":
+            case "on":
+                return true;
+            case "false":
+            case "off":
+                return false;
+            default:
+                throw new IllegalArgumentException("system property " + RETRY_PROP_NAME + " '" + text +
+                    "': use true or false (link-level retry)");
+        }
     }
 
     // ---------------------------------------------------------------- checks
@@ -552,6 +599,39 @@ public final class EngineConfiguration
     public io.vlink.nic.link.LinkKey udpKey()
     {
         return udpKey;
+    }
+
+    /**
+     * @return whether the ports' links run link-level retry ({@link RetryLink}): on by default over UDP.
+     */
+    public boolean retry()
+    {
+        return retry;
+    }
+
+    /**
+     * @return bytes of each link-level retry replay buffer.
+     */
+    public int replayBufferBytes()
+    {
+        return replayBufferBytes;
+    }
+
+    /**
+     * @return how long link-level retry waits for acknowledgement progress before it sends everything held again, in
+     * ns (doubling once while unanswered).
+     */
+    public long retryTimeoutNs()
+    {
+        return retryTimeoutNs;
+    }
+
+    /**
+     * @return wraps each port's link below link-level retry (the raw wire), for fault injection; identity by default.
+     */
+    public UnaryOperator<Link> wireWrapper()
+    {
+        return wireWrapper;
     }
 
     /**

@@ -577,7 +577,9 @@ public final class Port
                 return false;
             }
         }
-        return 0 == counters.cellOccupancy().get();
+        // over a link with retry, what is on the wire is delivered once the peer acknowledged it (a link that is not
+        // Active, a peer gone, has nothing more to wait for)
+        return 0 == counters.cellOccupancy().get() && (0 == link.unacknowledged() || LinkState.ACTIVE != linkState());
     }
 
     /** Engine, once every agent stopped: count what is left (the link is read to its end: nothing else will). */

@@ -499,7 +499,11 @@ public final class Switch implements Agent, AutoCloseable
         @Override
         public void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
         {
-            receive.onFrame(frameType, buffer, offset, length);
+            if (!receive.onFrame(frameType, buffer, offset, length))
+            {
+                // damaged on the way: a link with retry asks for it again
+                link.rejectFrame();
+            }
         }
 
         @Override

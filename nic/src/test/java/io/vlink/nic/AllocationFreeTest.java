@@ -2,6 +2,8 @@ package io.vlink.nic;
 
 import io.vlink.core.credit.LinkState;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.ForwardingLink;
+import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.test.Deadline;
 import io.vlink.nic.test.EngineErrors;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,12 +30,48 @@ class AllocationFreeTest
     @Test
     void aMillionPacketsThroughTheWholePipelineAllocateNothing()
     {
+        assertAllocationFree(Engine.builder(), PACKETS);
+    }
+
+    /**
+     * The same with link-level retry over a wire that loses every 97th frame: sequence numbers, the replay buffer,
+     * acknowledgements, replay requests and retransmissions allocate nothing either.
+     */
+    @Test
+    void linkLevelRetryOverALossyWireAllocatesNothing()
+    {
+        final Engine.Builder builder = Engine.builder().retry(true).wireWrapper(link -> new ForwardingLink(link)
+        {
+            private final java.util.SplittableRandom random = new java.util.SplittableRandom(97);
+            private FrameHandler handler;
+            private final FrameHandler lossy = (type, buffer, offset, length) ->
+            {
+                if (random.nextInt(100) != 0)
+                {
+                    handler.onFrame(type, buffer, offset, length);
+                }
+            };
+
+            @Override
+            public int poll(final FrameHandler handler, final int frameLimit)
+            {
+                this.handler = handler;
+                return delegate.poll(lossy, frameLimit);
+            }
+        });
+        final long[] requests = assertAllocationFree(builder, PACKETS / 10);
+        assertTrue(requests[0] > 0);
+    }
+
+    /** @return port B's replay requests. */
+    private long[] assertAllocationFree(final Engine.Builder builder, final int packets)
+    {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported());
         threads.setThreadAllocatedMemoryEnabled(true);
 
-        try (Engine engine = Engine.builder().name("alloc").directory(dir).threading(ThreadingMode.INVOKER).build())
+        try (Engine engine = builder.name("alloc").directory(dir).threading(ThreadingMode.INVOKER).build())
         {
             final Port a = engine.port(0);
             final Port b = engine.port(1);
@@ -46,12 +84,13 @@ class AllocationFreeTest
             run(engine, b, qps, message, received, handler, 100_000);
             final long threadId = Thread.currentThread().getId();
             final long before = threads.getThreadAllocatedBytes(threadId);
-            run(engine, b, qps, message, received, handler, PACKETS);
+            run(engine, b, qps, message, received, handler, packets);
             final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
             EngineErrors.assertNone(engine.countersFile());
             // one object per packet would be 16 MB or more; a few KB are the JIT's and JMX's own bookkeeping
-            assertTrue(allocated < PACKETS / 100, "allocated " + allocated + " bytes over " + PACKETS + " packets");
+            assertTrue(allocated < PACKETS / 100, "allocated " + allocated + " bytes over " + packets + " packets");
             assertEquals(0, b.counters().discards(0).get());
+            return new long[]{b.counters().linkReplayRequests().get()};
         }
     }
 

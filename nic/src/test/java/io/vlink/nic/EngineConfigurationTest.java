@@ -3,6 +3,7 @@ package io.vlink.nic;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.test.Deadline;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -28,6 +30,9 @@ class EngineConfigurationTest
         EngineConfiguration.BURST_PROP_NAME, EngineConfiguration.CAPTURE_LENGTH_PROP_NAME,
         EngineConfiguration.FCP_PERIOD_PROP_NAME, EngineConfiguration.QUEUE_DEPTH_PROP_NAME,
         EngineConfiguration.MAX_QUEUE_PAIRS_PROP_NAME,
+        EngineConfiguration.RETRY_PROP_NAME,
+        EngineConfiguration.REPLAY_BUFFER_PROP_NAME,
+        EngineConfiguration.RETRY_TIMEOUT_PROP_NAME,
     };
 
     @TempDir
@@ -199,6 +204,41 @@ class EngineConfigurationTest
         assertEquals("capture " + missing + "/x.pcap: directory " + missing + " does not exist; create it or give " +
             "another path", refused(Engine.builder().capture(missing.toPath().resolve("x.pcap"))));
         assertEquals(0, dir.listFiles((d, name) -> name.endsWith(".counters")).length, "nothing was started");
+    }
+
+    @Test
+    void linkLevelRetryIsOnOverUdpOnlyUnlessSetAndItsSettingsAreChecked()
+    {
+        final InetSocketAddress a = new InetSocketAddress("127.0.0.1", 1);
+        final InetSocketAddress b = new InetSocketAddress("127.0.0.1", 2);
+        assertTrue(Engine.builder().udp(a, b, 1, 2).conclude().retry(), "over UDP");
+        assertFalse(Engine.builder().conclude().retry(), "loopback");
+        assertFalse(Engine.builder().shm(Path.of("x.shm"), ShmLink.Role.A).directory(dir).conclude().retry(), "shm");
+        assertFalse(Engine.builder().udp(a, b, 1, 2).retry(false).conclude().retry());
+        assertTrue(Engine.builder().retry(true).conclude().retry());
+        final EngineConfiguration defaults = Engine.builder().conclude();
+        assertEquals(4 << 20, defaults.replayBufferBytes());
+        assertEquals(10_000_000L, defaults.retryTimeoutNs());
+
+        System.setProperty(EngineConfiguration.RETRY_PROP_NAME, "off");
+        System.setProperty(EngineConfiguration.REPLAY_BUFFER_PROP_NAME, "65536");
+        System.setProperty(EngineConfiguration.RETRY_TIMEOUT_PROP_NAME, "2_000_000");
+        final EngineConfiguration properties = Engine.builder().udp(a, b, 1, 2).conclude();
+        assertFalse(properties.retry());
+        assertEquals(65536, properties.replayBufferBytes());
+        assertEquals(2_000_000L, properties.retryTimeoutNs());
+        assertTrue(Engine.builder().udp(a, b, 1, 2).retry(true).conclude().retry(), "the setter wins");
+        System.setProperty(EngineConfiguration.RETRY_PROP_NAME, "sometimes");
+        assertEquals("system property vlink.retry 'sometimes': use true or false (link-level retry)",
+            refused(Engine.builder()));
+        System.clearProperty(EngineConfiguration.RETRY_PROP_NAME);
+
+        assertEquals("replayBufferBytes 100000 is not a power of two: use e.g. 65536 or 131072",
+            refused(Engine.builder().replayBufferBytes(100_000)));
+        assertEquals("replayBufferBytes 1024 is out of range: use 65536..1073741824 (bytes of frames link-level " +
+            "retry holds until acknowledged, a power of two)", refused(Engine.builder().replayBufferBytes(1024)));
+        assertEquals("retryTimeoutNs 10 is out of range: use 100000..1000000000 (how long link-level retry waits " +
+            "for an acknowledgement before it sends again)", refused(Engine.builder().retryTimeoutNs(10)));
     }
 
     @Test

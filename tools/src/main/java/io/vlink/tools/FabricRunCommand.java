@@ -4,8 +4,10 @@ import io.vlink.core.config.Result;
 import io.vlink.core.fabric.Peers;
 import io.vlink.core.fabric.Topology;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.RetryLink;
 import io.vlink.nic.link.UdpLink;
 import io.vlink.tools.fabric.FabricSoak;
+import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -79,10 +81,17 @@ final class FabricRunCommand implements Callable<Integer>
             "the engine's, 200); raise it on a loaded machine.")
     Long linkTimeoutMs;
 
+    @Option(names = "--retry", paramLabel = "on|off",
+        description = "Link-level retry on the cables to other processes (UDP): every frame numbered, acknowledged " +
+            "and sent again when lost, so that the kernel's drops cost retransmissions, not packets; every process " +
+            "must say the same (default: on).")
+    String retry;
+
     @Override
     public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
+        final boolean linkRetry = !Boolean.FALSE.equals(SoakOptions.retry(spec, retry));
         if (peerWait <= 0)
         {
             throw usage("--peer-wait " + peerWait + ": give a positive number of seconds");
@@ -137,7 +146,8 @@ final class FabricRunCommand implements Callable<Integer>
             {
                 return Vlink.EXIT_FAILURE;
             }
-            options.remoteLinks = (node, port, counters) -> udp(addresses, node, port, counters);
+            options.remoteLinks = (node, port, counters) -> udp(addresses, node, port, counters, linkRetry);
+            more += linkRetry ? ", retry on" : ", retry off";
             options.peerAddress = node ->
             {
                 final InetSocketAddress base = addresses.base(node.id());
@@ -171,14 +181,24 @@ final class FabricRunCommand implements Callable<Integer>
         return Diagnostics.refused(err, peers, complete, "nothing runs") ? null : complete.value();
     }
 
-    /** A cable end that leaves this process: its own socket, {@code HOST:PORT+P}, to the far end's. */
+    /**
+     * A cable end that leaves this process: its own socket, {@code HOST:PORT+P}, to the far end's; with link-level
+     * retry over it unless {@code --retry off}.
+     */
     private static Link udp(
-        final Peers addresses, final Topology.Node node, final int port, final io.vlink.nic.status.LinkCounters counters)
+        final Peers addresses, final Topology.Node node, final int port, final io.vlink.nic.status.LinkCounters counters,
+        final boolean retry)
     {
         final Topology.Link cable = node.link(port);
         final InetSocketAddress local = addresses.address(node, port);
         final InetSocketAddress remote = addresses.address(cable.remote(), cable.remotePort());
-        return new UdpLink(local, remote, Link.MAX_DATA_FRAME_LENGTH, counters);
+        if (!retry)
+        {
+            return new UdpLink(local, remote, Link.MAX_DATA_FRAME_LENGTH, counters);
+        }
+        return RetryLink.over(new UdpLink(local, remote, UdpLink.MAX_FRAME_LENGTH, counters, null,
+            SystemNanoClock.INSTANCE, UdpLink.DEFAULT_HELLO_INTERVAL_NS, true), counters, SystemNanoClock.INSTANCE,
+            RetryLink.DEFAULT_REPLAY_BUFFER_BYTES, RetryLink.DEFAULT_RETRY_TIMEOUT_NS, RetryLink.DEFAULT_BURST);
     }
 
     private ParameterException usage(final String message)

@@ -102,6 +102,11 @@ public final class PerfCommand implements Callable<Integer>
             BANDWIDTH_WARMUP + " for bandwidth: enough for the JIT to compile the path on two busy cores).")
     Long warmup;
 
+    @Option(names = "--retry", paramLabel = "on|off",
+        description = "Link-level retry on both sides (they must agree): every frame numbered, acknowledged and sent " +
+            "again when lost (default: on with --link udp, off with shm).")
+    String retry;
+
     @Option(names = "--sl", paramLabel = "SL", defaultValue = "0", description = "The SL, 0 to 15 (default: ${DEFAULT-VALUE}).")
     int sl;
 
@@ -363,6 +368,12 @@ public final class PerfCommand implements Callable<Integer>
         run.settings.peerTimeoutNs = (long)(peerTimeout * 1e9);
         final ThreadingMode mode = ThreadingMode.parse(threads);
         IdleStrategies.supplier(idle);
+        final Boolean linkRetry = SoakOptions.parseRetry(retry);
+        if (ring && null != linkRetry)
+        {
+            throw new IllegalArgumentException("--retry: ring-lat measures the bare rings, without an engine or retry");
+        }
+        final String retryText = null == linkRetry ? (shm ? "" : ", retry on") : linkRetry ? ", retry on" : ", retry off";
         run.threadsText = ring ? "none (no engine); the application's thread spins, then yields" :
             ThreadingMode.INVOKER == mode ?
             "invoker (the application's thread runs the engine; it spins, then yields)" :
@@ -371,25 +382,25 @@ public final class PerfCommand implements Callable<Integer>
         {
             final Path file = path.toAbsolutePath();
             final ShmLink.Role role = server ? ShmLink.Role.A : ShmLink.Role.B;
-            run.linkText = ring ? "shm " + file + " (bare rings, no engine)" : "shm " + file;
+            run.linkText = ring ? "shm " + file + " (bare rings, no engine)" : "shm " + file + retryText;
             final long linkTimeoutNs = run.settings.peerTimeoutNs;
             run.transports = ring ? () -> new RingTransport(file, role) :
-                () -> EngineTransport.shm(file, role, mode, idle, linkTimeoutNs);
+                () -> EngineTransport.shm(file, role, mode, idle, linkTimeoutNs, linkRetry);
         }
         else if (server)
         {
             final int udpPort = null != port ? checkPort(port) : DEFAULT_PORT;
-            run.linkText = "udp, port " + udpPort;
+            run.linkText = "udp, port " + udpPort + retryText;
             final long linkTimeoutNs = run.settings.peerTimeoutNs;
-            run.transports = () -> EngineTransport.udpServer(udpPort, mode, idle, linkTimeoutNs);
+            run.transports = () -> EngineTransport.udpServer(udpPort, mode, idle, linkTimeoutNs, linkRetry);
         }
         else
         {
             final InetSocketAddress address = address(connect);
-            run.linkText = "udp, server " + address;
+            run.linkText = "udp, server " + address + retryText;
             final long timeoutNs = run.settings.linkUpTimeoutNs;
             final long linkTimeoutNs = run.settings.peerTimeoutNs;
-            run.transports = () -> EngineTransport.udpClient(address, mode, idle, timeoutNs, linkTimeoutNs);
+            run.transports = () -> EngineTransport.udpClient(address, mode, idle, timeoutNs, linkTimeoutNs, linkRetry);
         }
         return run;
     }

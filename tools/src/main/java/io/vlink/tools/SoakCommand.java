@@ -119,6 +119,12 @@ public final class SoakCommand implements Callable<Integer>
             "mode 600), a SipHash-2-4 MAC per datagram.")
     Path key;
 
+    @Option(names = "--retry", paramLabel = "on|off",
+        description = "Link-level retry: every frame numbered, acknowledged and sent again when lost or damaged, so " +
+            "the wire's faults act below it and cost retransmissions, not packets (default: on with --link udp, off " +
+            "otherwise).")
+    String retry;
+
     @Option(names = "--threads", paramLabel = "MODE", defaultValue = "auto",
         description = "Engine threads: shared (one engine thread), split (transmit and receive agents on a thread " +
             "each), dedicated (one per agent) or invoker (the soak's " +
@@ -200,6 +206,7 @@ public final class SoakCommand implements Callable<Integer>
         }
         options.udp = parseLink();
         options.shm = "shm".equals(link);
+        options.retry = SoakOptions.retry(spec, retry);
         if (null != key)
         {
             if (!options.udp)
@@ -299,13 +306,14 @@ public final class SoakCommand implements Callable<Integer>
 
         out.println(String.format(Locale.ROOT, "vlink soak: %s s%s, link %s, threads %s, idle %s, %d data VLs, " +
             "packets %s, %s, seed %d%s", fmt(seconds), 0 == options.packets ? "" : " or " + options.packets +
-            " packets", null == options.peer ? link : link + " to the peer at " + peer, threads,
+            " packets", (null == options.peer ? link : link + " to the peer at " + peer) +
+            (options.retryOn() ? " (retry on)" : ""), threads,
             ThreadingMode.INVOKER == options.threading ? "none" : idle, qos.dataVls(), sizeText(options),
             0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
             options.faults.any() ? ", faults " + options.faults : ""));
         if (options.udp)
         {
-            warnIfSocketBuffersAreSmall(err, qos.dataVls());
+            warnIfSocketBuffersAreSmall(err, qos.dataVls(), options.retryOn());
         }
         final String[] notDriven = SoakRunner.notDrivenReasons(qos);
         for (int vl = 0; vl < qos.dataVls(); vl++)
@@ -624,10 +632,11 @@ public final class SoakCommand implements Callable<Integer>
     }
 
     /**
-     * Over UDP the kernel's socket buffer must hold every credit window (docs/engine.md): if it cannot, datagrams are
-     * lost that credits did not allow for, and the soak reports them as losses.
+     * Over UDP the kernel's socket buffer should hold every credit window (docs/engine.md): if it cannot, datagrams are
+     * lost that credits did not allow for; with link-level retry they are sent again (slower), without it the soak
+     * reports them as losses.
      */
-    private static void warnIfSocketBuffersAreSmall(final PrintWriter err, final int dataVls)
+    private static void warnIfSocketBuffersAreSmall(final PrintWriter err, final int dataVls, final boolean retry)
     {
         final Path rmemMax = Path.of("/proc/sys/net/core/rmem_max");
         try (InputStream in = Files.newInputStream(rmemMax))
@@ -640,8 +649,8 @@ public final class SoakCommand implements Callable<Integer>
             if (max < needed)
             {
                 err.println("warning: net.core.rmem_max is " + max + " bytes; " + dataVls + " credit windows need " +
-                    "about " + needed + ": the kernel may drop datagrams (sysctl -w net.core.rmem_max=" +
-                    Math.max(needed, 4L * 1024 * 1024) + ")");
+                    "about " + needed + ": the kernel may drop datagrams" + (retry ? ", which are then sent again" : "") +
+                    " (sysctl -w net.core.rmem_max=" + Math.max(needed, 4L * 1024 * 1024) + ")");
                 err.flush();
             }
         }
@@ -688,6 +697,7 @@ public final class SoakCommand implements Callable<Integer>
         out.println(cells.append(String.format(Locale.ROOT, " VL15 %d", result.vl15InjectedCells)));
         out.println(String.format(Locale.ROOT, "FCP: sent %d, received %d, discarded %d", result.fcpSent,
             result.fcpReceived, result.fcpDiscarded));
+        out.println(result.retryText());
         if (!result.faultsInjected.isEmpty())
         {
             final StringBuilder line = new StringBuilder("faults (injected/detected):");

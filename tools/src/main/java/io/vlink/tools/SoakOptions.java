@@ -5,7 +5,7 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * The checks {@code vlink soak} and {@code vlink fabric soak}/{@code run} share, so that one option means one thing
- * with one message everywhere: how long traffic is offered, and how many packets.
+ * with one message everywhere: how long traffic is offered, how many packets, and link-level retry.
  */
 final class SoakOptions
 {
@@ -42,5 +42,45 @@ final class SoakOptions
                 "packets");
         }
         return packets;
+    }
+
+    /**
+     * @return {@code --retry}'s value: true (on), false (off), or null when not given (the link's default: on over
+     * UDP, off over loopback and shm).
+     * @throws ParameterException unless on or off.
+     */
+    static Boolean retry(final CommandSpec spec, final String retry)
+    {
+        try
+        {
+            return parseRetry(retry);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
+    /**
+     * @param retry {@code --retry}'s text, or null.
+     * @return true (on), false (off), or null when not given.
+     * @throws IllegalArgumentException unless on or off.
+     */
+    static Boolean parseRetry(final String retry)
+    {
+        if (null == retry)
+        {
+            return null;
+        }
+        switch (retry)
+        {
+            case "on":
+                return Boolean.TRUE;
+            case "off":
+                return Boolean.FALSE;
+            default:
+                throw new IllegalArgumentException("--retry " + retry + ": use on or off (link-level retry; " +
+                    "default: on over udp, off otherwise)");
+        }
     }
 }

@@ -221,6 +221,9 @@ class FabricRunCommandTest
         final Cli unknown = Cli.run("fabric", "run", topology, "--nodes", "Switch7");
         assertEquals(2, unknown.exitCode, unknown.toString());
         assertTrue(unknown.err.startsWith("vlink fabric run: --nodes: no node \"Switch7\""), unknown.err);
+        final Cli retry = Cli.run("fabric", "run", topology, "--retry", "sometimes");
+        assertEquals(2, retry.exitCode, retry.toString());
+        assertTrue(retry.err.startsWith("vlink fabric run: --retry sometimes: use on or off"), retry.err);
     }
 
     @Test

@@ -253,6 +253,9 @@ class PerfCommandTest
         usage("ring-lat measures the shm link's rings", "ring-lat", "--server", "--link", "udp");
         usage("--connect is for --link udp", "send-lat", "--link", "shm", "--path", "x.shm", "--connect", "h");
         usage("unknown idle strategy", "send-lat", "--server", "--idle", "nap");
+        usage("--retry maybe: use on or off", "send-lat", "--server", "--retry", "maybe");
+        usage("--retry: ring-lat measures the bare rings", "ring-lat", "--server", "--link", "shm", "--path", "x.shm",
+            "--retry", "on");
     }
 
     private static void usage(final String message, final String... args)

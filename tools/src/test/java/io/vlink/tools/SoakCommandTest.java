@@ -309,6 +309,8 @@ class SoakCommandTest
         assertUsage("positive number of seconds", "--seconds", "0");
         assertUsage("positive number of packets", "--rate", "-5");
         assertUsage("--packets 0: give a positive number of packets", "--packets", "0");
+        assertUsage("--retry maybe: use on or off (link-level retry; default: on over udp, off otherwise)", "--retry",
+            "maybe");
     }
 
     private static void assertUsage(final String message, final String... args)

@@ -84,7 +84,7 @@ class SoakServeTest
             "--dir", counters.toString());
         assertEquals(0, cli.exitCode, cli::toString);
         assertTrue(cli.out.startsWith("vlink soak: 10 s or 3000 packets, link udp to the peer at 127.0.0.1:" + port +
-            ","), cli.out);
+            " (retry on),"), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
         assertEquals(true, summary.get("ok"), summary.toString());
         assertEquals("udp", summary.get("link"));

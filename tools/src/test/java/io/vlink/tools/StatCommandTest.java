@@ -37,6 +37,8 @@ class StatCommandTest
             file.countersManager().setCounterValue(port.txPackets(1).id(), 42);
             file.countersManager().setCounterValue(port.rxBytes(15).id(), 256);
             file.countersManager().setCounterValue(port.discards(DiscardReason.DATA_BAD_CRC.id()).id(), 5);
+            file.countersManager().setCounterValue(port.linkRetransmits().id(), 17);
+            file.countersManager().setCounterValue(port.linkReplayRequests().id(), 3);
             new ErrorLogHandler(file.errorLog(), System.err).onError(new IllegalStateException("bad \"frame\""));
 
             final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--errors");
@@ -51,6 +53,9 @@ class StatCommandTest
             assertTrue(lines.contains("counter engine=soak port=1 vl=- name=discards_data_bad_crc value=5"), cli.out);
             assertTrue(lines.contains("counter engine=soak port=- vl=- name=errors value=1"), cli.out);
             assertTrue(lines.contains("counter engine=soak port=1 vl=0 name=credit_stalls value=0"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=1 vl=- name=link_retransmits value=17"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=1 vl=- name=link_replay_requests value=3"), cli.out);
+            assertTrue(lines.contains("counter engine=soak port=1 vl=- name=link_retry_failures value=0"), cli.out);
             assertTrue(lines.stream().anyMatch((l) -> l.matches(
                 "error engine=soak observations=1 first=\\S+ last=\\S+ " +
                 "message=\"java.lang.IllegalStateException: bad 'frame'\"")), cli.out);
@@ -62,7 +67,7 @@ class StatCommandTest
             final Cli nonZero = Cli.run("stat", "--dir", dir.getPath(), "--nonzero");
             final List<String> counters = Arrays.stream(nonZero.out.split("\n"))
                 .filter((l) -> l.startsWith("counter ")).collect(Collectors.toList());
-            assertEquals(4, counters.size(), nonZero.out);
+            assertEquals(6, counters.size(), nonZero.out);
         }
         final Cli after = Cli.run("stat", "--dir", dir.getPath());
         assertEquals(0, after.exitCode);

@@ -81,4 +81,14 @@ public final class FcpCheck
         final int verdict = Fcp.verdict(decoded);
         return Fcp.OK == verdict ? VALID : discardReason(verdict).id();
     }
+
+    /**
+     * @param malformed a reason {@link #malformed} returned.
+     * @return whether it shows damage on the way (a bad LPCRC, a wrong length), which a link with retry asks for
+     * again, rather than what the peer sent on purpose (a reserved Op).
+     */
+    public static boolean isDamage(final int malformed)
+    {
+        return DiscardReason.FCP_RESERVED_OP.id() != malformed;
+    }
 }

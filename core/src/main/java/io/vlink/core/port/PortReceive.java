@@ -93,24 +93,19 @@ public final class PortReceive
      * @param buffer    the frame's buffer, valid during the call.
      * @param offset    where it starts.
      * @param length    its length.
+     * @return false when the frame arrived damaged (discarded for a failed CRC or a wrong length), which a link with
+     * link-level retry then asks for again; true otherwise (stored, or discarded for what its sender meant).
      */
-    public void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
+    public boolean onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
     {
         if (null != tap)
         {
             tap.onFrame(frameType, buffer, offset, length);
         }
-        if (FrameSink.LINK_FRAME == frameType)
-        {
-            onFcp(buffer, offset, length);
-        }
-        else
-        {
-            onData(buffer, offset, length);
-        }
+        return FrameSink.LINK_FRAME == frameType ? onFcp(buffer, offset, length) : onData(buffer, offset, length);
     }
 
-    private void onFcp(final DirectBuffer buffer, final int offset, final int length)
+    private boolean onFcp(final DirectBuffer buffer, final int offset, final int length)
     {
         final long result = Fcp.decode(buffer, offset, length);
         final int malformed = FcpCheck.malformed(result, length);
@@ -118,21 +113,22 @@ public final class PortReceive
         {
             counters.discard(malformed);
             counters.fcpMalformed.incrementRelease();
-            return;
+            return !FcpCheck.isDamage(malformed);
         }
         // the blocks stored before the FCP are reported before it: ABR := FCTBS counts them
         flushAccepted();
         events.onFcp(Fcp.word(result));
+        return true;
     }
 
-    private void onData(final DirectBuffer buffer, final int offset, final int length)
+    private boolean onData(final DirectBuffer buffer, final int offset, final int length)
     {
         final int result = checker.check(buffer, offset, length);
         if (PacketChecker.OK != PacketChecker.verdict(result))
         {
             // bad length, VCRC or ICRC: not stored, ABR and free space do not move (docs/flow-control.md)
             counters.discard(DiscardReason.DATA_BAD_CRC.id());
-            return;
+            return false;
         }
         final int vl = LrhFlyweight.vl(buffer, offset);
         final int size = length - Sizes.VCRC_LENGTH;
@@ -160,6 +156,7 @@ public final class PortReceive
             // the sender ignored its credit
             counters.discard(DiscardReason.DATA_OVERFLOW.id());
         }
+        return true;
     }
 
     /**

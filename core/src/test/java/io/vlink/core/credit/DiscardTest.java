@@ -18,6 +18,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,25 +78,25 @@ class DiscardTest
         final byte[] bytes = HexFormat.of().parseHex("100000ff380c0000");
 
         // wire.md: 100000ff 380c, Op 1, FCTBS 0, VL 0, FCCL 255: an Initialize port takes it
-        port.receive(FrameSink.LINK_FRAME, bytes, 0, 8, 0);
+        assertTrue(port.receive(FrameSink.LINK_FRAME, bytes, 0, 8, 0), "sound");
         assertEquals(255, port.creditLimit(0));
 
         // one bit flipped in the FCCL: bad LPCRC, nothing moves
         bytes[3] = (byte)0xfe;
-        port.receive(FrameSink.LINK_FRAME, bytes, 0, 8, 0);
+        assertFalse(port.receive(FrameSink.LINK_FRAME, bytes, 0, 8, 0), "damaged: a link with retry asks again");
         assertEquals(1, port.counters.discards(DiscardReason.FCP_BAD_LPCRC));
         assertEquals(255, port.creditLimit(0));
 
         // seven bytes: too short; nine: too long, whatever the first eight
-        port.receive(FrameSink.LINK_FRAME, bytes, 0, 7, 0);
+        assertFalse(port.receive(FrameSink.LINK_FRAME, bytes, 0, 7, 0));
         assertEquals(1, port.counters.discards(DiscardReason.FCP_TOO_SHORT));
-        port.receive(FrameSink.LINK_FRAME, new byte[9], 0, 9, 0);
+        assertFalse(port.receive(FrameSink.LINK_FRAME, new byte[9], 0, 9, 0));
         assertEquals(1, port.counters.discards(DiscardReason.FCP_TOO_LONG));
 
         // a good LPCRC over a reserved Op
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         Fcp.encode(buffer, 0, Fcp.word(2, 0, 0, 300));
-        port.receive(FrameSink.LINK_FRAME, bytes, 0, 8, 0);
+        assertTrue(port.receive(FrameSink.LINK_FRAME, bytes, 0, 8, 0), "what the sender meant: asking again repeats it");
         assertEquals(1, port.counters.discards(DiscardReason.FCP_RESERVED_OP));
         assertEquals(4, port.counters.fcpMalformed(), "the receive half's: malformed");
 
@@ -169,16 +170,17 @@ class DiscardTest
     {
         final TestPort port = activePort(1);
         final byte[] data = port.source.frame(0, 2).clone();
+        assertTrue(port.receive(FrameSink.DATA_FRAME, data, 0, data.length, 0), "stored");
         data[20] ^= 1;
-        port.receive(FrameSink.DATA_FRAME, data, 0, data.length, 0);
+        assertFalse(port.receive(FrameSink.DATA_FRAME, data, 0, data.length, 0), "damaged: a link with retry asks again");
         final byte[] fcp = new byte[Fcp.LENGTH];
         Fcp.encode(new UnsafeBuffer(fcp), 0, Fcp.word(Fcp.OP_NORMAL, 0, 0, 100));
         fcp[1] ^= 1;
         port.receive(FrameSink.LINK_FRAME, fcp, 0, fcp.length, 0);
         assertEquals(1, port.counters.discards(DiscardReason.FCP_BAD_LPCRC));
         assertEquals(1, port.counters.discards(DiscardReason.DATA_BAD_CRC));
-        assertEquals(0, port.receiver().blocksReceived(0));
-        assertEquals(256, port.receiver().freeBlocks(0));
+        assertEquals(2, port.receiver().blocksReceived(0), "the sound copy only");
+        assertEquals(254, port.receiver().freeBlocks(0));
         assertEquals(2, port.counters.discardsTotal());
         assertEquals(1, port.counters.fcpDiscardsTotal());
     }

@@ -136,14 +136,16 @@ public final class TestPort implements PortCredit.Listener
      * @param offset where it starts.
      * @param length its length.
      * @param nowNs  the clock.
+     * @return the receive half's verdict: false when the frame arrived damaged.
      */
-    public void receive(final int type, final byte[] bytes, final int offset, final int length, final long nowNs)
+    public boolean receive(final int type, final byte[] bytes, final int offset, final int length, final long nowNs)
     {
         clock.update(nowNs);
         final PortReceive receive = port.receiveHalf();
-        receive.onFrame(type, new UnsafeBuffer(bytes), offset, length);
+        final boolean sound = receive.onFrame(type, new UnsafeBuffer(bytes), offset, length);
         receive.endPoll();
         credit(nowNs);
+        return sound;
     }
 
     /**

@@ -69,6 +69,18 @@ public class ForwardingLink implements Link
     }
 
     @Override
+    public void rejectFrame()
+    {
+        delegate.rejectFrame();
+    }
+
+    @Override
+    public long unacknowledged()
+    {
+        return delegate.unacknowledged();
+    }
+
+    @Override
     public long incarnation()
     {
         return delegate.incarnation();

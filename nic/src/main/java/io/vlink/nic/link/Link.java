@@ -32,6 +32,28 @@ public interface Link extends FrameSink, AutoCloseable
     int poll(FrameHandler handler, int frameLimit);
 
     /**
+     * The frame the receiving thread is delivering (called from the {@link FrameHandler}, during {@link #poll}) is
+     * damaged: its CRC failed. A link with retry ({@link RetryLink}) does not count it as delivered and asks the
+     * peer for it again, as a link-level retry does on a CRC error; other links ignore the call (the frame is
+     * discarded by the caller, as the link layer without retry does).
+     */
+    default void rejectFrame()
+    {
+    }
+
+    /**
+     * Frames sent and not yet acknowledged by the peer, as the transmitting thread last published it (any thread):
+     * what {@code Engine.close()} waits for, while the link is up, besides the transmit path. A link without
+     * acknowledgements has none.
+     *
+     * @return frames held until acknowledged.
+     */
+    default long unacknowledged()
+    {
+        return 0;
+    }
+
+    /**
      * This end's incarnation: a random non-zero number drawn when the link opened, so that a peer recognises a
      * restarted end.
      *

@@ -34,7 +34,7 @@ import java.nio.channels.DatagramChannel;
  *  +-------------------------------+---------------+---------------+
  *  |          magic 'VL'           |  version (1)  |     type      |
  *  +-------------------------------+---------------+-------------+-+
- *  |                           reserved (0)                      |E|
+ *  |                         reserved (0)                      |R|E|
  *  +---------------------------------------------------------------+
  *  |                    sender's nonce (64 bits)                   |
  *  +---------------------------------------------------------------+
@@ -49,7 +49,8 @@ import java.nio.channels.DatagramChannel;
  * </pre>
  * Each end picks a random 64-bit nonce when it opens (its incarnation). The two ends train a session with HELLO
  * datagrams: a HELLO names its sender's nonce and the nonce it has heard from the receiver (0 when none) and, in bit
- * E, whether the sender has taken the receiver as its peer. An end takes a peer's nonce only from a HELLO that echoes
+ * E, whether the sender has taken the receiver as its peer, and in bit R whether its frames carry a {@link RetryLink}
+ * header (ends that disagree never train a session: each would misread the other's frames). An end takes a peer's nonce only from a HELLO that echoes
  * its own nonce, which proves the sender read a datagram sent to this end's address; it answers a HELLO that does not
  * know its nonce with one that names it (at most once per HELLO interval, so it cannot be used to amplify traffic).
  * The session is the pair of nonces; frames flow once both ends hold it, and a frame is accepted only when it names
@@ -80,6 +81,8 @@ public final class UdpLink implements Link
     public static final int MIN_FRAME_LENGTH = LINK_FRAME_LENGTH;
     /** The link header in front of every frame. */
     public static final int HEADER_LENGTH = 32;
+    /** The longest frame: the longest data packet with a {@link RetryLink} header in front. */
+    public static final int MAX_FRAME_LENGTH = MAX_DATA_FRAME_LENGTH + RetryLink.HEADER_LENGTH;
     /** The MAC after every datagram of an authenticated link. */
     public static final int MAC_LENGTH = 8;
     /** How often an end that has no session yet repeats its HELLO. */
@@ -99,6 +102,8 @@ public final class UdpLink implements Link
     static final int RECEIVER_OFFSET = 16;
     static final int SEQUENCE_OFFSET = 24;
     static final int FLAG_ESTABLISHED = 1;
+    /** In a HELLO: the sender's frames carry a {@link RetryLink} header; both ends must agree to train a session. */
+    static final int FLAG_RETRY = 2;
     private static final int REPLAY_WINDOW = 64;
 
     private static final VarHandle SESSION_PEER;
@@ -126,6 +131,7 @@ public final class UdpLink implements Link
     private final long k1;
     private final int macLength;
     private final long nonce;
+    private final boolean retry;
 
     // transmitting thread
     private final UnsafeBuffer sendBuffer;
@@ -160,7 +166,7 @@ public final class UdpLink implements Link
      *
      * @param local          the local address to bind (port 0 picks a free port: see {@link #localAddress()}).
      * @param peer           the only address frames are accepted from and sent to.
-     * @param maxFrameLength the longest frame, at most {@link Link#MAX_DATA_FRAME_LENGTH}.
+     * @param maxFrameLength the longest frame, at most {@link #MAX_FRAME_LENGTH}.
      * @param counters       the port's counters (frames, drops, back-pressure).
      * @throws UncheckedIOException when the socket cannot be opened or bound.
      */
@@ -174,16 +180,7 @@ public final class UdpLink implements Link
     }
 
     /**
-     * Bind a UDP link.
-     *
-     * @param local           the local address to bind (port 0 picks a free port: see {@link #localAddress()}).
-     * @param peer            the only address frames are accepted from and sent to.
-     * @param maxFrameLength  the longest frame, at most {@link Link#MAX_DATA_FRAME_LENGTH}.
-     * @param counters        the port's counters (frames, drops, back-pressure).
-     * @param key             the key both ends share to authenticate every datagram, or null for none.
-     * @param clock           the clock HELLOs are paced by.
-     * @param helloIntervalNs how often an end without a session repeats its HELLO.
-     * @throws UncheckedIOException when the socket cannot be opened or bound.
+     * Bind a UDP link whose frames carry no {@link RetryLink} header: the constructor below, {@code retry} false.
      */
     public UdpLink(
         final InetSocketAddress local,
@@ -194,7 +191,34 @@ public final class UdpLink implements Link
         final NanoClock clock,
         final long helloIntervalNs)
     {
-        this(null, local, peer, maxFrameLength, counters, key, clock, helloIntervalNs, Incarnations.next());
+        this(local, peer, maxFrameLength, counters, key, clock, helloIntervalNs, false);
+    }
+
+    /**
+     * Bind a UDP link that carries the frames of a {@link RetryLink} (or not).
+     *
+     * @param local           the local address to bind (port 0 picks a free port: see {@link #localAddress()}).
+     * @param peer            the only address frames are accepted from and sent to.
+     * @param maxFrameLength  the longest frame, at most {@link #MAX_FRAME_LENGTH}.
+     * @param counters        the port's counters (frames, drops, back-pressure).
+     * @param key             the key both ends share to authenticate every datagram, or null for none.
+     * @param clock           the clock HELLOs are paced by.
+     * @param helloIntervalNs how often an end without a session repeats its HELLO.
+     * @param retry           whether the frames carry a {@link RetryLink} header: both ends must say the same, or
+     *                        they never train a session (each counts the other's HELLOs in {@code link_session_drops}).
+     * @throws UncheckedIOException when the socket cannot be opened or bound.
+     */
+    public UdpLink(
+        final InetSocketAddress local,
+        final InetSocketAddress peer,
+        final int maxFrameLength,
+        final LinkCounters counters,
+        final LinkKey key,
+        final NanoClock clock,
+        final long helloIntervalNs,
+        final boolean retry)
+    {
+        this(null, local, peer, maxFrameLength, counters, key, clock, helloIntervalNs, Incarnations.next(), retry);
     }
 
     /**
@@ -217,8 +241,8 @@ public final class UdpLink implements Link
         {
             throw new IllegalArgumentException("a nonce is never 0");
         }
-        return new UdpLink(
-            channel, null, peer, maxFrameLength, counters, null, SystemNanoClock.INSTANCE, DEFAULT_HELLO_INTERVAL_NS, nonce);
+        return new UdpLink(channel, null, peer, maxFrameLength, counters, null, SystemNanoClock.INSTANCE,
+            DEFAULT_HELLO_INTERVAL_NS, nonce, false);
     }
 
     private UdpLink(
@@ -230,12 +254,13 @@ public final class UdpLink implements Link
         final LinkKey key,
         final NanoClock clock,
         final long helloIntervalNs,
-        final long nonce)
+        final long nonce,
+        final boolean retry)
     {
-        if (maxFrameLength < MIN_FRAME_LENGTH || maxFrameLength > MAX_DATA_FRAME_LENGTH)
+        if (maxFrameLength < MIN_FRAME_LENGTH || maxFrameLength > MAX_FRAME_LENGTH)
         {
             throw new IllegalArgumentException(
-                "max frame length " + maxFrameLength + " outside " + MIN_FRAME_LENGTH + ".." + MAX_DATA_FRAME_LENGTH);
+                "max frame length " + maxFrameLength + " outside " + MIN_FRAME_LENGTH + ".." + MAX_FRAME_LENGTH);
         }
         if (peer.isUnresolved())
         {
@@ -255,6 +280,7 @@ public final class UdpLink implements Link
         this.k1 = authenticated ? key.k1() : 0;
         this.macLength = authenticated ? MAC_LENGTH : 0;
         this.nonce = nonce;
+        this.retry = retry;
         this.channel = null != given ? given : bind(local, peer);
         sendBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength);
         sendByteBuffer = sendBuffer.byteBuffer();
@@ -550,6 +576,12 @@ public final class UdpLink implements Link
         }
         if (TYPE_HELLO == type && 0 == frameLength && 0 != sender)
         {
+            if (retry != (0 != (buffer.getInt(FLAGS_OFFSET, ByteOrder.BIG_ENDIAN) & FLAG_RETRY)))
+            {
+                // the ends disagree on link-level retry: their frames would be misread, so no session
+                counters.sessionDrops().incrementRelease();
+                return 0;
+            }
             onHello(sender, receiver, 0 != (buffer.getInt(FLAGS_OFFSET, ByteOrder.BIG_ENDIAN) & FLAG_ESTABLISHED));
             return 0;
         }
@@ -617,7 +649,7 @@ public final class UdpLink implements Link
     /** Receiving thread: a HELLO naming this end, the nonce heard from the peer, and whether we hold it. */
     private void hello(final long nowNs)
     {
-        final int flags = 0 != peerNonce && peerNonce == heardNonce ? FLAG_ESTABLISHED : 0;
+        final int flags = (0 != peerNonce && peerNonce == heardNonce ? FLAG_ESTABLISHED : 0) | (retry ? FLAG_RETRY : 0);
         final int length = seal(helloBuffer, TYPE_HELLO, flags, heardNonce, 0, 0);
         helloByteBuffer.limit(length).position(0);
         lastHelloNs = nowNs;

@@ -103,7 +103,24 @@ public enum CounterType
     /** Datagrams whose keyed MAC did not match (the link is authenticated and they were forged or damaged). */
     LINK_MAC_DROPS(61, "link_mac_drops", CounterScope.PORT),
     /** Datagrams of the current session seen before (a replay within the session, or a duplicate). */
-    LINK_REPLAY_DROPS(62, "link_replay_drops", CounterScope.PORT);
+    LINK_REPLAY_DROPS(62, "link_replay_drops", CounterScope.PORT),
+    /** Link-level retry: frames sent again (after a replay request or a retry timeout; docs/engine.md). */
+    LINK_RETRANSMITS(63, "link_retransmits", CounterScope.PORT),
+    /** Link-level retry: replay requests this end sent (a gap in the sequence, or a frame whose CRC failed). */
+    LINK_REPLAY_REQUESTS(64, "link_replay_requests", CounterScope.PORT),
+    /** Link-level retry: times no acknowledgement came in time and every frame held was sent again. */
+    LINK_RETRY_TIMEOUTS(65, "link_retry_timeouts", CounterScope.PORT),
+    /** Link-level retry: frames received again after they were delivered (discarded). */
+    LINK_DUPLICATES(66, "link_duplicates", CounterScope.PORT),
+    /** Link-level retry: frames received after a gap (discarded; the replay brings them again). */
+    LINK_OUT_OF_ORDER(67, "link_out_of_order", CounterScope.PORT),
+    /** Link-level retry: times the replay buffer was full and the sender waited (a back-pressure episode). */
+    LINK_REPLAY_FULL(68, "link_replay_full", CounterScope.PORT),
+    /** Link-level retry: acknowledgements sent on their own (most ride on frames going the other way). */
+    LINK_ACKS_SENT(69, "link_acks_sent", CounterScope.PORT),
+    /** Link-level retry: frames it could not repair (given up after repeated CRC failures, or acknowledged in
+     * this end's name without arriving: a forged acknowledgement on a link without a key). */
+    LINK_RETRY_FAILURES(70, "link_retry_failures", CounterScope.PORT);
 
     private static final CounterType[] BY_TYPE_ID;
     /** The levels: a reader shows their value, never a rate. */

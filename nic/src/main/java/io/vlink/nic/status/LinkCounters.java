@@ -4,8 +4,10 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 /**
  * The counters a link writes, and only it (handed to it when it is made: {@link PortCounterSet#link()}). Its
- * transmitting thread writes {@link #framesSent()}, {@link #backPressure()} and {@link #sendErrors()}; its receiving
- * thread the rest. Each with release stores.
+ * transmitting thread writes {@link #framesSent()}, {@link #backPressure()} and {@link #sendErrors()}, and with
+ * link-level retry {@link #retransmits()}, {@link #retryTimeouts()}, {@link #replayFull()} and {@link #acksSent()};
+ * its receiving thread the rest. Each with release stores. A link with retry and the wire below it are one link: they
+ * share the port's set, each counter still written by one thread.
  */
 public final class LinkCounters
 {
@@ -20,6 +22,14 @@ public final class LinkCounters
     private final AtomicCounter sessionDrops;
     private final AtomicCounter macDrops;
     private final AtomicCounter replayDrops;
+    private final AtomicCounter retransmits;
+    private final AtomicCounter replayRequests;
+    private final AtomicCounter retryTimeouts;
+    private final AtomicCounter duplicates;
+    private final AtomicCounter outOfOrder;
+    private final AtomicCounter replayFull;
+    private final AtomicCounter acksSent;
+    private final AtomicCounter retryFailures;
 
     LinkCounters(final PortCounterSet set)
     {
@@ -34,6 +44,14 @@ public final class LinkCounters
         sessionDrops = set.linkSessionDrops;
         macDrops = set.linkMacDrops;
         replayDrops = set.linkReplayDrops;
+        retransmits = set.linkRetransmits;
+        replayRequests = set.linkReplayRequests;
+        retryTimeouts = set.linkRetryTimeouts;
+        duplicates = set.linkDuplicates;
+        outOfOrder = set.linkOutOfOrder;
+        replayFull = set.linkReplayFull;
+        acksSent = set.linkAcksSent;
+        retryFailures = set.linkRetryFailures;
     }
 
     /** @return transmitting thread: frames sent ({@code link_frames_sent}). */
@@ -100,5 +118,53 @@ public final class LinkCounters
     public AtomicCounter replayDrops()
     {
         return replayDrops;
+    }
+
+    /** @return transmitting thread: frames sent again ({@code link_retransmits}). */
+    public AtomicCounter retransmits()
+    {
+        return retransmits;
+    }
+
+    /** @return receiving thread: replay requests this end sent ({@code link_replay_requests}). */
+    public AtomicCounter replayRequests()
+    {
+        return replayRequests;
+    }
+
+    /** @return transmitting thread: retry timer expiries ({@code link_retry_timeouts}). */
+    public AtomicCounter retryTimeouts()
+    {
+        return retryTimeouts;
+    }
+
+    /** @return receiving thread: frames received again after they were delivered ({@code link_duplicates}). */
+    public AtomicCounter duplicates()
+    {
+        return duplicates;
+    }
+
+    /** @return receiving thread: frames received past a gap ({@code link_out_of_order}). */
+    public AtomicCounter outOfOrder()
+    {
+        return outOfOrder;
+    }
+
+    /** @return transmitting thread: times the replay buffer was full ({@code link_replay_full}). */
+    public AtomicCounter replayFull()
+    {
+        return replayFull;
+    }
+
+    /** @return transmitting thread: acknowledgements sent on their own ({@code link_acks_sent}). */
+    public AtomicCounter acksSent()
+    {
+        return acksSent;
+    }
+
+    /** @return receiving thread: frames retry could not repair ({@code link_retry_failures}). */
+    public AtomicCounter retryFailures()
+    {
+        return retryFailures;
     }
 }

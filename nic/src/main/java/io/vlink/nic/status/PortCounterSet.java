@@ -56,6 +56,14 @@ public final class PortCounterSet
     final AtomicCounter linkSessionDrops;
     final AtomicCounter linkMacDrops;
     final AtomicCounter linkReplayDrops;
+    final AtomicCounter linkRetransmits;
+    final AtomicCounter linkReplayRequests;
+    final AtomicCounter linkRetryTimeouts;
+    final AtomicCounter linkDuplicates;
+    final AtomicCounter linkOutOfOrder;
+    final AtomicCounter linkReplayFull;
+    final AtomicCounter linkAcksSent;
+    final AtomicCounter linkRetryFailures;
 
     final AtomicCounter[] txPackets = new AtomicCounter[VL_SLOTS];
     final AtomicCounter[] txBytes = new AtomicCounter[VL_SLOTS];
@@ -151,6 +159,14 @@ public final class PortCounterSet
         linkSessionDrops = portCounter(file, CounterType.LINK_SESSION_DROPS);
         linkMacDrops = portCounter(file, CounterType.LINK_MAC_DROPS);
         linkReplayDrops = portCounter(file, CounterType.LINK_REPLAY_DROPS);
+        linkRetransmits = portCounter(file, CounterType.LINK_RETRANSMITS);
+        linkReplayRequests = portCounter(file, CounterType.LINK_REPLAY_REQUESTS);
+        linkRetryTimeouts = portCounter(file, CounterType.LINK_RETRY_TIMEOUTS);
+        linkDuplicates = portCounter(file, CounterType.LINK_DUPLICATES);
+        linkOutOfOrder = portCounter(file, CounterType.LINK_OUT_OF_ORDER);
+        linkReplayFull = portCounter(file, CounterType.LINK_REPLAY_FULL);
+        linkAcksSent = portCounter(file, CounterType.LINK_ACKS_SENT);
+        linkRetryFailures = portCounter(file, CounterType.LINK_RETRY_FAILURES);
 
         for (int vl = 0; vl < VL_SLOTS; vl++)
         {

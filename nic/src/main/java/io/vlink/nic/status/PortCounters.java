@@ -43,6 +43,14 @@ public final class PortCounters
     private final ReadableCounter linkSessionDrops;
     private final ReadableCounter linkMacDrops;
     private final ReadableCounter linkReplayDrops;
+    private final ReadableCounter linkRetransmits;
+    private final ReadableCounter linkReplayRequests;
+    private final ReadableCounter linkRetryTimeouts;
+    private final ReadableCounter linkDuplicates;
+    private final ReadableCounter linkOutOfOrder;
+    private final ReadableCounter linkReplayFull;
+    private final ReadableCounter linkAcksSent;
+    private final ReadableCounter linkRetryFailures;
     private final ReadableCounter[] txPackets = new ReadableCounter[VL_SLOTS];
     private final ReadableCounter[] txBytes = new ReadableCounter[VL_SLOTS];
     private final ReadableCounter[] rxPackets = new ReadableCounter[VL_SLOTS];
@@ -85,6 +93,14 @@ public final class PortCounters
         linkSessionDrops = new ReadableCounter(set.linkSessionDrops);
         linkMacDrops = new ReadableCounter(set.linkMacDrops);
         linkReplayDrops = new ReadableCounter(set.linkReplayDrops);
+        linkRetransmits = new ReadableCounter(set.linkRetransmits);
+        linkReplayRequests = new ReadableCounter(set.linkReplayRequests);
+        linkRetryTimeouts = new ReadableCounter(set.linkRetryTimeouts);
+        linkDuplicates = new ReadableCounter(set.linkDuplicates);
+        linkOutOfOrder = new ReadableCounter(set.linkOutOfOrder);
+        linkReplayFull = new ReadableCounter(set.linkReplayFull);
+        linkAcksSent = new ReadableCounter(set.linkAcksSent);
+        linkRetryFailures = new ReadableCounter(set.linkRetryFailures);
         for (int vl = 0; vl < VL_SLOTS; vl++)
         {
             txPackets[vl] = readable(set.txPackets[vl]);
@@ -327,6 +343,70 @@ public final class PortCounters
     public ReadableCounter linkReplayDrops()
     {
         return linkReplayDrops;
+    }
+
+    /**
+     * @return frames sent again ({@code link_retransmits}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkRetransmits()
+    {
+        return linkRetransmits;
+    }
+
+    /**
+     * @return replay requests this end sent ({@code link_replay_requests}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkReplayRequests()
+    {
+        return linkReplayRequests;
+    }
+
+    /**
+     * @return retry timer expiries ({@code link_retry_timeouts}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkRetryTimeouts()
+    {
+        return linkRetryTimeouts;
+    }
+
+    /**
+     * @return frames received again after they were delivered ({@code link_duplicates}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkDuplicates()
+    {
+        return linkDuplicates;
+    }
+
+    /**
+     * @return frames received past a gap ({@code link_out_of_order}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkOutOfOrder()
+    {
+        return linkOutOfOrder;
+    }
+
+    /**
+     * @return times the replay buffer was full ({@code link_replay_full}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkReplayFull()
+    {
+        return linkReplayFull;
+    }
+
+    /**
+     * @return acknowledgements sent on their own ({@code link_acks_sent}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkAcksSent()
+    {
+        return linkAcksSent;
+    }
+
+    /**
+     * @return frames retry could not repair ({@code link_retry_failures}) (link-level retry, docs/engine.md).
+     */
+    public ReadableCounter linkRetryFailures()
+    {
+        return linkRetryFailures;
     }
 
     /**

@@ -1,12 +1,10 @@
 package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
-import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.LinkCounters;
 import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import io.vlink.nic.test.Deadline;
-import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,11 +27,8 @@ class UdpLinkTest
     @TempDir
     File dir;
 
-    private CountersFile countersFile;
-    private PortCounters countersA;
-    private PortCounters countersB;
-    private LinkCounters linkA;
-    private LinkCounters linkB;
+    private TwoPorts ports;
+
     private UdpLink a;
     private UdpLink b;
     private long offHeapBefore;
@@ -42,24 +37,23 @@ class UdpLinkTest
     void setUp() throws Exception
     {
         offHeapBefore = OffHeap.allocatedBytes();
-        countersFile = CountersFile.create(dir, "udp", 512, 4096, SystemEpochClock.INSTANCE);
-        final PortCounterSet setA = new PortCounterSet(countersFile, 0, 8);
-        final PortCounterSet setB = new PortCounterSet(countersFile, 1, 8);
-        linkA = setA.link();
-        linkB = setB.link();
-        countersA = setA.view();
-        countersB = setB.view();
+        ports = new TwoPorts(dir, "udp");
         final InetAddress loopback = InetAddress.getLoopbackAddress();
-        // Reserve B's port first so A can name it as its peer.
-        final int portB;
+        // B's port first, so that A can name it as its peer
+        final int portB = freePort();
+        a = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB), 4098, ports.linkA);
+        b = new UdpLink(new InetSocketAddress(loopback, portB), a.localAddress(), 4098, ports.linkB);
+        establish(a, b);
+    }
+
+    /** @return a UDP port of the loopback address that was free a moment ago. */
+    static int freePort() throws IOException
+    {
         try (DatagramChannel probe = DatagramChannel.open())
         {
-            probe.bind(new InetSocketAddress(loopback, 0));
-            portB = ((InetSocketAddress)probe.getLocalAddress()).getPort();
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return ((InetSocketAddress)probe.getLocalAddress()).getPort();
         }
-        a = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB), 4098, linkA);
-        b = new UdpLink(new InetSocketAddress(loopback, portB), a.localAddress(), 4098, linkB);
-        establish(a, b);
     }
 
     /** Both ends train their session: HELLOs cross while each end polls. */
@@ -78,7 +72,7 @@ class UdpLinkTest
     {
         a.close();
         b.close();
-        countersFile.close();
+        ports.close();
         assertEquals(offHeapBefore, OffHeap.allocatedBytes());
     }
 
@@ -95,7 +89,7 @@ class UdpLinkTest
             return got.size() == 3;
         });
         assertEquals(List.of("1:4098:7", "2:8:8", "1:10:9"), got);
-        assertEquals(3, countersA.linkFramesSent().get());
+        assertEquals(3, ports.countersA.linkFramesSent().get());
         assertThrows(IllegalArgumentException.class, () -> a.tryClaim(Link.DATA_FRAME, 8));
         assertThrows(IllegalArgumentException.class, () -> a.tryClaim(Link.LINK_FRAME, 12));
         assertThrows(IllegalArgumentException.class, () -> a.tryClaim(Link.DATA_FRAME, 4099));
@@ -151,7 +145,7 @@ class UdpLinkTest
         // From the real peer's address: too long (the kernel truncates into the fixed buffer), too short, empty,
         // and a bare FCP without the link header.
         final int[] lengths = {UdpLink.HEADER_LENGTH + 4099, 9000, 60000, 7, 1, 0, 8};
-        final long receivedBefore = countersB.linkFramesReceived().get();
+        final long receivedBefore = ports.countersB.linkFramesReceived().get();
         try (DatagramChannel fromPeerAddress = DatagramChannel.open())
         {
             final InetSocketAddress aAddress = a.localAddress();
@@ -169,10 +163,10 @@ class UdpLinkTest
             () ->
             {
                 b.poll((type, buffer, offset, length) -> delivered.add(length), 3);
-                return countersB.linkFramesReceived().get() == receivedBefore + 20 + lengths.length;
+                return ports.countersB.linkFramesReceived().get() == receivedBefore + 20 + lengths.length;
             });
-        assertEquals(20, countersB.linkForeignDrops().get());
-        assertEquals(lengths.length, countersB.linkLengthDrops().get());
+        assertEquals(20, ports.countersB.linkForeignDrops().get());
+        assertEquals(lengths.length, ports.countersB.linkLengthDrops().get());
         assertEquals(List.of(), delivered);
     }
 
@@ -210,7 +204,7 @@ class UdpLinkTest
             Deadline.await(10, "the replays", () ->
             {
                 b.poll((type, buffer, offset, length) -> delivered.add(length), 4);
-                return countersB.linkReplayDrops().get() == 10;
+                return ports.countersB.linkReplayDrops().get() == 10;
             });
             assertEquals(List.of(), delivered);
         }
@@ -257,7 +251,7 @@ class UdpLinkTest
             assertEquals(UdpLink.TYPE_HELLO, answer.get(3));
             assertEquals(b.nonce(), answer.getLong(8));
             assertEquals(777L, answer.getLong(16));
-            assertEquals(1, countersB.linkSessionDrops().get());
+            assertEquals(1, ports.countersB.linkSessionDrops().get());
             assertTrue(b.established());
             assertEquals(1, b.sessions());
         }
@@ -299,7 +293,7 @@ class UdpLinkTest
         final InetSocketAddress aAddress = a.localAddress();
         final long oldNonce = a.nonce();
         a.closeWithoutNotice();   // killed: the restart, not a BYE, ends its session
-        final UdpLink restarted = new UdpLink(aAddress, b.localAddress(), 4098, linkA);
+        final UdpLink restarted = new UdpLink(aAddress, b.localAddress(), 4098, ports.linkA);
         try
         {
             assertNotEquals(oldNonce, restarted.nonce());
@@ -328,8 +322,8 @@ class UdpLinkTest
         a.close();
         b.close();
         final LinkKey key = LinkKey.of(0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
-        final UdpLink c = authenticated(aAddress, bAddress, linkA, key);
-        final UdpLink d = authenticated(bAddress, aAddress, linkB, key);
+        final UdpLink c = authenticated(aAddress, bAddress, ports.linkA, key);
+        final UdpLink d = authenticated(bAddress, aAddress, ports.linkB, key);
         try
         {
             establish(c, d);
@@ -355,9 +349,9 @@ class UdpLinkTest
             Deadline.await(10, "the forged datagram", () ->
             {
                 d.poll((type, buffer, offset, length) -> fail("a forged frame is never delivered"), 4);
-                return countersB.linkMacDrops().get() == 1;
+                return ports.countersB.linkMacDrops().get() == 1;
             });
-            assertEquals(0, countersB.linkSessionDrops().get(), "the MAC is checked before anything else is read");
+            assertEquals(0, ports.countersB.linkSessionDrops().get(), "the MAC is checked before anything else is read");
         }
         finally
         {
@@ -373,11 +367,11 @@ class UdpLinkTest
         final InetSocketAddress bAddress = b.localAddress();
         a.close();
         b.close();
-        final UdpLink c = authenticated(aAddress, bAddress, linkA, LinkKey.of(1, 2));
-        final UdpLink d = authenticated(bAddress, aAddress, linkB, LinkKey.of(1, 3));
+        final UdpLink c = authenticated(aAddress, bAddress, ports.linkA, LinkKey.of(1, 2));
+        final UdpLink d = authenticated(bAddress, aAddress, ports.linkB, LinkKey.of(1, 3));
         try
         {
-            Deadline.await(10, "HELLOs both ways", () -> countersA.linkMacDrops().get() > 0 && countersB.linkMacDrops().get() > 0,
+            Deadline.await(10, "HELLOs both ways", () -> ports.countersA.linkMacDrops().get() > 0 && ports.countersB.linkMacDrops().get() > 0,
                 () ->
                 {
                     c.poll((type, buffer, offset, length) -> fail("no frame"), 4);
@@ -397,7 +391,7 @@ class UdpLinkTest
     @Test
     void aHelloThatCannotBeSentIsCountedAsAHelloSendErrorAndNotAsAReceiveError() throws IOException
     {
-        final PortCounterSet set = new PortCounterSet(countersFile, 2, 8);
+        final PortCounterSet set = new PortCounterSet(ports.countersFile, 2, 8);
         final PortCounters view = set.view();
         final DatagramChannel closed = DatagramChannel.open();
         closed.close();

@@ -110,7 +110,7 @@ class CountersFileTest
                 assertEquals(0L, values.get("tx_cells/15/-1"));
                 // 8 data VLs + VL15 have tx/rx packets/bytes, deliveries, flushed messages and cells; 8 have stalls,
                 // free blocks and the credit gauges FCTBS, CL and ABR.
-                assertEquals(9 * 7 + 8 * 5 + DiscardReasons.count() + 24, values.size());
+                assertEquals(9 * 7 + 8 * 5 + DiscardReasons.count() + 32, values.size());
             }
         }
         assertFalse(file.exists());

@@ -77,14 +77,15 @@ public final class EngineTransport implements PerfTransport
     // The engines' link timeout is the tool's own patience with a silent peer (--peer-timeout, at least the engine's
     // default), so that a busy machine's pauses do not take the link down in the middle of a run.
     private static Engine.Builder builder(
-        final String name, final ThreadingMode threads, final String idle, final long linkTimeoutNs)
+        final String name, final ThreadingMode threads, final String idle, final long linkTimeoutNs, final Boolean retry)
     {
-        return Engine.builder()
+        final Engine.Builder builder = Engine.builder()
             .name(name + "-" + ProcessHandle.current().pid())
             .threading(threads)
             .idle(idle)
             .linkTimeoutNs(Math.max(EngineConfiguration.DEFAULT_LINK_TIMEOUT_NS, linkTimeoutNs))
             .qos(QosConfig.opensmDefaults(8));
+        return null == retry ? builder : builder.retry(retry);
     }
 
     /**
@@ -93,13 +94,15 @@ public final class EngineTransport implements PerfTransport
      * @param threads the engine's threads.
      * @param idle    the engine threads' idle strategy.
      * @param linkTimeoutNs how long the engine waits for a silent peer.
+     * @param retry   link-level retry on or off, or null for the engine's default (off over shm).
      * @return the transport (the link may not be up yet: {@link #ready()}).
      */
     public static EngineTransport shm(
-        final Path file, final ShmLink.Role role, final ThreadingMode threads, final String idle, final long linkTimeoutNs)
+        final Path file, final ShmLink.Role role, final ThreadingMode threads, final String idle, final long linkTimeoutNs,
+        final Boolean retry)
     {
         return new EngineTransport(builder(ShmLink.Role.A == role ? "perf-server" : "perf-client", threads, idle,
-            linkTimeoutNs)
+            linkTimeoutNs, retry)
             .shm(file.toAbsolutePath(), role), "shm " + file.toAbsolutePath());
     }
 
@@ -110,10 +113,11 @@ public final class EngineTransport implements PerfTransport
      * @param threads the engine's threads.
      * @param idle    the engine threads' idle strategy.
      * @param linkTimeoutNs how long the engine waits for a silent peer.
+     * @param retry   link-level retry on or off, or null for the engine's default (on over UDP).
      * @return the transport linked to the client that said hello.
      */
     public static EngineTransport udpServer(
-        final int port, final ThreadingMode threads, final String idle, final long linkTimeoutNs)
+        final int port, final ThreadingMode threads, final String idle, final long linkTimeoutNs, final Boolean retry)
     {
         final InetSocketAddress local = new InetSocketAddress(port);
         final SocketAddress client;
@@ -139,7 +143,7 @@ public final class EngineTransport implements PerfTransport
         {
             throw new UncheckedIOException("UDP port " + port + ": " + ex.getMessage(), ex);
         }
-        return new EngineTransport(builder("perf-server", threads, idle, linkTimeoutNs)
+        return new EngineTransport(builder("perf-server", threads, idle, linkTimeoutNs, retry)
             .udp(local, (InetSocketAddress)client, 1, 2), "udp " + local + " <-> " + client);
     }
 
@@ -151,12 +155,13 @@ public final class EngineTransport implements PerfTransport
      * @param idle      the engine threads' idle strategy.
      * @param timeoutNs how long to wait for the answer.
      * @param linkTimeoutNs how long the engine waits for a silent peer.
+     * @param retry   link-level retry on or off, or null for the engine's default (on over UDP).
      * @return the transport.
      * @throws PeerVanishedException when no server answers in time.
      */
     public static EngineTransport udpClient(
         final InetSocketAddress server, final ThreadingMode threads, final String idle, final long timeoutNs,
-        final long linkTimeoutNs)
+        final long linkTimeoutNs, final Boolean retry)
     {
         final InetSocketAddress local;
         InetSocketAddress answered = null;
@@ -202,7 +207,7 @@ public final class EngineTransport implements PerfTransport
         {
             throw new UncheckedIOException("UDP to " + server + ": " + ex.getMessage(), ex);
         }
-        return new EngineTransport(builder("perf-client", threads, idle, linkTimeoutNs).udp(local, answered, 2, 1),
+        return new EngineTransport(builder("perf-client", threads, idle, linkTimeoutNs, retry).udp(local, answered, 2, 1),
             "udp " + local + " <-> " + answered);
     }
 

@@ -1,6 +1,7 @@
 package io.vlink.tools.perf;
 
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.RetryLink;
 import io.vlink.nic.link.ShmLink;
 import org.agrona.DirectBuffer;
 
@@ -83,7 +84,8 @@ public interface PerfTransport extends AutoCloseable
             return Link.UNKNOWN_INCARNATION == now ? "its end of the link closed" :
                 "it restarted (a new incarnation of its end of the link)";
         }
-        if (link instanceof ShmLink && !((ShmLink)link).peerProcessAlive())
+        final Link wire = link instanceof RetryLink ? ((RetryLink)link).wire() : link;
+        if (wire instanceof ShmLink && !((ShmLink)wire).peerProcessAlive())
         {
             return "its process ended";
         }

@@ -35,8 +35,10 @@ public final class RingTransport implements PerfTransport
      */
     public RingTransport(final Path file, final ShmLink.Role role)
     {
+        // room for one port's counters (one data VL) and to spare
         countersFile = CountersFile.create(CountersFileDescriptor.defaultDirectory(),
-            "perf-ring-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + ProcessHandle.current().pid(), 64, 4096, SystemEpochClock.INSTANCE);
+            "perf-ring-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + ProcessHandle.current().pid(), 128, 4096,
+            SystemEpochClock.INSTANCE);
         try
         {
             link = ShmLink.open(file, role, ShmLink.DEFAULT_CAPACITY, new PortCounterSet(countersFile, 0, 1).link());

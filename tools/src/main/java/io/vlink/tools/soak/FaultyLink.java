@@ -6,6 +6,7 @@ import io.vlink.nic.Port;
 import io.vlink.nic.link.ForwardingLink;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.RetryLink;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -29,13 +30,32 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * packets it hands to a port whose link state does not take data (which the port discards), so that every data
  * packet the wire carried is either delivered or accounted for.
  * <p>
+ * With link-level retry the injector is two instances (docs/soak.md, "Faults"): the wire's faults (losses and bit
+ * flips) act below the retry layer ({@link Placement#WIRE}, installed with {@code Engine.Builder.wireWrapper}), where
+ * each is repaired by a retransmission, and the link bounce's cut and the link-state accounting act above it, where
+ * the port sees them ({@link Placement#PORT}). Without retry one instance does both ({@link Placement#WHOLE}).
+ * <p>
  * Transmit calls go straight to the wrapped link. Threading: {@link #poll} on the receive thread only.
  */
 public final class FaultyLink extends ForwardingLink implements WireCounts
 {
+    /** Where an instance sits, and so what it does. */
+    public enum Placement
+    {
+        /** On the link the port uses, no retry under it: every fault. */
+        WHOLE,
+        /** Below link-level retry: losses and bit flips of the packets the retry frames carry (acknowledgements pass). */
+        WIRE,
+        /** Above link-level retry: the link bounce's cut and the link-state accounting. */
+        PORT
+    }
+
     /** The FCP's word and LPCRC: the bytes the LPCRC check covers (bytes 6-7 are reserved and ignored). */
     private static final int FCP_CHECKED_BYTES = 6;
 
+    private final int packetOffset;
+    private final boolean retryFramed;
+    private final boolean cuttable;
     private final double dropData;
     private final double corruptData;
     private final double dropFcp;
@@ -45,7 +65,7 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     private final SplittableRandom dropFcpRandom;
     private final SplittableRandom corruptFcpRandom;
     private final SplittableRandom bitRandom;
-    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_DATA_FRAME_LENGTH]);
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[MAX_DATA_FRAME_LENGTH + RetryLink.HEADER_LENGTH]);
     private final FrameHandler faulty = this::onFrame;
     private final AtomicLongArray droppedData = new AtomicLongArray(VlArbiter.VL_COUNT);
     private final AtomicLongArray corruptedData = new AtomicLongArray(VlArbiter.VL_COUNT);
@@ -67,11 +87,28 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
      */
     public FaultyLink(final Link delegate, final FaultSpec faults, final long seed, final int stream)
     {
+        this(delegate, faults, seed, stream, Placement.WHOLE);
+    }
+
+    /**
+     * @param delegate  the link below.
+     * @param faults    the probabilities of the wire faults (other kinds are ignored here).
+     * @param seed      the run's seed; each fault stream derives its own from it and {@code stream}.
+     * @param stream    distinguishes the ends of a link (0, 1), so that they do not lose the same packets.
+     * @param placement where it sits: {@link Placement#PORT} injects no wire fault.
+     */
+    public FaultyLink(
+        final Link delegate, final FaultSpec faults, final long seed, final int stream, final Placement placement)
+    {
         super(delegate);
-        this.dropData = faults.probability(FaultKind.DROP_DATA);
-        this.corruptData = faults.probability(FaultKind.CORRUPT_DATA);
-        this.dropFcp = faults.probability(FaultKind.DROP_FCP);
-        this.corruptFcp = faults.probability(FaultKind.CORRUPT_FCP);
+        final boolean wire = Placement.PORT != placement;
+        this.packetOffset = Placement.WIRE == placement ? RetryLink.HEADER_LENGTH : 0;
+        this.retryFramed = Placement.WIRE == placement;
+        this.cuttable = Placement.WIRE != placement;
+        this.dropData = wire ? faults.probability(FaultKind.DROP_DATA) : 0;
+        this.corruptData = wire ? faults.probability(FaultKind.CORRUPT_DATA) : 0;
+        this.dropFcp = wire ? faults.probability(FaultKind.DROP_FCP) : 0;
+        this.corruptFcp = wire ? faults.probability(FaultKind.CORRUPT_FCP) : 0;
         final SplittableRandom root = new SplittableRandom(seed * 31 + stream);
         dropDataRandom = root.split();
         corruptDataRandom = root.split();
@@ -97,11 +134,13 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     }
 
     /**
-     * @param cut whether the wire loses every data packet (a link bounce; FCPs and SMPs still pass).
+     * @param cut whether the wire loses every data packet (a link bounce; FCPs and SMPs still pass); ignored below
+     *            retry ({@link Placement#WIRE}).
      */
     public void cut(final boolean cut)
     {
-        this.cut = cut;
+        // a link that goes down loses what is on it above any retry (below it, retry would deliver it later)
+        this.cut = cut && cuttable;
     }
 
     /**
@@ -177,8 +216,17 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
         return emptyPolls.getAcquire(0);
     }
 
-    private void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
+    private void onFrame(final int wireType, final DirectBuffer buffer, final int offset, final int wireLength)
     {
+        // below retry: the packet a retry frame carries, after its header; an acknowledgement passes untouched
+        final int frameType = retryFramed ? RetryLink.carried(buffer, offset, wireLength) : wireType;
+        if (0 == frameType)
+        {
+            handler.onFrame(wireType, buffer, offset, wireLength);
+            return;
+        }
+        final int length = wireLength - packetOffset;
+        final int packet = offset + packetOffset;
         final boolean armed = this.armed;
         if (LINK_FRAME == frameType)
         {
@@ -191,15 +239,15 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
             {
                 increment(fcpFaults, 1);
                 // bytes 6-7 of an FCP are reserved and ignored (docs/wire.md): flip a bit the LPCRC covers
-                handler.onFrame(frameType, flipped(buffer, offset, length, Math.min(length, FCP_CHECKED_BYTES)), 0,
-                    length);
+                handler.onFrame(wireType, flipped(buffer, offset, wireLength, Math.min(length, FCP_CHECKED_BYTES)), 0,
+                    wireLength);
                 return;
             }
-            handler.onFrame(frameType, buffer, offset, length);
+            handler.onFrame(wireType, buffer, offset, wireLength);
             return;
         }
 
-        final int vl = length >= LrhFlyweight.LENGTH ? LrhFlyweight.vl(buffer, offset) : LrhFlyweight.VL15;
+        final int vl = length >= LrhFlyweight.LENGTH ? LrhFlyweight.vl(buffer, packet) : LrhFlyweight.VL15;
         if (LrhFlyweight.VL15 != vl)
         {
             if (cut)
@@ -216,7 +264,7 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
             {
                 increment(corruptedData, vl);
                 // the VCRC covers every byte of a data packet (docs/wire.md)
-                handler.onFrame(frameType, flipped(buffer, offset, length, length), 0, length);
+                handler.onFrame(wireType, flipped(buffer, offset, wireLength, length), 0, wireLength);
                 return;
             }
             final Port receiver = this.receiver;
@@ -225,14 +273,16 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
                 increment(stateLost, vl);
             }
         }
-        handler.onFrame(frameType, buffer, offset, length);
+        handler.onFrame(wireType, buffer, offset, wireLength);
     }
 
+    /** A copy of the frame with one bit of its packet's first {@code covered} bytes flipped (never the retry header). */
     private DirectBuffer flipped(final DirectBuffer buffer, final int offset, final int length, final int covered)
     {
         buffer.getBytes(offset, scratch, 0, length);
         final int bit = bitRandom.nextInt(covered * 8);
-        scratch.putByte(bit >>> 3, (byte)(scratch.getByte(bit >>> 3) ^ (1 << (bit & 7))));
+        final int at = packetOffset + (bit >>> 3);
+        scratch.putByte(at, (byte)(scratch.getByte(at) ^ (1 << (bit & 7))));
         return scratch;
     }
 

@@ -96,13 +96,15 @@ final class SoakChecks
     }
 
     /**
-     * @return data packets of the VL destroyed by an injected fault: lost or damaged on the wire, discarded by a port
-     * that did not take data, or flushed by the sender at a link error (never sent; one packet is one message here).
+     * @return data packets of the VL destroyed by an injected fault: lost or damaged on the wire (unless link-level
+     * retry repaired them: then none is), lost at a link bounce, discarded by a port that did not take data, or flushed
+     * by the sender at a link error (never sent; one packet is one message here).
      */
     private long faultLost(final int vl)
     {
         final WireCounts wire = rig.wire;
-        return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl) + wire.stateLost(vl) + flushed(vl);
+        final long wireLost = options.retryOn() ? 0 : wire.droppedData(vl) + wire.corruptedData(vl);
+        return wireLost + wire.bounceLost(vl) + wire.stateLost(vl) + flushed(vl);
     }
 
     /**
@@ -164,6 +166,7 @@ final class SoakChecks
         result.fcpReceived = sender.fcpReceived().get() + receiver.fcpReceived().get();
         result.fcpDiscarded = sender.fcpDiscarded().get() + receiver.fcpDiscarded().get();
         faults(result, totals);
+        retry(result, sender, receiver);
         discards(result);
         latency(result);
         invariants(result, totals, drained, creditsRecovered);
@@ -234,8 +237,8 @@ final class SoakChecks
         injected[FaultKind.DROP_FCP.ordinal()] = rig.links[0].droppedFcps() + rig.wire.droppedFcps();
         injected[FaultKind.CORRUPT_FCP.ordinal()] = rig.links[0].corruptedFcps() + rig.wire.corruptedFcps();
         // the receiver's sequence gaps not explained by what it discarded (bad CRC, link state), found damaged, what
-        // the wire lost at a link bounce, or what the sender flushed at a link error
-        detected[FaultKind.DROP_DATA.ordinal()] =
+        // the wire lost at a link bounce, or what the sender flushed at a link error (with retry: none to detect)
+        detected[FaultKind.DROP_DATA.ordinal()] = options.retryOn() ? 0 :
             totals.missing - badCrc - stateDiscards - totals.damaged - totals.bounceLost - totals.flushed;
         detected[FaultKind.CORRUPT_DATA.ordinal()] = badCrc;
         detected[FaultKind.CORRUPT_FCP.ordinal()] = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
@@ -256,13 +259,28 @@ final class SoakChecks
             if (options.faults.values().containsKey(kind))
             {
                 result.faultsInjected.put(kind, injected[kind.ordinal()]);
-                if (FaultKind.DROP_FCP != kind)
+                if (FaultKind.DROP_FCP != kind && (FaultKind.DROP_DATA != kind || !options.retryOn()))
                 {
-                    // a lost FCP leaves nothing to detect; credits recover from later FCPs
+                    // a lost FCP leaves nothing to detect, credits recover from later FCPs; with link-level retry a
+                    // lost data packet neither: it is sent again (the retransmissions)
                     result.faultsDetected.put(kind, detected[kind.ordinal()]);
                 }
             }
         }
+    }
+
+    /** What link-level retry did on both ports. */
+    private void retry(final SoakResult result, final PortCounters sender, final PortCounters receiver)
+    {
+        result.retry = options.retryOn();
+        result.retransmits = sender.linkRetransmits().get() + receiver.linkRetransmits().get();
+        result.replayRequests = sender.linkReplayRequests().get() + receiver.linkReplayRequests().get();
+        result.retryTimeouts = sender.linkRetryTimeouts().get() + receiver.linkRetryTimeouts().get();
+        result.linkDuplicates = sender.linkDuplicates().get() + receiver.linkDuplicates().get();
+        result.linkOutOfOrder = sender.linkOutOfOrder().get() + receiver.linkOutOfOrder().get();
+        result.replayFull = sender.linkReplayFull().get() + receiver.linkReplayFull().get();
+        result.acksSent = sender.linkAcksSent().get() + receiver.linkAcksSent().get();
+        result.retryFailures = sender.linkRetryFailures().get() + receiver.linkRetryFailures().get();
     }
 
     /**
@@ -350,8 +368,11 @@ final class SoakChecks
             TimeUnit.NANOSECONDS.toMillis(options.drainTimeoutNs) + " ms: packets are still unaccounted for");
         violation(result, totals.lost == 0,
             totals.lost + " data packet(s) neither delivered nor destroyed by an injected fault");
-        violation(result, totals.corrupted == badCrc,
+        // with retry a damaged packet that arrives past a gap is discarded by the retry layer before any CRC check
+        violation(result, options.retryOn() ? badCrc <= totals.corrupted : totals.corrupted == badCrc,
             totals.corrupted + " data packet(s) corrupted on the wire but " + badCrc + " discarded for a bad CRC");
+        violation(result, 0 == result.retryFailures, result.retryFailures +
+            " frame(s) link-level retry could not repair");
         violation(result, totals.stateLost == stateDiscards, totals.stateLost +
             " data packet(s) reached a port that did not take data but " + stateDiscards +
             " were discarded for the link state");
@@ -406,7 +427,7 @@ final class SoakChecks
         final long corruptedFcps = rig.links[0].corruptedFcps() + rig.wire.corruptedFcps();
         final long badLpcrc = sender.discards(DiscardReason.FCP_BAD_LPCRC.id()).get() +
             receiver.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
-        violation(result, corruptedFcps == badLpcrc,
+        violation(result, options.retryOn() ? badLpcrc <= corruptedFcps : corruptedFcps == badLpcrc,
             corruptedFcps + " FCP(s) corrupted on the wire but " + badLpcrc + " discarded for a bad LPCRC");
         result.invariants.put("discards_explained", result.violations.size() == discardsBefore);
 

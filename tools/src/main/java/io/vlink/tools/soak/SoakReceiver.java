@@ -215,9 +215,8 @@ public final class SoakReceiver
         final LatencyRecorder latency = new LatencyRecorder(SoakRunner.HIGHEST_LATENCY_NS);
         final SoakTraffic traffic =
             new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency, options.clock);
-        final FaultyLink[] wire = new FaultyLink[1];
-        try (Engine engine = link.apply(SoakRig.builder(options, "soak-b", false,
-            raw -> wire[0] = new FaultyLink(raw, options.faults, options.seed, 1))
+        final PortFaults[] wire = new PortFaults[1];
+        try (Engine engine = link.apply(SoakRig.builder(options, "soak-b", false, () -> 1, faults -> wire[0] = faults)
             .linkTimeoutNs(SoakRig.PEER_LINK_TIMEOUT_NS)).build())
         {
             final Port rx = engine.port(0);
@@ -238,7 +237,7 @@ public final class SoakReceiver
 
     private static int run(
         final SoakRunner.Options options, final PeerChannel channel, final Supplier<String> parent,
-        final BooleanSupplier interrupt, final Engine engine, final Port rx, final FaultyLink wire,
+        final BooleanSupplier interrupt, final Engine engine, final Port rx, final PortFaults wire,
         final SoakTraffic traffic, final LatencyRecorder latency, final PrintWriter err)
     {
         final NanoClock clock = options.clock;
@@ -346,7 +345,7 @@ public final class SoakReceiver
     }
 
     private static void publish(
-        final PeerChannel channel, final long[] snapshot, final SoakTraffic traffic, final FaultyLink wire,
+        final PeerChannel channel, final long[] snapshot, final SoakTraffic traffic, final PortFaults wire,
         final LatencyRecorder latency)
     {
         for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)

@@ -90,6 +90,16 @@ public final class SoakResult
     public long fcpSent;
     public long fcpReceived;
     public long fcpDiscarded;
+    /** Whether the links ran link-level retry, and what it did on both ports (the counters of the same names). */
+    public boolean retry;
+    public long retransmits;
+    public long replayRequests;
+    public long retryTimeouts;
+    public long linkDuplicates;
+    public long linkOutOfOrder;
+    public long replayFull;
+    public long acksSent;
+    public long retryFailures;
     public final Map<FaultKind, Long> faultsInjected = new EnumMap<>(FaultKind.class);
     public final Map<FaultKind, Long> faultsDetected = new EnumMap<>(FaultKind.class);
     /** For the timed kinds given: what the schedule asked for while traffic was offered (the unit of injected). */
@@ -104,6 +114,17 @@ public final class SoakResult
     public final Map<String, Long> discards = new LinkedHashMap<>();
     /** Per reason in {@link #discards}: what explains it (a fault kind or a documented cause), null if nothing. */
     public final Map<String, String> discardCauses = new LinkedHashMap<>();
+    /**
+     * @return the link-level retry line of the summary.
+     */
+    public String retryText()
+    {
+        return !retry ? "link retry: off" : String.format(java.util.Locale.ROOT, "link retry: on, retransmits %d, " +
+            "replay requests %d, timeouts %d, duplicates %d, out of order %d, acknowledgements %d, replay buffer full " +
+            "%d, failures %d", retransmits, replayRequests, retryTimeouts, linkDuplicates, linkOutOfOrder, acksSent,
+            replayFull, retryFailures);
+    }
+
     /** Latency percentiles, in ns. */
     public static final class Latency
     {
@@ -315,6 +336,11 @@ public final class SoakResult
             .field("class_weight", vl15ClassWeight).endObject();
         json.name("fcp").beginObject()
             .field("sent", fcpSent).field("received", fcpReceived).field("discarded", fcpDiscarded).endObject();
+        json.name("link_retry").beginObject().field("on", retry)
+            .field("retransmits", retransmits).field("replay_requests", replayRequests)
+            .field("retry_timeouts", retryTimeouts).field("duplicates", linkDuplicates)
+            .field("out_of_order", linkOutOfOrder).field("replay_full", replayFull).field("acks_sent", acksSent)
+            .field("failures", retryFailures).endObject();
 
         json.name("faults").beginObject();
         faultMap(json, "injected", faultsInjected);

@@ -5,7 +5,6 @@ import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
-import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFileDescriptor;
 import io.vlink.nic.status.PortCounters;
@@ -26,7 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.UnaryOperator;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The soak's set-up: one engine with two ports back to back (or two engines over UDP on 127.0.0.1 or a shared-memory
@@ -59,10 +59,10 @@ final class SoakRig implements AutoCloseable
     final SoakTraffic traffic;
     final List<Engine> engines = new ArrayList<>(2);
     /**
-     * [0] is what port A receives (FCPs from B), [1] what port B receives (A's data); [1] is null when port B runs in
-     * a peer process.
+     * The fault injectors: [0] of what port A receives (FCPs from B), [1] of what port B receives (A's data); [1] is
+     * null when port B runs in a peer process.
      */
-    final FaultyLink[] links = new FaultyLink[2];
+    final PortFaults[] links = new PortFaults[2];
     /** Port A's flush-error completions: the data packets link errors discarded, per SL. */
     final FlushCompletions flushes = new FlushCompletions();
     /** Port A: sends the data. */
@@ -136,8 +136,10 @@ final class SoakRig implements AutoCloseable
         }
         else if (options.udp)
         {
-            final InetSocketAddress addressA = freeUdpAddress();
-            final InetSocketAddress addressB = freeUdpAddress();
+            final InetSocketAddress addressA = null == options.udpPorts ? freeUdpAddress() :
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), options.udpPorts[0]);
+            final InetSocketAddress addressB = null == options.udpPorts ? freeUdpAddress() :
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), options.udpPorts[1]);
             final Engine a = builder("soak-a", true).udp(addressA, addressB, 1, 2).udpKey(options.udpKey).build();
             engines.add(a);
             final Engine b = builder("soak-b", false).udp(addressB, addressA, 2, 1).udpKey(options.udpKey).build();
@@ -163,12 +165,10 @@ final class SoakRig implements AutoCloseable
             tx = engine.port(0);
             rx = engine.port(1);
         }
-        ((FaultyLink)tx.link()).attach(tx);
-        links[0] = (FaultyLink)tx.link();
+        links[0].attach(tx);
         if (null != rx)
         {
-            ((FaultyLink)rx.link()).attach(rx);
-            links[1] = (FaultyLink)rx.link();
+            links[1].attach(rx);
             rxCounters = rx.counters();
             wire = links[1];
         }
@@ -186,22 +186,26 @@ final class SoakRig implements AutoCloseable
 
     private Engine.Builder builder(final String name, final boolean capture)
     {
-        final Engine.Builder builder = builder(options, name, capture, this::wrap);
+        final Engine.Builder builder =
+            builder(options, name, capture, () -> linkCount, faults -> links[linkCount++] = faults);
         // engine A (the one that captures) sends the data: its flush-error completions are the soak's flushed count
         return capture ? builder.flushListener(flushes) : builder;
     }
 
     /**
-     * The engine of a soak's port: its settings, clocks and directory, and each link wrapped.
+     * The engine of a soak's port: its settings, clocks and directory, link-level retry on or off, and each port's
+     * fault injector.
      *
      * @param options what runs.
      * @param name    the engine's name.
      * @param capture whether this engine writes {@code --capture}.
-     * @param wrapper wraps each link the engine makes (the fault injector).
+     * @param stream  the fault stream of each port the engine builds, in order.
+     * @param made    told of each port's fault injector.
      * @return the builder, with the link still to choose.
      */
     static Engine.Builder builder(
-        final SoakRunner.Options options, final String name, final boolean capture, final UnaryOperator<Link> wrapper)
+        final SoakRunner.Options options, final String name, final boolean capture, final IntSupplier stream,
+        final Consumer<PortFaults> made)
     {
         final Engine.Builder builder = Engine.builder()
             .name(name)
@@ -211,8 +215,8 @@ final class SoakRig implements AutoCloseable
             .vlBufferBlocks(SoakRunner.VL_BUFFER_BLOCKS)
             .vl15Packets(SoakRunner.VL15_PACKETS)
             .burst(SoakRunner.BURST)
-            .clocks(options.clock, SystemEpochClock.INSTANCE)
-            .linkWrapper(wrapper);
+            .clocks(options.clock, SystemEpochClock.INSTANCE);
+        PortFaults.install(builder, options, stream, made);
         if (null != options.directory)
         {
             builder.directory(options.directory);
@@ -223,11 +227,6 @@ final class SoakRig implements AutoCloseable
             builder.capture(options.capture, 64L * 1024 * 1024);
         }
         return builder;
-    }
-
-    private Link wrap(final Link link)
-    {
-        return new FaultyLink(options.tamper.apply(link), options.faults, options.seed, linkCount++);
     }
 
     private static InetSocketAddress freeUdpAddress()
@@ -247,7 +246,7 @@ final class SoakRig implements AutoCloseable
      */
     void arm(final boolean armed)
     {
-        for (final FaultyLink link : links)
+        for (final PortFaults link : links)
         {
             if (null != link)
             {

@@ -83,6 +83,13 @@ public final class SoakRunner
         public java.net.InetSocketAddress peer;
         /** With {@link #udp}: the key that authenticates every datagram, or null. */
         public io.vlink.nic.link.LinkKey udpKey;
+        /**
+         * Link-level retry on the ports' links (docs/engine.md): true, false, or null for the engine's default (on over
+         * UDP, off over loopback and shm). With retry the wire's faults act below it and are repaired (docs/soak.md).
+         */
+        public Boolean retry;
+        /** With {@link #udp}: the UDP ports of 127.0.0.1 for port A and port B, or null for two free ones. */
+        public int[] udpPorts;
         public ThreadingMode threading = ThreadingMode.SHARED;
         public String idle = "backoff";
         public FaultSpec faults = FaultSpec.none();
@@ -110,6 +117,14 @@ public final class SoakRunner
          * checks and the summary follow. Read from the soak's thread, set from any.
          */
         public BooleanSupplier stop = () -> false;
+
+        /**
+         * @return whether the links run link-level retry: {@link #retry}, else on over UDP only.
+         */
+        public boolean retryOn()
+        {
+            return null != retry ? retry : udp;
+        }
     }
 
     /** What a run produced. */

@@ -3,11 +3,13 @@ package io.vlink.tools.soak;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.RetryLink;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,12 +23,36 @@ class FaultyLinkTest
 {
     private static final int FRAMES = 20_000;
 
-    /** Delivers FRAMES frames, alternating a 100-byte data packet on VL (i % 4) and an 8-byte FCP. */
+    /**
+     * Delivers FRAMES frames, alternating a 100-byte data packet on VL (i % 4) and an 8-byte FCP; retry-framed, each
+     * behind a retry header and every fourth frame an acknowledgement (a header alone) besides.
+     */
     private static final class Source implements Link
     {
-        private final UnsafeBuffer data = new UnsafeBuffer(new byte[100]);
-        private final UnsafeBuffer fcp = new UnsafeBuffer(new byte[8]);
+        private final int header;
+        private final UnsafeBuffer data;
+        private final UnsafeBuffer fcp;
+        private final UnsafeBuffer ack = new UnsafeBuffer(new byte[RetryLink.HEADER_LENGTH]);
         private int sent;
+        int acks;
+
+        Source()
+        {
+            this(false);
+        }
+
+        Source(final boolean retryFramed)
+        {
+            header = retryFramed ? RetryLink.HEADER_LENGTH : 0;
+            data = new UnsafeBuffer(new byte[header + 100]);
+            fcp = new UnsafeBuffer(new byte[header + 8]);
+            if (retryFramed)
+            {
+                data.putInt(0, ('R' << 24) | (1 << 16), ByteOrder.BIG_ENDIAN);
+                fcp.putInt(0, ('R' << 24) | (2 << 16), ByteOrder.BIG_ENDIAN);
+                ack.putInt(0, ('R' << 24) | (3 << 16), ByteOrder.BIG_ENDIAN);
+            }
+        }
 
         @Override
         public int poll(final FrameHandler handler, final int frameLimit)
@@ -36,12 +62,17 @@ class FaultyLinkTest
             {
                 if ((sent & 1) == 0)
                 {
-                    new LrhFlyweight().wrap(data, 0).vl((sent >> 1) % 4);
+                    new LrhFlyweight().wrap(data, header).vl((sent >> 1) % 4);
                     handler.onFrame(DATA_FRAME, data, 0, data.capacity());
                 }
                 else
                 {
-                    handler.onFrame(LINK_FRAME, fcp, 0, fcp.capacity());
+                    handler.onFrame(header > 0 ? DATA_FRAME : LINK_FRAME, fcp, 0, fcp.capacity());
+                }
+                if (header > 0 && 0 == sent % 4)
+                {
+                    handler.onFrame(DATA_FRAME, ack, 0, ack.capacity());
+                    acks++;
                 }
                 sent++;
                 count++;
@@ -196,5 +227,64 @@ class FaultyLinkTest
             bounced += link.bounceLost(vl);
         }
         assertEquals(50, bounced);
+    }
+
+    @Test
+    void belowRetryTheFaultsActOnTheCarriedPacketsAndAcknowledgementsPassAboveItOnlyTheCut()
+    {
+        final Source source = new Source(true);
+        final FaultyLink wire = new FaultyLink(source, FaultSpec.parse("drop-data=0.05,corrupt-data=0.05," +
+            "drop-fcp=0.05,corrupt-fcp=0.05"), 42, 1, FaultyLink.Placement.WIRE);
+        wire.arm(true);
+        wire.cut(true);
+        final int[] acks = {0};
+        final long[] flips = {0, 0};
+        while (wire.poll((type, buffer, offset, length) ->
+        {
+            final int kind = buffer.getByte(offset + 1);
+            if (3 == kind)
+            {
+                assertEquals(RetryLink.HEADER_LENGTH, length);
+                acks[0]++;
+                return;
+            }
+            // the header is never touched: a flip is in the packet the frame carries
+            assertEquals(('R' << 24) | (kind << 16), buffer.getInt(offset, ByteOrder.BIG_ENDIAN));
+            final String bits = flippedBits(buffer, offset + RetryLink.HEADER_LENGTH, length - RetryLink.HEADER_LENGTH);
+            if (!bits.isEmpty())
+            {
+                flips[2 == kind ? 1 : 0]++;
+                if (2 == kind)
+                {
+                    assertTrue(Integer.parseInt(bits.substring(0, bits.indexOf('.'))) < 6, bits);
+                }
+            }
+        }, 64) > 0)
+        {
+            assertTrue(acks[0] <= source.acks);
+        }
+        assertEquals(source.acks, acks[0], "every acknowledgement passes, even armed and cut");
+        long dropped = 0;
+        for (int vl = 0; vl < 4; vl++)
+        {
+            dropped += wire.droppedData(vl);
+            assertEquals(0, wire.bounceLost(vl), "the cut is the port's, above retry");
+        }
+        final int half = FRAMES / 2;
+        assertEquals(half * 0.05, dropped, half * 0.015);
+        assertEquals(half * 0.05, wire.droppedFcps(), half * 0.015);
+        assertEquals(wire.corruptedFcps(), flips[1]);
+        assertTrue(flips[0] > 0 && flips[0] <= wire.corruptedData(0) + wire.corruptedData(1) + wire.corruptedData(2) +
+            wire.corruptedData(3));
+
+        final FaultyLink port = new FaultyLink(new Source(), FaultSpec.parse("drop-data=1,drop-fcp=1"), 1, 0,
+            FaultyLink.Placement.PORT);
+        port.arm(true);
+        final int[] frames = {0, 0};
+        port.poll((type, buffer, offset, length) -> frames[0]++, 100);
+        assertEquals(100, frames[0], "above retry: no wire fault");
+        port.cut(true);
+        port.poll((type, buffer, offset, length) -> frames[1]++, 100);
+        assertEquals(50, frames[1], "cut: data lost, FCPs pass");
     }
 }
