@@ -81,7 +81,10 @@ public final class CreditControl
     private final int[] staleRun;
     private long lastHeardNs;
     private long lastCheckNs;
-    private boolean peerArmed;
+    private long lastNormalNs;
+    private long lastFcpNs;
+    private long activeSinceNs;
+    private final long settledNs;
     private long errorRecoveries;
     private long downs;
     private long transmitFlushes;
@@ -116,6 +119,7 @@ public final class CreditControl
         this.receiver = new CreditReceiver(dataVls, bufferBlocks, chunkBytes);
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;
+        this.settledNs = 2 * fcpPeriodNs;
         this.listener = listener;
         this.creditLimit = new int[dataVls];
         this.accepted = new long[dataVls];
@@ -204,7 +208,6 @@ public final class CreditControl
             receiver.reset();
             Arrays.fill(creditLimit, 0);
             Arrays.fill(staleRun, 0);
-            peerArmed = false;
             if (LinkState.INITIALIZE == state)
             {
                 schedule.reset(nowNs);
@@ -214,8 +217,14 @@ public final class CreditControl
         {
             schedule.makeAllDue(nowNs);
         }
+        else if (LinkState.ACTIVE == state)
+        {
+            activeSinceNs = nowNs;
+        }
         lastHeardNs = nowNs;
         lastCheckNs = nowNs;
+        lastNormalNs = nowNs;
+        lastFcpNs = nowNs;
         listener.onStateEntered(state);
         return true;
     }
@@ -241,7 +250,9 @@ public final class CreditControl
         final int op = Fcp.op(word);
         final int vl = Fcp.vl(word);
         LinkState state = link.state();
-        if (Fcp.OP_INIT == op && peerArmed)
+        final boolean restarted = link.peerRestarted(op);
+        final boolean settled = nowNs - activeSinceNs >= settledNs;
+        if (restarted)
         {
             // An init FCP after the peer's normal ones (a link keeps their order): the peer initialized again, its
             // counters restarted from zero while ours run on. Re-train.
@@ -249,8 +260,15 @@ public final class CreditControl
             linkError(nowNs);
             state = link.state();
         }
-        if (state.isUp())
+        lastFcpNs = nowNs;
+        if (Fcp.OP_NORMAL == op)
         {
+            lastNormalNs = nowNs;
+        }
+        if (state.isUp() && (Fcp.OP_NORMAL == op || LinkState.ARMED != state || !link.automatic()))
+        {
+            // An Armed port hears its peer in normal FCPs and data: a peer that sends nothing but init FCPs for the
+            // silence limit waits for this port's init FCP, and the port initializes again to send it.
             lastHeardNs = nowNs;
         }
         // allowed or not by the state it arrived in (a normal FCP that arms an initializing port is still discarded)
@@ -263,9 +281,15 @@ public final class CreditControl
         final boolean stale = allowed && Fcp.OP_NORMAL == op &&
             (Credits.distance(fctbs, receiver.blocksReceived(vl)) > Credits.MAX_CREDIT ||
             Credits.distance(fccl, creditLimit[vl]) > Credits.MAX_CREDIT);
-        if (link.onFcpReceived(vl, op))
+        final boolean owed = link.initOwed();
+        if (link.onFcpReceived(vl, op, restarted, settled))
         {
             entered(nowNs);
+        }
+        else if (!owed && link.initOwed())
+        {
+            // the peer (re)started while this port initializes: its init FCPs again, now
+            schedule.makeAllDue(nowNs);
         }
         if (!allowed)
         {
@@ -283,7 +307,6 @@ public final class CreditControl
         staleRun[vl] = 0;
         receiver.onBlocksSent(vl, fctbs);
         creditLimit[vl] = fccl;
-        peerArmed |= Fcp.OP_NORMAL == op;
         return APPLIED;
     }
 
@@ -364,12 +387,27 @@ public final class CreditControl
         if (sinceCheckNs > silenceLimitNs >> 2)
         {
             lastHeardNs += sinceCheckNs;
+            lastNormalNs += sinceCheckNs;
+            lastFcpNs += sinceCheckNs;
+            activeSinceNs += sinceCheckNs;
         }
         final LinkState state = link.state();
+        if (LinkState.INITIALIZE == state && link.awaitsPeerInit() && link.peerOp() == Fcp.OP_INIT &&
+            nowNs - lastNormalNs > silenceLimitNs)
+        {
+            link.peerInitializesToo();
+        }
         if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs)
         {
+            // an Armed port whose peer sent only init FCPs meanwhile: the peer initializes and took nothing of this
+            // port (Initialize discards normal FCPs), so the next incarnation need not wait for it
+            final boolean peerInitializing = LinkState.ARMED == state && nowNs - lastFcpNs <= silenceLimitNs;
             downs++;
             linkError(nowNs);
+            if (peerInitializing)
+            {
+                link.peerWaitedForInit();
+            }
             return true;
         }
         return false;
@@ -433,9 +471,9 @@ public final class CreditControl
         final int fccl = receiver.fccl(vl);
         schedule.onFcpSent(vl, nowNs, fccl);
         final int op = link.state().fcpOp();
-        if (Fcp.OP_INIT == op)
+        if (link.onFcpSent(op))
         {
-            link.onInitFcpSent();
+            entered(nowNs);
         }
         return Fcp.word(op, 0, vl, fccl);
     }

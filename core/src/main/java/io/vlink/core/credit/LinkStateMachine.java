@@ -34,11 +34,22 @@ import io.vlink.core.wire.Fcp;
  */
 public final class LinkStateMachine
 {
+    /** {@link #peerOp()} before the peer has sent anything since this port entered Initialize. */
+    public static final int PEER_UNKNOWN = -1;
+    /** {@link #await()}: nothing to wait for. */
+    public static final int AWAIT_NONE = 0;
+    /** {@link #await()}: the peer's next change of Op, either way, ends the wait. */
+    public static final int AWAIT_CHANGE = 1;
+    /** {@link #await()}: only the peer initializing again (an init FCP after its normal ones) ends the wait. */
+    public static final int AWAIT_RESTART = 2;
+
     private final int allVls;
     private final boolean automatic;
     private LinkState state = LinkState.DOWN;
     private int fcpVlsSeen;
-    private boolean initFcpSent;
+    private boolean initOwed;
+    private int peerOp = PEER_UNKNOWN;
+    private int await;
     private long ups;
 
     /**
@@ -67,6 +78,68 @@ public final class LinkStateMachine
     public long ups()
     {
         return ups;
+    }
+
+    /**
+     * @return whether this port, in Initialize, still owes its peer an init FCP: from entering Initialize, and again
+     * from each time the peer is seen to (re)start, until one goes out ({@link #onInitFcpSent()}). It does not arm
+     * meanwhile.
+     */
+    public boolean initOwed()
+    {
+        return initOwed;
+    }
+
+    /**
+     * @return the Op of the last FCP the peer sent since this port entered Initialize ({@link Fcp#OP_INIT},
+     * {@link Fcp#OP_NORMAL}: a data packet counts as normal), or {@link #PEER_UNKNOWN}.
+     */
+    public int peerOp()
+    {
+        return peerOp;
+    }
+
+    /**
+     * @return whether this port has sent normal FCPs since it last heard its peer initialize while it initialized
+     * itself: the peer may still hold it as Armed or Active and count in its previous incarnation, so it will answer
+     * this port's init FCPs with its own, and until then its normal FCPs do not arm this port. Kept across
+     * re-initializations.
+     */
+    public boolean awaitsPeerInit()
+    {
+        return await != AWAIT_NONE;
+    }
+
+    /**
+     * @return what ends the wait: {@link #AWAIT_NONE}, {@link #AWAIT_CHANGE} or {@link #AWAIT_RESTART}.
+     */
+    public int await()
+    {
+        return await;
+    }
+
+    /**
+     * The peer has been heard only in init FCPs for the silence limit while this port initialized and awaited its
+     * init: it is initializing too, and holds nothing of this port's earlier incarnations. The wait ends.
+     */
+    public void peerInitializesToo()
+    {
+        if (state == LinkState.INITIALIZE)
+        {
+            await = AWAIT_NONE;
+        }
+    }
+
+    /**
+     * This port re-initialized because its peer sent only init FCPs for the silence limit while this port was Armed:
+     * the peer took nothing of this port, and its next change of Op answers this port's new incarnation.
+     */
+    public void peerWaitedForInit()
+    {
+        if (state == LinkState.INITIALIZE)
+        {
+            await = AWAIT_CHANGE;
+        }
     }
 
     /**
@@ -115,8 +188,23 @@ public final class LinkStateMachine
     }
 
     /**
+     * Whether an FCP with this Op, arriving now, means the peer went back to Initialize while this port holds
+     * counters of its previous incarnation: an init FCP while Active, or while Armed after the peer's normal FCPs. The
+     * link keeps the order of what it carries, so the peer sent it after those. The caller re-trains the port (a link
+     * error) and then hands the FCP to {@link #onFcpReceived} as Initialize takes it. In Initialize the same news
+     * only asks this port for its init FCP again ({@link #initOwed()}): its counters are new already.
+     *
+     * @param op the FCP's Op.
+     * @return true if the port must re-train.
+     */
+    public boolean peerRestarted(final int op)
+    {
+        return op == Fcp.OP_INIT && state == LinkState.ACTIVE;
+    }
+
+    /**
      * An FCP arrived with a good LPCRC, a defined Op and a VL the port has (whether or not the state lets it be
-     * applied).
+     * applied), after {@link #peerRestarted} was acted on.
      *
      * @param vl the FCP's VL.
      * @param op the FCP's Op.
@@ -124,6 +212,53 @@ public final class LinkStateMachine
      */
     public boolean onFcpReceived(final int vl, final int op)
     {
+        return onFcpReceived(vl, op, false, true);
+    }
+
+    /**
+     * @param vl         the FCP's VL.
+     * @param op         the FCP's Op.
+     * @param retrainedBy whether this FCP made the port re-train just now ({@link #peerRestarted}): the peer sent it
+     *                   before it could know this port's new incarnation, so it is no answer to wait for.
+     * @param settled     whether the incarnation that re-trained had been Active long enough for the peer to be a
+     *                    settled partner (only read with {@code retrainedBy}).
+     * @return true if the state changed.
+     */
+    public boolean onFcpReceived(final int vl, final int op, final boolean retrainedBy, final boolean settled)
+    {
+        if (state == LinkState.DOWN)
+        {
+            return false;
+        }
+        if (retrainedBy)
+        {
+            // The FCP that made this port re-train was sent before the peer could know of this port's new incarnation:
+            // it tells nothing about what the peer will do with it (the re-training's entry owes the peer an init FCP).
+            // A peer that restarted after a settled exchange waits for this port's answer before it arms, so its next
+            // change of Op comes after it heard this port's init FCP. One that restarted in a hurry may arm on this
+            // port's normal FCPs sent before the re-training: then only its own re-initialization is an answer.
+            await = settled ? AWAIT_CHANGE : AWAIT_RESTART;
+            return false;
+        }
+        final int previous = peerOp;
+        peerOp = op;
+        if (state == LinkState.INITIALIZE)
+        {
+            if (previous != PEER_UNKNOWN && previous != op && (op == Fcp.OP_INIT || await == AWAIT_CHANGE))
+            {
+                // the peer changed its Op since this port initialized: it initialized again, or it armed (on this
+                // port's init FCPs, unless an earlier incarnation announced before the peer armed: see onFcpSent)
+                await = AWAIT_NONE;
+            }
+            if (op == Fcp.OP_INIT && previous != Fcp.OP_INIT)
+            {
+                // its first init FCP since this port entered Initialize, or one after its normal ones: it (re)started,
+                // and this port's init FCPs sent so far may have reached its previous incarnation. Announce again;
+                // the init FCPs seen before were its previous incarnation's.
+                initOwed = true;
+                fcpVlsSeen = 0;
+            }
+        }
         if (!automatic)
         {
             return false;
@@ -132,38 +267,64 @@ public final class LinkStateMachine
         {
             if (op == Fcp.OP_NORMAL)
             {
-                return initFcpSent && enter(LinkState.ARMED);
+                // the peer is Armed or Active and waits for this port: it arms, unless the peer may be counting this
+                // port's previous incarnation (it will initialize again on this port's init FCP and say so first)
+                return !initOwed && AWAIT_NONE == await && enter(LinkState.ARMED);
             }
             fcpVlsSeen |= 1 << vl;
-            return fcpVlsSeen == allVls && enter(LinkState.ARMED);
+            return fcpVlsSeen == allVls && !initOwed && AWAIT_NONE == await && enter(LinkState.ARMED);
         }
         if (state == LinkState.ARMED && op == Fcp.OP_NORMAL)
         {
             fcpVlsSeen |= 1 << vl;
             return fcpVlsSeen == allVls && enter(LinkState.ACTIVE);
         }
+        if (state == LinkState.ARMED)
+        {
+            // an init FCP: the peer (still or again) initializes, and must arm before this port goes Active
+            fcpVlsSeen = 0;
+        }
         return false;
     }
 
     /**
-     * This port sent an init FCP (the FCP's Op follows the state: Op 1 only in Initialize). Until it has, since it last
-     * entered Initialize, a normal FCP from the peer does not arm it.
+     * This port sent an FCP (the Op follows the state: 1 in Initialize, 0 in Armed and Active).
+     *
+     * @param op the FCP's Op.
+     * @return true if the state changed: an init FCP was all an Initialize port that had the peer's init FCPs of every
+     * VL still owed, and it arms.
      */
-    public void onInitFcpSent()
+    public boolean onFcpSent(final int op)
     {
-        if (state == LinkState.INITIALIZE)
+        if (op == Fcp.OP_NORMAL)
         {
-            initFcpSent = true;
+            if (state == LinkState.ARMED || state == LinkState.ACTIVE)
+            {
+                // the peer may hold this incarnation as Armed from now on; if it has not armed yet, its arming will
+                // answer this incarnation and tells a later one nothing
+                await = Fcp.OP_NORMAL == peerOp ? AWAIT_CHANGE : AWAIT_RESTART;
+            }
+            return false;
         }
+        if (state != LinkState.INITIALIZE)
+        {
+            return false;
+        }
+        initOwed = false;
+        return automatic && fcpVlsSeen == allVls && AWAIT_NONE == await && enter(LinkState.ARMED);
     }
 
     /**
-     * A data packet was accepted.
+     * A data packet was accepted: the peer is Active.
      *
      * @return true if the state changed (Armed -> Active).
      */
     public boolean onDataReceived()
     {
+        if (state == LinkState.ARMED || state == LinkState.ACTIVE)
+        {
+            peerOp = Fcp.OP_NORMAL;
+        }
         return state == LinkState.ARMED && enter(LinkState.ACTIVE);
     }
 
@@ -171,7 +332,11 @@ public final class LinkStateMachine
     {
         state = next;
         fcpVlsSeen = 0;
-        initFcpSent = false;
+        if (next == LinkState.INITIALIZE || next == LinkState.DOWN)
+        {
+            initOwed = next == LinkState.INITIALIZE;
+            peerOp = PEER_UNKNOWN;
+        }
         return true;
     }
 }

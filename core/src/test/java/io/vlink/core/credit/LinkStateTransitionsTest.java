@@ -150,7 +150,7 @@ class LinkStateTransitionsTest
     void aNormalFcpInInitializeArmsAtOnceAndCountsOnlyFromThere()
     {
         final LinkStateMachine link = at(LinkState.INITIALIZE, 2, true);
-        link.onInitFcpSent();
+        link.onFcpSent(Fcp.OP_INIT);
         assertTrue(link.onFcpReceived(1, Fcp.OP_NORMAL), "the peer is Armed already");
         assertEquals(LinkState.ARMED, link.state());
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "the arming FCP's VL 1 is not counted as seen in Armed");
@@ -167,17 +167,17 @@ class LinkStateTransitionsTest
         // the peer has had an init FCP from it (it would never learn that this port's counters restarted)
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL));
         assertEquals(LinkState.INITIALIZE, link.state());
-        link.onInitFcpSent();
+        link.onFcpSent(Fcp.OP_INIT);
         assertTrue(link.onFcpReceived(0, Fcp.OP_NORMAL));
         assertEquals(LinkState.ARMED, link.state());
 
         // an init FCP sent in another state (there is none: the Op follows the state) counts for nothing
         assertTrue(link.down());
-        link.onInitFcpSent();
+        link.onFcpSent(Fcp.OP_INIT);
         assertTrue(link.up());
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "Down's announcement does not carry into Initialize");
         // and leaving Initialize forgets it: the next Initialize needs its own
-        link.onInitFcpSent();
+        link.onFcpSent(Fcp.OP_INIT);
         assertTrue(link.down());
         assertTrue(link.up());
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "a new Initialize, a new init FCP first");
