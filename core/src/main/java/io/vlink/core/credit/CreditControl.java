@@ -336,6 +336,26 @@ public final class CreditControl
     }
 
     /**
+     * A data packet of {@code blocks} that the receive side stored before this port's link last re-initialized (it
+     * saw an earlier link epoch), reported only now: it takes its buffer space until released ({@code free -= NP}), but
+     * it came from the peer's incarnation before, whose blocks the new ABR must not count ({@code ABR} stays): counted,
+     * they would raise the FCCL this port advertises above what its buffer holds for the peer's new incarnation.
+     *
+     * @param vl     a data VL.
+     * @param blocks NP.
+     * @throws IllegalStateException if the accounting has no room: the buffer and this accounting disagree, a bug.
+     */
+    public void onAcceptedEarlier(final int vl, final int blocks)
+    {
+        accepted[vl] += receiver.chargedBlocks(blocks);
+        if (!receiver.occupy(vl, blocks))
+        {
+            throw new IllegalStateException("VL" + vl + ": " + blocks + " blocks stored with " +
+                receiver.freeBlocks(vl) + " free: the receive buffer and its credit accounting disagree");
+        }
+    }
+
+    /**
      * @param vl a data VL.
      * @return whether blocks accepted on the VL are not yet released: only then can {@link #onReleased} release any,
      * so a duty cycle may skip reading the VL's release position otherwise (what the application released ahead of

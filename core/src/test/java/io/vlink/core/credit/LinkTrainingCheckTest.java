@@ -25,5 +25,10 @@ class LinkTrainingCheckTest
         if (which.contains("e")) run("one dup/delay", LinkTrainingConfig.builder().bounces(0, 0).faults(1, false, true, true).build(), d);
         if (which.contains("f")) run("agent steps, bounce", LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).build(), d);
         if (which.contains("g")) run("two vls bounce", LinkTrainingConfig.builder().dataVls(2).offers(1).bounces(1, 0).build(), d);
+        if (which.contains("h")) run("bounce + loss", LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, true, false, false).build(), d);
+        if (which.contains("i")) run("bounce + dup/delay", LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, false, true, true).build(), d);
+        if (which.contains("j")) run("agent steps, both bounce", LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), d);
+        if (which.contains("k")) run("two bounces a", LinkTrainingConfig.builder().bounces(2, 0).offers(1).build(), d);
+        if (which.contains("l")) run("start down both bounce", LinkTrainingConfig.builder().bounces(1, 1).offers(1).startActive(false).build(), d);
     }
 }

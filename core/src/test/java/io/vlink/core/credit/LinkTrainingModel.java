@@ -211,6 +211,12 @@ final class LinkTrainingModel
         return h;
     }
 
+    /** A clock reading a version of the rule may not have (0 then: it enters as a constant). */
+    private static long at(final long[] s, final int slot)
+    {
+        return slot < 0 ? 0 : s[slot];
+    }
+
     private static long mix(final long h, final long v)
     {
         final long x = (h ^ v) * 0xBF58_476D_1CE4_E5B9L;
@@ -254,9 +260,9 @@ final class LinkTrainingModel
                 {
                     slots[7 + vl] = codec.slot("FcpSchedule#" + k + ".dueNs") + vl;
                 }
-                for (final int slot : slots)
+                for (int i = 0; i < 7 + vls; i++)
                 {
-                    if (slot < 0)
+                    if (slots[i] < 0)
                     {
                         throw new IllegalStateException("a clock reading the fingerprint expects is gone: " +
                             java.util.Arrays.toString(slots));
@@ -275,12 +281,12 @@ final class LinkTrainingModel
             // a gap past a quarter of the limit is caught up whole, but an FCP read before the catch-up compares the
             // time since the incarnation became Active with two FCP periods
             h = mix(h, Math.min(now - s[slots[2]], Math.max(config.silenceLimitNs >> 2, 2 * config.fcpPeriodNs) + 1));
-            h = mix(h, Math.min(s[slots[2]] - s[slots[8 + config.dataVls]], config.silenceLimitNs + 1));
+            h = mix(h, Math.min(s[slots[2]] - at(s, slots[8 + config.dataVls]), config.silenceLimitNs + 1));
         }
         if (state == LinkState.ACTIVE.ordinal())
         {
             // whether the incarnation has been Active for two FCP periods (a settled partner)
-            h = mix(h, Math.min(s[slots[2]] - s[slots[9 + config.dataVls]], 2 * config.fcpPeriodNs));
+            h = mix(h, Math.min(s[slots[2]] - at(s, slots[9 + config.dataVls]), 2 * config.fcpPeriodNs));
         }
         if (state != LinkState.DOWN.ordinal())
         {
@@ -295,7 +301,7 @@ final class LinkTrainingModel
         if (state == LinkState.INITIALIZE.ordinal())
         {
             // only the wait for the peer's init compares it, with the silence limit, after the same catch-up
-            h = mix(h, Math.min(s[slots[2]] - s[slots[7 + config.dataVls]], config.silenceLimitNs + 1));
+            h = mix(h, Math.min(s[slots[2]] - at(s, slots[7 + config.dataVls]), config.silenceLimitNs + 1));
         }
         return h;
     }
@@ -454,10 +460,6 @@ final class LinkTrainingModel
             {
                 faultsLeft--;
                 faulty = true;
-                if (TrainingWire.isData(wire(side).frames[arg]))
-                {
-                    port(1 - side).sentBeforeLoss(TrainingWire.vl(wire(side).frames[arg]));
-                }
                 wire(side).lose(arg);
             }
             case DUPLICATE ->
@@ -480,6 +482,19 @@ final class LinkTrainingModel
     private TrainingWire wire(final int dir)
     {
         return dir == 0 ? ab : ba;
+    }
+
+    /**
+     * A new episode of the randomized walk: the ghosts start again (the re-training slack, the wire's fault count)
+     * from a settled link.
+     */
+    void fresh()
+    {
+        syncStats();
+        slack[0] = 0;
+        slack[1] = 0;
+        faultsLeft = config.faults;
+        faulty = false;
     }
 
     /** @return the wire's faults so far: each may cost either side one re-training more. */

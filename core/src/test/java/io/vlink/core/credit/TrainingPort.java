@@ -39,7 +39,6 @@ final class TrainingPort implements CreditControl.StateListener
     static final int MIXED = 17;
 
     private static final long EVENT_FCP = 1L << 62;
-    private static final long EVENT_POST_LOSS = 1L << 41;
     private static final int REQUESTS_IN_FLIGHT = 8;
 
     final int dataVls;
@@ -226,9 +225,17 @@ final class TrainingPort implements CreditControl.StateListener
             {
                 final int vl = (int)(event >>> 16) & 0xF;
                 syncRelease(vl);
-                control.onAccepted(vl, (int)event & 0xFFFF, nowNs);
-                final int epoch = (int)(event >>> 20) & 0xF;
-                abrFrame[vl] = abrFrame[vl] == epoch ? epoch : MIXED;
+                if (((int)(event >>> 24) & TrainingWire.EPOCH_MASK) == publishedEpoch)
+                {
+                    control.onAccepted(vl, (int)event & 0xFFFF, nowNs);
+                    final int epoch = (int)(event >>> 20) & 0xF;
+                    abrFrame[vl] = abrFrame[vl] == epoch ? epoch : MIXED;
+                }
+                else
+                {
+                    // stored while this port's link was in an earlier epoch: it holds buffer space, ABR does not count it
+                    control.onAcceptedEarlier(vl, (int)event & 0xFFFF);
+                }
             }
         }
         java.util.Arrays.fill(events, 0, eventCount, 0);
@@ -261,10 +268,7 @@ final class TrainingPort implements CreditControl.StateListener
             publishedCl[vl] = control.creditLimit(vl);
             abrFrame[vl] = (int)(event >>> 32) & TrainingWire.EPOCH_MASK;
             clFrame[vl] = (int)(event >>> 36) & TrainingWire.FRAME_MASK;
-            if ((event & EVENT_POST_LOSS) != 0)
-            {
-                in.dirty[vl] = 0;
-            }
+            in.fcpApplied(vl, Fcp.fctbs(word), (int)(event >>> 32) & TrainingWire.EPOCH_MASK);
         }
         else
         {
@@ -377,7 +381,7 @@ final class TrainingPort implements CreditControl.StateListener
                     {
                         takeQueued(vl);
                         transmitter.onTransmit(vl, blocks);
-                        out.add(TrainingWire.data(vl, blocks, arbiterEpoch));
+                        out.add(TrainingWire.data(vl, blocks, transmitter.blocksSent(vl), arbiterEpoch));
                         statSent++;
                         sent = true;
                     }
@@ -396,6 +400,8 @@ final class TrainingPort implements CreditControl.StateListener
     void receiveTurn()
     {
         final LinkState state = LinkState.get(publishedState);
+        // the link epoch the state belongs to: each accepted packet's event carries it
+        final long epochTag = (long)publishedEpoch << 24;
         while (in.count > 0 && eventCount < events.length)
         {
             final long frame = in.poll();
@@ -404,7 +410,7 @@ final class TrainingPort implements CreditControl.StateListener
                 // the word and the frame's ghosts
                 events[eventCount++] = EVENT_FCP | (TrainingWire.word(frame) & 0xFFFF_FFFFL) |
                     (long)TrainingWire.epoch(frame) << 32 | (long)TrainingWire.fcclFrame(frame) << 36 |
-                    (TrainingWire.postLoss(frame) ? EVENT_POST_LOSS : 0) | (frame >>> 48) << 44;
+                    (frame >>> 48) << 44;
                 continue;
             }
             final int vl = TrainingWire.vl(frame);
@@ -412,40 +418,20 @@ final class TrainingPort implements CreditControl.StateListener
             if (DataCheck.STORE != DataCheck.admit(state, vl, dataVls))
             {
                 statDiscarded++;
-                dataGone(vl);
+                in.dataGone(frame);
             }
             else if (heldBlocks[vl] + blocks > bufferBlocks)
             {
                 // the sender ignored its credit: the engine discards it (DATA_OVERFLOW); the checker's invariant fails
                 statOverflow++;
-                dataGone(vl);
+                in.dataGone(frame);
             }
             else
             {
                 held[vl * bufferBlocks + heldCount[vl]++] = blocks;
                 heldBlocks[vl] += blocks;
                 // one event per packet: the engine's sums per VL charge the same (one-block chunks)
-                events[eventCount++] = (long)vl << 16 | blocks | (long)TrainingWire.epoch(frame) << 20;
-            }
-        }
-    }
-
-    /** Ghost: the VL's data just discarded is never counted by ABR: FCP events ahead of it were sent before it. */
-    private void dataGone(final int vl)
-    {
-        in.dataGone(vl, 0);
-        sentBeforeLoss(vl);
-    }
-
-    /** Ghost: data of the VL on its way here was lost: the FCPs this port has taken off the wire were sent before. */
-    void sentBeforeLoss(final int vl)
-    {
-        for (int i = 0; i < eventCount; i++)
-        {
-            final long event = events[i];
-            if ((event & EVENT_FCP) != 0 && Fcp.vl((int)event) == vl)
-            {
-                events[i] = event & ~EVENT_POST_LOSS;
+                events[eventCount++] = (long)vl << 16 | blocks | (long)TrainingWire.epoch(frame) << 20 | epochTag;
             }
         }
     }

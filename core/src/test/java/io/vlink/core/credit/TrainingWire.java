@@ -8,16 +8,15 @@ import io.vlink.core.wire.Fcp;
  * next one). Fixed arrays, always packed from index 0, so equal contents are equal states.
  * <p>
  * A frame is a {@code long}: bit 32 says data (else an FCP); an FCP keeps its word in bits 0..31, a data packet its VL
- * (bits 16..19) and blocks (bits 0..15). Above bit 32 ride the checker's ghosts, never read by the ports: the sender's
- * transmit epoch (bits 33..36, the frame of FCTBS), for an FCP whether it was sent after the direction's last loss
- * of data (bit 37, {@link #POST_LOSS}) and the incarnation of the sender's receiver that computed its FCCL (bits
- * 40..44, {@link #fcclFrame}). {@link #dirty} says, per VL, that data of the direction was lost or discarded and no
- * FCP sent after it has been applied yet: the receiver's ABR may lag FCTBS until one is.
+ * (bits 16..19) and blocks (bits 0..15). The rest are the checker's ghosts, never read by the ports: the sender's
+ * transmit epoch (bits 33..36, the frame of FCTBS), for data the sender's FCTBS just after it (bits 20..31), for an FCP
+ * the incarnation of the sender's receiver that computed its FCCL (bits 40..44, {@link #fcclFrame}). {@link #dirty}
+ * says, per VL, that data of the direction was lost or discarded and no FCP that counts it has been applied yet: the
+ * receiver's ABR may lag FCTBS until one is.
  */
 final class TrainingWire
 {
     static final long DATA = 1L << 32;
-    static final long POST_LOSS = 1L << 37;
     static final int EPOCH_SHIFT = 33;
     static final int EPOCH_MASK = 0xF;
     static final int FRAME_SHIFT = 40;
@@ -25,13 +24,16 @@ final class TrainingWire
 
     final long[] frames;
     int count;
-    /** Ghost, per VL: data lost or discarded, no FCP sent after it applied yet. */
+    /** Ghost, per VL: 0, or 1 + the FCTBS an applied FCP must reach to count the data lost or discarded. */
     final int[] dirty;
+    /** Ghost, per VL: the transmit epoch of that FCTBS. */
+    final int[] dirtyEpoch;
 
     TrainingWire(final int capacity, final int dataVls)
     {
         frames = new long[capacity];
         dirty = new int[dataVls];
+        dirtyEpoch = new int[dataVls];
     }
 
     boolean hasRoom()
@@ -54,13 +56,19 @@ final class TrainingWire
 
     static long fcp(final int word, final int epoch, final int fcclFrame)
     {
-        return (word & 0xFFFF_FFFFL) | POST_LOSS | (long)(epoch & EPOCH_MASK) << EPOCH_SHIFT |
+        return (word & 0xFFFF_FFFFL) | (long)(epoch & EPOCH_MASK) << EPOCH_SHIFT |
             (long)(fcclFrame & FRAME_MASK) << FRAME_SHIFT;
     }
 
-    static long data(final int vl, final int blocks, final int epoch)
+    static long data(final int vl, final int blocks, final int fctbsAfter, final int epoch)
     {
-        return DATA | (long)vl << 16 | blocks | (long)(epoch & EPOCH_MASK) << EPOCH_SHIFT;
+        return DATA | (long)(fctbsAfter & Credits.MASK) << 20 | (long)vl << 16 | blocks |
+            (long)(epoch & EPOCH_MASK) << EPOCH_SHIFT;
+    }
+
+    static int fctbsAfter(final long frame)
+    {
+        return (int)(frame >>> 20) & Credits.MASK;
     }
 
     static boolean isData(final long frame)
@@ -93,10 +101,6 @@ final class TrainingWire
         return (int)(frame >>> FRAME_SHIFT) & FRAME_MASK;
     }
 
-    static boolean postLoss(final long frame)
-    {
-        return (frame & POST_LOSS) != 0;
-    }
 
     // ---------------------------------------------------------------- faults
 
@@ -110,24 +114,35 @@ final class TrainingWire
         frames[--count] = 0;
         if (isData(frame))
         {
-            dataGone(vl(frame), i);
+            dataGone(frame);
         }
     }
 
     /**
-     * Data of the VL sent before the frame now at index {@code before} will never be counted by the receiver: FCPs
-     * ahead of that point were sent before the loss and do not make up for it.
+     * Ghost: this data frame will never be counted by the receiver's ABR; only an FCP whose FCTBS reaches past it makes
+     * up for it.
      */
-    void dataGone(final int vl, final int before)
+    void dataGone(final long frame)
     {
-        dirty[vl] = 1;
-        for (int k = 0; k < before; k++)
+        final int vl = vl(frame);
+        final int after = fctbsAfter(frame);
+        final int epoch = epoch(frame);
+        if (0 == dirty[vl] || dirtyEpoch[vl] != epoch || Credits.distance(after, dirty[vl] - 1) <= Credits.MAX_CREDIT)
         {
-            final long f = frames[k];
-            if (!isData(f) && vl(f) == vl)
-            {
-                frames[k] = f & ~POST_LOSS;
-            }
+            dirty[vl] = after + 1;
+            dirtyEpoch[vl] = epoch;
+        }
+    }
+
+    /**
+     * Ghost: the receiver applied an FCP of this direction.
+     */
+    void fcpApplied(final int vl, final int fctbs, final int epoch)
+    {
+        if (0 != dirty[vl] &&
+            (dirtyEpoch[vl] != epoch || Credits.distance(fctbs, dirty[vl] - 1) <= Credits.MAX_CREDIT))
+        {
+            dirty[vl] = 0;
         }
     }
 
@@ -146,6 +161,13 @@ final class TrainingWire
     void delay(final int i)
     {
         final long frame = frames[i];
+        final long next = frames[i + 1];
+        if (!isData(frame) && isData(next) && vl(frame) == vl(next))
+        {
+            // the FCP, applied after this packet, sets ABR back to an FCTBS that does not count it: until an FCP that
+            // does is applied, ABR lags by the packet (credit the receiver holds back, not gives away)
+            dataGone(next);
+        }
         frames[i] = frames[i + 1];
         frames[i + 1] = frame;
     }
