@@ -260,6 +260,7 @@ final class LinkTrainingCheck
             }
         }
         final long[] path = new long[ACTIVE_ROUNDS + 1];
+        final long[][] snaps = new long[ACTIVE_ROUNDS + 1][];
         // per side, the peer's own Initialize entries less this side's re-trainings, since the continuation began
         final long[][] delta = new long[ACTIVE_ROUNDS + 1][2];
         final long[] base = {own(model.b) - recoveries(model.a), own(model.a) - recoveries(model.b)};
@@ -270,6 +271,10 @@ final class LinkTrainingCheck
         {
             final long key = model.fingerprint(false);
             path[round] = key;
+            if (Boolean.getBoolean("vlink.check.dump"))
+            {
+                snaps[round] = model.save();
+            }
             delta[round][0] = own(model.b) - recoveries(model.a) - base[0];
             delta[round][1] = own(model.a) - recoveries(model.b) - base[1];
             memoHit = memo.get(key);
@@ -279,8 +284,35 @@ final class LinkTrainingCheck
             }
             for (int k = 0; k < round; k++)
             {
-                if (path[k] == key)
+ if (path[k] == key)
                 {
+                    if (Boolean.getBoolean("vlink.check.dump"))
+                    {
+                        final long[] now = model.save();
+                        final long[] then = snaps[k];
+                        final StringBuilder diff = new StringBuilder("diff round " + k + " -> " + round + ":");
+                        for (int i = 0; i < now.length; i++)
+                        {
+                            if (now[i] != then[i])
+                            {
+                                diff.append(' ').append(model.codec().paths().get(i)).append(' ').append(then[i])
+                                    .append("->").append(now[i]);
+                            }
+                        }
+                        System.out.println(diff);
+                        final java.util.List<String> paths = model.codec().paths();
+                        final StringBuilder dump = new StringBuilder("state at round " + round + " (clock " +
+                            model.clock[0] + "):");
+                        for (int i = 0; i < now.length; i++)
+                        {
+                            if (!paths.get(i).startsWith("TrainingPort") || paths.get(i).contains("Epoch") ||
+                                paths.get(i).contains("lastCommand") || paths.get(i).contains("next"))
+                            {
+                                dump.append(' ').append(paths.get(i)).append('=').append(now[i]);
+                            }
+                        }
+                        System.out.println(dump);
+                    }
                     return "livelock: the same state again after " + (round - k) + " rounds without both ports Active " +
                         "for good (" + model.summary() + ")";
                 }

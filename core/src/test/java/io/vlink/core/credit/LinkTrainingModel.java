@@ -278,9 +278,6 @@ final class LinkTrainingModel
         if (state == LinkState.ARMED.ordinal() || state == LinkState.ACTIVE.ordinal())
         {
             h = mix(h, Math.min(s[slots[2]] - s[slots[1]], config.silenceLimitNs + 1));
-            // a gap past a quarter of the limit is caught up whole, but an FCP read before the catch-up compares the
-            // time since the incarnation became Active with two FCP periods
-            h = mix(h, Math.min(now - s[slots[2]], Math.max(config.silenceLimitNs >> 2, 2 * config.fcpPeriodNs) + 1));
             h = mix(h, Math.min(s[slots[2]] - at(s, slots[8 + config.dataVls]), config.silenceLimitNs + 1));
         }
         if (state == LinkState.ACTIVE.ordinal())
@@ -290,6 +287,9 @@ final class LinkTrainingModel
         }
         if (state != LinkState.DOWN.ordinal())
         {
+            // a gap past a quarter of the limit is caught up whole (the silence, the wait for the peer's init), but an
+            // FCP read before the catch-up compares the time since the incarnation became Active with two FCP periods
+            h = mix(h, Math.min(now - s[slots[2]], Math.max(config.silenceLimitNs >> 2, 2 * config.fcpPeriodNs) + 1));
             final boolean quiet = s[slots[3]] != 0 && now - s[slots[4]] < 0;
             h = mix(h, quiet ? s[slots[4]] - now : -1);
             h = mix(h, quiet && s[slots[5]] == s[slots[6]] ? 1 : 0);
