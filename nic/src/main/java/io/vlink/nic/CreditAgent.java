@@ -202,9 +202,18 @@ final class CreditAgent implements Agent
             }
             else
             {
-                final int vl = value >>> 16;
+                final int vl = (value >>> 16) & 0xF;
                 syncRelease(vl);
-                control.onAccepted(vl, value & 0xFFFF, nowNs);
+                if ((value >>> RxEvents.EPOCH_SHIFT) == (port.linkEpoch() & RxEvents.EPOCH_MASK))
+                {
+                    control.onAccepted(vl, value & 0xFFFF, nowNs);
+                }
+                else
+                {
+                    // stored before this port's link last re-initialized (in this batch, behind an FCP that made it
+                    // re-train): the blocks hold buffer space, the new ABR does not count them
+                    control.onAcceptedEarlier(vl, value & 0xFFFF);
+                }
                 counters.rxFreeBlocks(vl).setRelease(control.receiver().freeBlocks(vl));
                 counters.rxAbr(vl).setRelease(control.receiver().blocksReceived(vl));
             }

@@ -68,6 +68,7 @@ final class ReceiveAgent implements Agent
         private final PortCounters counters;
         private final CaptureTap capture;
         private LinkState state = LinkState.DOWN;
+        private int epochTag;
         private final VlTally tally;
         // blocks accepted per VL since the last ACCEPT event: one event per VL per duty cycle, flushed before an
         // FCP's event so the credit agent still sees both in wire order
@@ -91,6 +92,9 @@ final class ReceiveAgent implements Agent
 
         int doWork()
         {
+            // the epoch first: the credit agent publishes Down before a new epoch and the state after it, so a state
+            // read after the epoch is never one from before it
+            epochTag = (port.linkEpoch() & RxEvents.EPOCH_MASK) << RxEvents.EPOCH_SHIFT;
             state = LinkState.get(port.linkStateCode());
             // every frame makes at most one event: never take more frames than the event ring can record
             final long used = events.producerPosition() - events.consumerPosition();
@@ -203,7 +207,7 @@ final class ReceiveAgent implements Agent
             {
                 final int vl = Integer.numberOfTrailingZeros(pending);
                 pending &= pending - 1;
-                event(RxEvents.ACCEPT, (vl << 16) | acceptedBlocks[vl]);
+                event(RxEvents.ACCEPT, epochTag | (vl << 16) | acceptedBlocks[vl]);
                 acceptedBlocks[vl] = 0;
             }
         }

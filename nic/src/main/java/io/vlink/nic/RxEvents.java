@@ -10,10 +10,17 @@ final class RxEvents
     /** An FCP word follows (4 bytes). */
     static final int FCP = 1;
     /**
-     * Data packets were accepted, in wire order since the previous event: {@code vl << 16 | blocks} follows (4
-     * bytes), the blocks of every packet of that VL accepted since the VL's previous ACCEPT event, summed.
+     * Data packets were accepted, in wire order since the previous event: {@code epoch << 20 | vl << 16 | blocks}
+     * follows (4 bytes), the blocks of every packet of that VL accepted since the VL's previous ACCEPT event, summed,
+     * and the low 12 bits of the link epoch the receive agent read (before the link state) when it accepted them: blocks
+     * of an earlier epoch came from the peer's previous incarnation and do not count in the new ABR
+     * ({@code CreditControl.onAcceptedEarlier}).
      */
     static final int ACCEPT = 2;
+    /** The bits of the link epoch an ACCEPT event carries. */
+    static final int EPOCH_MASK = 0xFFF;
+    /** Where they are. */
+    static final int EPOCH_SHIFT = 20;
     /** The peer closed its end of the link (4 bytes, 0). */
     static final int PEER_CLOSED = 3;
     /** The most blocks one ACCEPT event carries. */

@@ -54,6 +54,12 @@ public final class CreditControl
      */
     public static final int STALE_RUN_LIMIT = 3;
 
+    /**
+     * The wait limit of a port without a silence limit, in FCP periods (docs/flow-control.md, "Link training", rules 4
+     * and 5): a peer heard only in init FCPs that long waits for this port, or initializes too.
+     */
+    public static final int WAIT_LIMIT_PERIODS = 64;
+
     /** No silence limit: a silent peer is never declared lost. */
     public static final long NO_SILENCE_LIMIT = Long.MAX_VALUE;
 
@@ -85,6 +91,8 @@ public final class CreditControl
     private long lastFcpNs;
     private long activeSinceNs;
     private final long settledNs;
+    private final long waitLimitNs;
+    private final long pauseNs;
     private long errorRecoveries;
     private long downs;
     private long transmitFlushes;
@@ -120,6 +128,8 @@ public final class CreditControl
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;
         this.settledNs = 2 * fcpPeriodNs;
+        this.waitLimitNs = NO_SILENCE_LIMIT == silenceLimitNs ? WAIT_LIMIT_PERIODS * fcpPeriodNs : silenceLimitNs;
+        this.pauseNs = waitLimitNs >> 2;
         this.listener = listener;
         this.creditLimit = new int[dataVls];
         this.accepted = new long[dataVls];
@@ -261,15 +271,14 @@ public final class CreditControl
             state = link.state();
         }
         lastFcpNs = nowNs;
-        if (Fcp.OP_NORMAL == op)
+        if (state.isUp())
         {
-            lastNormalNs = nowNs;
-        }
-        if (state.isUp() && (Fcp.OP_NORMAL == op || LinkState.ARMED != state || !link.automatic()))
-        {
-            // An Armed port hears its peer in normal FCPs and data: a peer that sends nothing but init FCPs for the
-            // silence limit waits for this port's init FCP, and the port initializes again to send it.
             lastHeardNs = nowNs;
+            lastFcpNs = nowNs;
+            if (Fcp.OP_NORMAL == op)
+            {
+                lastNormalNs = nowNs;
+            }
         }
         // allowed or not by the state it arrived in (a normal FCP that arms an initializing port is still discarded)
         final boolean allowed = state.mayReceiveFcp(op);
@@ -329,6 +338,7 @@ public final class CreditControl
                 receiver.freeBlocks(vl) + " free: the receive buffer and its credit accounting disagree");
         }
         lastHeardNs = nowNs;
+        lastNormalNs = nowNs;
         if (link.onDataReceived())
         {
             entered(nowNs);
@@ -393,6 +403,12 @@ public final class CreditControl
      * down and re-initializes ({@code Down -> Initialize}). A port in Initialize keeps waiting: its peer may not
      * be there yet. Call it every duty cycle: a gap between two calls of more than a quarter of the limit is time this
      * port was not running, and does not count as the peer's silence.
+     * <p>
+     * The same call keeps the training's two timeouts (docs/flow-control.md, "Link training", rules 4 and 5), on the
+     * wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one), from the peer's last
+     * normal FCP or packet: an Armed port whose peer sent only init FCPs that long initializes again (counted as
+     * {@link #downs()}), and a port in Initialize waiting for its peer, which sent only init FCPs that long, stops
+     * waiting.
      *
      * @param nowNs the clock.
      * @return true if the link went down.
@@ -404,7 +420,7 @@ public final class CreditControl
         // peer sent meanwhile is still waiting to be read. That time is not the peer's.
         final long sinceCheckNs = nowNs - lastCheckNs;
         lastCheckNs = nowNs;
-        if (sinceCheckNs > silenceLimitNs >> 2)
+        if (sinceCheckNs > pauseNs)
         {
             lastHeardNs += sinceCheckNs;
             lastNormalNs += sinceCheckNs;
@@ -412,20 +428,22 @@ public final class CreditControl
             activeSinceNs += sinceCheckNs;
         }
         final LinkState state = link.state();
-        if (LinkState.INITIALIZE == state && link.awaitsPeerInit() && link.peerOp() == Fcp.OP_INIT &&
-            nowNs - lastNormalNs > silenceLimitNs)
+        final boolean peerInitializing = nowNs - lastNormalNs > waitLimitNs && nowNs - lastFcpNs <= waitLimitNs;
+        if (LinkState.INITIALIZE == state && peerInitializing && link.awaitsPeerInit() &&
+            Fcp.OP_INIT == link.peerOp())
         {
+            // both ends wait, each for the other: a peer in Initialize holds nothing of this port's earlier incarnations
             link.peerInitializesToo();
         }
-        if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs)
+        if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs ||
+            LinkState.ARMED == state && link.automatic() && peerInitializing)
         {
-            // an Armed port whose peer sent only init FCPs meanwhile: the peer initializes and took nothing of this
-            // port (Initialize discards normal FCPs), so the next incarnation need not wait for it
-            final boolean peerInitializing = LinkState.ARMED == state && nowNs - lastFcpNs <= silenceLimitNs;
+            // silent, or (Armed) heard only in init FCPs: the peer waits for an init FCP of this port
             downs++;
             linkError(nowNs);
             if (peerInitializing)
             {
+                // it took nothing of this port (Initialize discards normal FCPs): its next change of Op answers this one
                 link.peerWaitedForInit();
             }
             return true;

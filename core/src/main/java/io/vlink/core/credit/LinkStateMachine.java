@@ -38,8 +38,8 @@ public final class LinkStateMachine
     public static final int PEER_UNKNOWN = -1;
     /** {@link #await()}: nothing to wait for. */
     public static final int AWAIT_NONE = 0;
-    /** {@link #await()}: the peer's next change of Op, either way, ends the wait. */
-    public static final int AWAIT_CHANGE = 1;
+    /** {@link #await()}: the peer's next init FCP ends the wait. */
+    public static final int AWAIT_INIT = 1;
     /** {@link #await()}: only the peer initializing again (an init FCP after its normal ones) ends the wait. */
     public static final int AWAIT_RESTART = 2;
 
@@ -111,7 +111,7 @@ public final class LinkStateMachine
     }
 
     /**
-     * @return what ends the wait: {@link #AWAIT_NONE}, {@link #AWAIT_CHANGE} or {@link #AWAIT_RESTART}.
+     * @return what ends the wait: {@link #AWAIT_NONE}, {@link #AWAIT_INIT} or {@link #AWAIT_RESTART}.
      */
     public int await()
     {
@@ -138,7 +138,7 @@ public final class LinkStateMachine
     {
         if (state == LinkState.INITIALIZE)
         {
-            await = AWAIT_CHANGE;
+            await = AWAIT_INIT;
         }
     }
 
@@ -237,17 +237,17 @@ public final class LinkStateMachine
             // A peer that restarted after a settled exchange waits for this port's answer before it arms, so its next
             // change of Op comes after it heard this port's init FCP. One that restarted in a hurry may arm on this
             // port's normal FCPs sent before the re-training: then only its own re-initialization is an answer.
-            await = settled ? AWAIT_CHANGE : AWAIT_RESTART;
+            await = settled ? AWAIT_INIT : AWAIT_RESTART;
             return false;
         }
         final int previous = peerOp;
         peerOp = op;
         if (state == LinkState.INITIALIZE)
         {
-            if (previous != PEER_UNKNOWN && previous != op && (op == Fcp.OP_INIT || await == AWAIT_CHANGE))
+            if (op == Fcp.OP_INIT && (previous == Fcp.OP_NORMAL || await == AWAIT_INIT))
             {
-                // the peer changed its Op since this port initialized: it initialized again, or it armed (on this
-                // port's init FCPs, unless an earlier incarnation announced before the peer armed: see onFcpSent)
+                // the peer initialized again after its normal FCPs; or, if this port saw it Armed when it last announced
+                // itself, the peer initializes: it re-trained on this port's init FCP, or it waits itself
                 await = AWAIT_NONE;
             }
             if (op == Fcp.OP_INIT && previous != Fcp.OP_INIT)
@@ -302,7 +302,7 @@ public final class LinkStateMachine
             {
                 // the peer may hold this incarnation as Armed from now on; if it has not armed yet, its arming will
                 // answer this incarnation and tells a later one nothing
-                await = Fcp.OP_NORMAL == peerOp ? AWAIT_CHANGE : AWAIT_RESTART;
+                await = Fcp.OP_NORMAL == peerOp ? AWAIT_INIT : AWAIT_RESTART;
             }
             return false;
         }
@@ -311,7 +311,9 @@ public final class LinkStateMachine
             return false;
         }
         initOwed = false;
-        return automatic && fcpVlsSeen == allVls && AWAIT_NONE == await && enter(LinkState.ARMED);
+        // armed on the peer's init FCPs of every VL, or on its normal FCP seen while the init FCP was owed
+        return automatic && (fcpVlsSeen == allVls || Fcp.OP_NORMAL == peerOp) && AWAIT_NONE == await &&
+            enter(LinkState.ARMED);
     }
 
     /**

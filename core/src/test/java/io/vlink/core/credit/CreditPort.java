@@ -94,6 +94,14 @@ public final class CreditPort
         return control.down(0);
     }
 
+    /**
+     * The credit agent's check each duty cycle: without a silence limit only the training's wait limit runs.
+     */
+    public boolean checkLiveness(final long nowNs)
+    {
+        return control.checkLiveness(nowNs);
+    }
+
     // ---------------------------------------------------------------- transmit
 
     public boolean mayTransmit(final int vl, final int blocks)

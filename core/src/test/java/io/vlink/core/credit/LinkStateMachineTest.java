@@ -26,7 +26,7 @@ class LinkStateMachineTest
         return new CreditConfig().dataVls(4).bufferBlocks(512).lineRate(LineRate.EDR_4X).automatic(automatic);
     }
 
-    /** Two ports brought up together, both sending on VL0, after 20 steps. */
+    /** Two ports brought up together, both sending on VL0, after 250 steps (two FCP periods and more: settled). */
     private static TestLink activeLinkWithTraffic()
     {
         final TestLink link = new TestLink(config(true), STEP_NS);
@@ -34,7 +34,7 @@ class LinkStateMachineTest
         link.b.wantsToSend = true;
         link.a.port.up(link.now());
         link.b.port.up(link.now());
-        link.steps(20);
+        link.steps(250);
         assertEquals(ACTIVE, link.a.port.state());
         assertEquals(ACTIVE, link.b.port.state());
         return link;
@@ -54,10 +54,11 @@ class LinkStateMachineTest
         link.a.noteState();
         link.b.noteState();
 
-        // step 1: both send an init FCP (Op 1) per VL; on receipt each has the peer's FCCL for every VL: Armed
+        // step 1: both send an init FCP (Op 1) per VL; on receipt each has the peer's FCCL for every VL, and owes it
+        // an init FCP sent after it heard of the peer
         link.step();
-        assertEquals(ARMED, link.a.port.state());
-        assertEquals(ARMED, link.b.port.state());
+        assertEquals(INITIALIZE, link.a.port.state());
+        assertEquals(INITIALIZE, link.b.port.state());
         for (final int[] fcp : link.a.sentFcps)
         {
             assertEquals(Fcp.OP_INIT, Fcp.op(fcp[1]));
@@ -65,11 +66,12 @@ class LinkStateMachineTest
             assertEquals(512, Fcp.fccl(fcp[1]));
         }
         assertEquals(4, link.a.sentFcps.size(), "one init FCP per data VL");
-        assertEquals(512, link.a.port.transmitter().creditLimit(2), "credit known, yet no data in Armed");
-        assertEquals(0, link.a.dataSent + link.b.dataSent);
+        assertEquals(512, link.a.port.transmitter().creditLimit(2), "credit known, yet no data before Active");
 
-        // step 2: both send normal FCPs (Op 0) at once on arming; on receipt each is Active
+        // step 2: the owed init FCP goes out and arms each; every VL's FCP is due again, now Op 0; on receipt each is
+        // Active
         link.step();
+        assertEquals(Fcp.OP_INIT, Fcp.op(link.a.sentFcps.get(4)[1]));
         assertEquals(Fcp.OP_NORMAL, Fcp.op(link.a.sentFcps.get(link.a.sentFcps.size() - 1)[1]));
         assertEquals(ACTIVE, link.a.port.state());
         assertEquals(ACTIVE, link.b.port.state());
@@ -124,11 +126,19 @@ class LinkStateMachineTest
         assertEquals(Fcp.OP_INIT, Fcp.op(first[1]));
         assertEquals(0, Fcp.fctbs(first[1]));
         assertEquals(512, Fcp.fccl(first[1]));
-        // step 2 activates both; steps 3 to 12 carry one packet each
-        link.steps(11);
+        // the two had announced themselves: each waits until the other has shown it heard of the new incarnation.
+        // Neither can (both initialize), so once each has heard the other only in init FCPs for the wait limit, each
+        // stops waiting and they come up as at the first bring-up
+        for (int i = 0; i < 10_000 && link.b.port.state() != ACTIVE; i++)
+        {
+            link.step();
+        }
+        assertEquals(ACTIVE, link.a.port.state());
+        final long sentBefore = link.a.port.transmitter().blocksSent(0);
+        link.steps(10);
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states);
-        assertEquals(40, link.a.port.transmitter().blocksSent(0), "ten 4-block packets since the new start");
-        assertEquals(40, link.b.port.receiver().blocksReceived(0));
+        assertEquals(sentBefore + 40, link.a.port.transmitter().blocksSent(0), "one 4-block packet a step");
+        assertEquals(link.a.port.transmitter().blocksSent(0), link.b.port.receiver().blocksReceived(0));
         assertEquals(0, link.a.dataSentWhileNotActive);
     }
 
@@ -143,16 +153,19 @@ class LinkStateMachineTest
         assertEquals(INITIALIZE, link.a.port.state());
         assertEquals(4, link.b.port.discards().get(DiscardReason.FCP_STATE));
 
-        // b comes up; its init FCPs arm a, which then sends only Op 0; b must not wait for init FCPs forever
+        // b comes up; its init FCPs tell a that b (re)started: a owes it an init FCP, sends it, and arms on b's
         link.b.port.up(link.now());
         link.step();
-        assertEquals(ARMED, link.a.port.state());
+        assertEquals(INITIALIZE, link.a.port.state());
+        link.step();
+        assertEquals(ARMED, link.a.port.state(), "armed as its owed init FCP went out");
         link.steps(3);
         assertEquals(ACTIVE, link.a.port.state());
         assertEquals(ACTIVE, link.b.port.state());
         link.steps(5);
         assertTrue(link.b.dataReceived > 0);
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states);
+        assertEquals(0, link.a.port.control().errorRecoveries() + link.b.port.control().errorRecoveries());
     }
 
     @Test
@@ -165,7 +178,8 @@ class LinkStateMachineTest
         link.b.port.up(link.now());
         link.steps(200);
         // b's init FCP after its normal ones tells a that b initialized again: a re-trains too (a link error
-        // recovered), so both restart their counters from zero and come back Active
+        // recovered), so both restart their counters from zero and come back Active; b, which waits for a's answer
+        // (it had announced itself), never re-trains
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, INITIALIZE, ARMED, ACTIVE), link.a.states);
         assertEquals(1, link.a.port.control().errorRecoveries());
         assertEquals(0, link.b.port.control().errorRecoveries());
@@ -189,7 +203,7 @@ class LinkStateMachineTest
         link.a.wantsToSend = true;
         link.a.port.up(link.now());
         link.b.port.up(link.now());
-        link.steps(100);
+        link.steps(250);
         assertEquals(INITIALIZE, link.a.port.state(), "init FCPs alone do not arm without automatic transitions");
         assertEquals(512, link.a.port.transmitter().creditLimit(0), "but they do carry credit");
 

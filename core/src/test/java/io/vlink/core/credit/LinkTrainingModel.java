@@ -229,10 +229,11 @@ final class LinkTrainingModel
      * The clock readings of one port, as far as the code can tell them apart (these follow CreditControl's
      * checkLiveness and FcpSchedule's poll; change them with those):
      * <ul>
-     *   <li>silence: only Armed and Active compare {@code now - lastHeard} with the limit, and every state entry sets
-     *   both readings to now. A check finds the silence at most the limit old (else the link went down), and a gap
-     *   between checks longer than a quarter of the limit is added back whole. So {@code lastCheck - lastHeard}
-     *   (0..limit) and {@code now - lastCheck}, capped just past a quarter of the limit, say all of it;</li>
+     *   <li>the silence and the wait limit's timers: every state entry sets the readings to now; a check compares each
+     *   with the limit (beyond it, however far, is alike) after adding back whole a gap since the previous check longer
+     *   than a quarter of the limit. So each reading as of the last check, capped past the limit, and
+     *   {@code now - lastCheck}, capped past a quarter of the limit (and past two FCP periods, the time Active an FCP
+     *   compares before the check), say all of it; while Down nothing reads them;</li>
      *   <li>the schedule: a VL whose time has come is due however long ago ({@code now - due >= 0}); the quiet answer's
      *   end and change count matter only while the schedule is quiet, and an end already past is no quiet answer.</li>
      * </ul>
@@ -274,22 +275,17 @@ final class LinkTrainingModel
         final int[] slots = timeSlots[side];
         final long now = clock[0];
         final long state = s[slots[0]];
+        final long limit = config.silenceLimitNs + 1;
         long h = hash;
-        if (state == LinkState.ARMED.ordinal() || state == LinkState.ACTIVE.ordinal())
-        {
-            h = mix(h, Math.min(s[slots[2]] - s[slots[1]], config.silenceLimitNs + 1));
-            h = mix(h, Math.min(s[slots[2]] - at(s, slots[8 + config.dataVls]), config.silenceLimitNs + 1));
-        }
-        if (state == LinkState.ACTIVE.ordinal())
-        {
-            // whether the incarnation has been Active for two FCP periods (a settled partner)
-            h = mix(h, Math.min(s[slots[2]] - at(s, slots[9 + config.dataVls]), 2 * config.fcpPeriodNs));
-        }
         if (state != LinkState.DOWN.ordinal())
         {
-            // a gap past a quarter of the limit is caught up whole (the silence, the wait for the peer's init), but an
-            // FCP read before the catch-up compares the time since the incarnation became Active with two FCP periods
+            // since the last check; a gap past a quarter of the limit is caught up whole, but an FCP read before the
+            // catch-up compares the time since the incarnation became Active with two FCP periods
             h = mix(h, Math.min(now - s[slots[2]], Math.max(config.silenceLimitNs >> 2, 2 * config.fcpPeriodNs) + 1));
+            // the silence, and the wait limit's two timers (the peer's last normal FCP, its last FCP), as of that check
+            h = mix(h, Math.min(s[slots[2]] - s[slots[1]], limit));
+            h = mix(h, Math.min(s[slots[2]] - at(s, slots[7 + config.dataVls]), limit));
+            h = mix(h, Math.min(s[slots[2]] - at(s, slots[8 + config.dataVls]), limit));
             final boolean quiet = s[slots[3]] != 0 && now - s[slots[4]] < 0;
             h = mix(h, quiet ? s[slots[4]] - now : -1);
             h = mix(h, quiet && s[slots[5]] == s[slots[6]] ? 1 : 0);
@@ -298,10 +294,10 @@ final class LinkTrainingModel
                 h = mix(h, Math.max(0, s[slots[i]] - now));
             }
         }
-        if (state == LinkState.INITIALIZE.ordinal())
+        if (state == LinkState.ACTIVE.ordinal())
         {
-            // only the wait for the peer's init compares it, with the silence limit, after the same catch-up
-            h = mix(h, Math.min(s[slots[2]] - at(s, slots[7 + config.dataVls]), config.silenceLimitNs + 1));
+            // whether the incarnation has been Active for two FCP periods (a settled partner)
+            h = mix(h, Math.min(s[slots[2]] - at(s, slots[9 + config.dataVls]), 2 * config.fcpPeriodNs));
         }
         return h;
     }

@@ -9,8 +9,9 @@ import java.util.Random;
 
 /**
  * Two {@link CreditPort}s back to back on an in-order wire, driven step by step on a fake clock. Each step: every
- * port puts its due FCPs on its wire, then its data (if the link state and credits allow), then everything in
- * flight arrives; the receiving application releases data at once unless told to hold it.
+ * port runs its liveness check (the training's wait limit; the ports have no silence limit), puts its due FCPs on its
+ * wire, then its data (if the link state and credits allow), then everything in flight arrives; the receiving
+ * application releases data at once unless told to hold it.
  */
 final class TestLink
 {
@@ -76,6 +77,10 @@ final class TestLink
     void step()
     {
         clock.advance(stepNs);
+        a.port.checkLiveness(now());
+        b.port.checkLiveness(now());
+        a.noteState();
+        b.noteState();
         drain(a);
         drain(b);
         send(a);
