@@ -425,7 +425,6 @@ public final class CreditControl
             lastHeardNs += sinceCheckNs;
             lastNormalNs += sinceCheckNs;
             lastFcpNs += sinceCheckNs;
-            activeSinceNs += sinceCheckNs;
         }
         final LinkState state = link.state();
         final boolean peerInitializing = nowNs - lastNormalNs > waitLimitNs && nowNs - lastFcpNs <= waitLimitNs;

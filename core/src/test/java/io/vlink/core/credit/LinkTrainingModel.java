@@ -279,8 +279,8 @@ final class LinkTrainingModel
         long h = hash;
         if (state != LinkState.DOWN.ordinal())
         {
-            // since the last check; a gap past a quarter of the limit is caught up whole, but an FCP read before the
-            // catch-up compares the time since the incarnation became Active with two FCP periods
+            // since the last check: a gap past a quarter of the limit is caught up whole; the time Active (below) is
+            // this plus the part before the check, compared with two FCP periods
             h = mix(h, Math.min(now - s[slots[2]], Math.max(config.silenceLimitNs >> 2, 2 * config.fcpPeriodNs) + 1));
             // the silence, and the wait limit's two timers (the peer's last normal FCP, its last FCP), as of that check
             h = mix(h, Math.min(s[slots[2]] - s[slots[1]], limit));
