@@ -22,7 +22,6 @@ final class LinkTrainingCheck
     static final int ACTIVE_ROUNDS = 40;
     /** Rounds both must then stay Active without a transition. */
     static final int STABLE_ROUNDS = 12;
-    static final boolean POR = !Boolean.getBoolean("nopor");
 
     private final LinkTrainingConfig config;
     private final int depth;
@@ -33,8 +32,6 @@ final class LinkTrainingCheck
     private final long[][] saved;
     private final int[] trace;
     private final List<List<Integer>> enabled = new ArrayList<>();
-    final long[] perLevel = new long[64];
-    final long[] perKind = new long[16];
     private long transitions;
     private long progressChecks;
     /** When set, the continuation writes each state a port enters. */
@@ -105,26 +102,22 @@ final class LinkTrainingCheck
     {
         final long start = System.nanoTime();
         model.restore(initial);
-        explore(0, 0);
+        explore(0);
         return new Result(visited.size(), transitions, progressChecks, System.nanoTime() - start, depth, failure);
     }
 
     /**
      * @param level how many events led here.
-     * @param last  the event that led here (0 at the start): a child that commutes with it and sorts before it is the
-     *              same run as one explored with the two the other way round, and is skipped. What is skipped depends
-     *              on {@code last}, so it is part of the visited state's name.
      */
-    private boolean explore(final int level, final int last)
+    private boolean explore(final int level)
     {
-        final long fingerprint = (model.fingerprint() ^ (POR ? last : 0)) * 0x94D0_49BB_1331_11EBL;
+        final long fingerprint = model.fingerprint();
         final int remaining = depth - level;
         if (visited.get(fingerprint) >= remaining)
         {
             return false;
         }
         visited.put(fingerprint, remaining);
-        perLevel[level]++;
         final long[] here = saved[level];
         model.save(here);
         final String stuck = progress();
@@ -144,14 +137,9 @@ final class LinkTrainingCheck
         for (int i = 0; i < events.size(); i++)
         {
             final int event = events.get(i);
-            if (POR && 0 != last && event < last && LinkTrainingModel.independent(event, last))
-            {
-                continue;
-            }
             model.restore(here);
             model.apply(event);
             transitions++;
-            perKind[LinkTrainingModel.kind(event)]++;
             trace[level] = event;
             final String broken = model.violation();
             if (null != broken)
@@ -159,7 +147,7 @@ final class LinkTrainingCheck
                 failure = counterexample(broken, level + 1);
                 return true;
             }
-            if (explore(level + 1, event))
+            if (explore(level + 1))
             {
                 return true;
             }
@@ -233,9 +221,11 @@ final class LinkTrainingCheck
         }
     }
 
-    private static long recoveries(final TrainingPort port)
+    /** The re-training ghost's count for {@code port}: its peer's own Initialize entries and its own timeouts, less
+     * its re-trainings ({@link LinkTrainingModel#account()}). */
+    private static long slackOf(final TrainingPort port, final TrainingPort peer)
     {
-        return port.control.errorRecoveries();
+        return own(peer) + port.control.downs() - port.control.errorRecoveries();
     }
 
     /** Initialize entries of the port's own: an up, a silent or closed peer (link_downed); not a re-training. */
@@ -260,10 +250,9 @@ final class LinkTrainingCheck
             }
         }
         final long[] path = new long[ACTIVE_ROUNDS + 1];
-        final long[][] snaps = new long[ACTIVE_ROUNDS + 1][];
         // per side, the peer's own Initialize entries less this side's re-trainings, since the continuation began
         final long[][] delta = new long[ACTIVE_ROUNDS + 1][2];
-        final long[] base = {own(model.b) - recoveries(model.a), own(model.a) - recoveries(model.b)};
+        final long[] base = {slackOf(model.a, model.b), slackOf(model.b, model.a)};
         int activeAt = -1;
         long memoHit = -1;
         int round = 0;
@@ -271,12 +260,8 @@ final class LinkTrainingCheck
         {
             final long key = model.fingerprint(false);
             path[round] = key;
-            if (Boolean.getBoolean("vlink.check.dump"))
-            {
-                snaps[round] = model.save();
-            }
-            delta[round][0] = own(model.b) - recoveries(model.a) - base[0];
-            delta[round][1] = own(model.a) - recoveries(model.b) - base[1];
+            delta[round][0] = slackOf(model.a, model.b) - base[0];
+            delta[round][1] = slackOf(model.b, model.a) - base[1];
             memoHit = memo.get(key);
             if (memoHit >= 0)
             {
@@ -284,35 +269,8 @@ final class LinkTrainingCheck
             }
             for (int k = 0; k < round; k++)
             {
- if (path[k] == key)
+                if (path[k] == key)
                 {
-                    if (Boolean.getBoolean("vlink.check.dump"))
-                    {
-                        final long[] now = model.save();
-                        final long[] then = snaps[k];
-                        final StringBuilder diff = new StringBuilder("diff round " + k + " -> " + round + ":");
-                        for (int i = 0; i < now.length; i++)
-                        {
-                            if (now[i] != then[i])
-                            {
-                                diff.append(' ').append(model.codec().paths().get(i)).append(' ').append(then[i])
-                                    .append("->").append(now[i]);
-                            }
-                        }
-                        System.out.println(diff);
-                        final java.util.List<String> paths = model.codec().paths();
-                        final StringBuilder dump = new StringBuilder("state at round " + round + " (clock " +
-                            model.clock[0] + "):");
-                        for (int i = 0; i < now.length; i++)
-                        {
-                            if (!paths.get(i).startsWith("TrainingPort") || paths.get(i).contains("Epoch") ||
-                                paths.get(i).contains("lastCommand") || paths.get(i).contains("next"))
-                            {
-                                dump.append(' ').append(paths.get(i)).append('=').append(now[i]);
-                            }
-                        }
-                        System.out.println(dump);
-                    }
                     return "livelock: the same state again after " + (round - k) + " rounds without both ports Active " +
                         "for good (" + model.summary() + ")";
                 }

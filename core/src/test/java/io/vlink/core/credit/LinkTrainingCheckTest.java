@@ -1,34 +1,53 @@
 package io.vlink.core.credit;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The exhaustive check of link training ({@link LinkTrainingCheck}, docs/flow-control.md, "Checking the rule"): every
+ * interleaving up to a depth, for each shape of link and set of events below. A broken property fails the test with the
+ * events that lead to it. {@code -Dvlink.check.depth=N} overrides every depth (deeper runs take longer);
+ * {@code -Dvlink.check.verbose=true} lists every FCP of a counterexample's continuation.
+ */
 class LinkTrainingCheckTest
 {
-    private static void run(final String name, final LinkTrainingConfig config, final int depth)
+    static Stream<Arguments> shapes()
     {
-        final LinkTrainingCheck check = new LinkTrainingCheck(config, depth);
-        final LinkTrainingCheck.Result result = check.run();
-        final String text = result.toString();
-        System.out.println("== " + name + " (" + config + "): " + (Boolean.getBoolean("full") ? text :
-            text.lines().limit(2).reduce("", (x, y) -> x + y + "\n")));
+        return Stream.of(
+            Arguments.of("a bounced, b up (duty cycles)", LinkTrainingConfig.builder().bounces(1, 0).build(), 13),
+            Arguments.of("a bounced, b up (agent turns)",
+                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).build(), 14),
+            Arguments.of("a bounced twice", LinkTrainingConfig.builder().bounces(2, 0).offers(1).build(), 13),
+            Arguments.of("both bounced", LinkTrainingConfig.builder().bounces(1, 1).offers(1).build(), 12),
+            Arguments.of("both bounced (agent turns)",
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), 13),
+            Arguments.of("bring-up, a bounced", LinkTrainingConfig.builder().bounces(1, 0).startActive(false).build(), 13),
+            Arguments.of("bring-up, both bounced",
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).startActive(false).build(), 13),
+            Arguments.of("two VLs, a bounced", LinkTrainingConfig.builder().dataVls(2).offers(1).bounces(1, 0).build(), 11),
+            Arguments.of("a bounced, a frame lost",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, true, false, false).build(), 12),
+            Arguments.of("a bounced, an FCP duplicated or a frame delayed",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, false, true, true).build(), 12),
+            Arguments.of("up, a frame lost",
+                LinkTrainingConfig.builder().bounces(0, 0).faults(1, true, false, false).build(), 12));
     }
 
-    @Test
-    void experiment()
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void everyInterleavingKeepsTheInvariantsAndProgresses(final String name, final LinkTrainingConfig config,
+        final int depth)
     {
-        final int d = Integer.getInteger("depth", 12);
-        final String which = System.getProperty("which", "abcdef");
-        if (which.contains("a")) run("one-sided bounce, cycles", LinkTrainingConfig.builder().bounces(1, 0).build(), d);
-        if (which.contains("b")) run("both bounce, cycles", LinkTrainingConfig.builder().bounces(1, 1).offers(1).build(), d);
-        if (which.contains("c")) run("start down", LinkTrainingConfig.builder().bounces(1, 0).startActive(false).build(), d);
-        if (which.contains("d")) run("one loss", LinkTrainingConfig.builder().bounces(0, 0).faults(1, true, false, false).build(), d);
-        if (which.contains("e")) run("one dup/delay", LinkTrainingConfig.builder().bounces(0, 0).faults(1, false, true, true).build(), d);
-        if (which.contains("f")) run("agent steps, bounce", LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).build(), d);
-        if (which.contains("g")) run("two vls bounce", LinkTrainingConfig.builder().dataVls(2).offers(1).bounces(1, 0).build(), d);
-        if (which.contains("h")) run("bounce + loss", LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, true, false, false).build(), d);
-        if (which.contains("i")) run("bounce + dup/delay", LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, false, true, true).build(), d);
-        if (which.contains("j")) run("agent steps, both bounce", LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), d);
-        if (which.contains("k")) run("two bounces a", LinkTrainingConfig.builder().bounces(2, 0).offers(1).build(), d);
-        if (which.contains("l")) run("start down both bounce", LinkTrainingConfig.builder().bounces(1, 1).offers(1).startActive(false).build(), d);
+        final LinkTrainingCheck.Result result =
+            new LinkTrainingCheck(config, Integer.getInteger("vlink.check.depth", depth)).run();
+        System.out.println("link-training check, " + name + " (" + config + "): " + result);
+        assertNull(result.failure(), result::toString);
+        assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
     }
 }

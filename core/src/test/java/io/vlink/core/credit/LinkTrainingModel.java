@@ -60,6 +60,7 @@ final class LinkTrainingModel
     // the ports' counts last seen (not state)
     private final long[] statUps = new long[2];
     private final long[] statRecoveries = new long[2];
+    private final long[] statDowns = new long[2];
 
     private final StateCodec codec;
     private final int[] rule;
@@ -88,6 +89,7 @@ final class LinkTrainingModel
         codec = new StateCodec(this);
         scratch = new long[codec.length()];
         rule = rules(codec.paths());
+        releasedSlots = releasedSlots();
     }
 
     TrainingPort port(final int side)
@@ -127,6 +129,7 @@ final class LinkTrainingModel
         {
             statUps[side] = port(side).control.link().ups();
             statRecoveries[side] = port(side).control.errorRecoveries();
+            statDowns[side] = port(side).control.downs();
         }
     }
 
@@ -146,7 +149,7 @@ final class LinkTrainingModel
             {
                 case "lastHeardNs", "lastCheckNs", "lastNormalNs", "lastFcpNs", "activeSinceNs", "quietUntilNs", "dueNs", "quiet", "quietChanges", "changes" -> TIME;
                 case "errorRecoveries", "downs", "transmitFlushes", "ups", "transmitFlushesSeen", "clock",
-                    "statUps", "statRecoveries", "released" -> SKIP;
+                    "statUps", "statRecoveries", "statDowns", "released" -> SKIP;
                 case "accepted" -> ACCEPTED;
                 case "releasedTotal" -> RELEASED_TOTAL;
                 case "arbiterEpoch", "publishedEpoch", "abrFrame", "clFrame", "requestFrames" ->
@@ -197,10 +200,6 @@ final class LinkTrainingModel
                     break;
                 default:
                     break;
-            }
-            if (null != distinct)
-            {
-                distinct.computeIfAbsent(codec.paths().get(i), k -> new java.util.TreeSet<>()).add(v);
             }
             h = mix(h, v);
         }
@@ -302,21 +301,23 @@ final class LinkTrainingModel
         return h;
     }
 
-    java.util.Map<String, java.util.Set<Long>> distinct;
-    private int[] releasedSlots;
+    private final int[] releasedSlots;
 
     private int releasedOf(final int slot)
     {
-        if (null == releasedSlots)
-        {
-            releasedSlots = pairs("TrainingPort", "releasedTotal", "CreditControl", "released");
-            final int[] accepted = pairs("CreditControl", "accepted", "CreditControl", "released");
-            for (int i = 0; i < accepted.length; i++)
-            {
-                releasedSlots[i] = Math.max(releasedSlots[i], accepted[i]);
-            }
-        }
         return releasedSlots[slot];
+    }
+
+    /** For each count that only grows, the slot of the count it is compared with (CreditControl's releases). */
+    private int[] releasedSlots()
+    {
+        final int[] slots = pairs("TrainingPort", "releasedTotal", "CreditControl", "released");
+        final int[] accepted = pairs("CreditControl", "accepted", "CreditControl", "released");
+        for (int i = 0; i < accepted.length; i++)
+        {
+            slots[i] = Math.max(slots[i], accepted[i]);
+        }
+        return slots;
     }
 
     private int[] pairs(final String ownerA, final String fieldA, final String ownerB, final String fieldB)
@@ -504,93 +505,26 @@ final class LinkTrainingModel
     {
         final long[] own = new long[2];
         final long[] retrain = new long[2];
+        final long[] timeouts = new long[2];
         for (int side = 0; side < 2; side++)
         {
             final CreditControl control = port(side).control;
             final long ups = control.link().ups();
             final long recoveries = control.errorRecoveries();
             retrain[side] = recoveries - statRecoveries[side];
-            // an Initialize entered on its own (an up, a silent or closed peer), not in answer to the peer
+            // an Initialize entered on its own (an up, a silent or closed peer, a peer that waits), not in answer to it
             own[side] = ups - statUps[side] - retrain[side];
+            timeouts[side] = control.downs() - statDowns[side];
             statUps[side] = ups;
             statRecoveries[side] = recoveries;
+            statDowns[side] = control.downs();
         }
         for (int side = 0; side < 2; side++)
         {
-            // additive, so events that commute keep commuting
-            slack[side] += (int)(own[1 - side] - retrain[side]);
+            // additive, so events that commute keep commuting. A timeout decides on what it has not heard: when the
+            // peer was only slow it may cost the port whose timeout fired one re-training more
+            slack[side] += (int)(own[1 - side] + timeouts[side] - retrain[side]);
         }
-    }
-
-    // ---------------------------------------------------------------- independence (partial-order reduction)
-
-    private static final int CORE = 0;
-    private static final int EVENTS = 1;
-    private static final int HELD = 2;
-    private static final int COMMAND = 3;
-    private static final int QUEUE = 4;
-    private static final int WIRE_OUT = 5;
-    private static final int DIRTY_IN = 6;
-    private static final int PER_SIDE = 7;
-    private static final long CLOCK = 1L << (2 * PER_SIDE);
-    private static final long FAULTS = CLOCK << 1;
-
-    private static long of(final int side, final int resource)
-    {
-        return 1L << (side * PER_SIDE + resource);
-    }
-
-    /**
-     * @return what the event reads or writes, one bit a resource; its writes are {@link #writes(int)}.
-     */
-    static long touches(final int event)
-    {
-        final int side = side(event);
-        if (kind(event) == STEP)
-        {
-            return switch (arg(event))
-            {
-                case TrainingPort.CREDIT, CYCLE -> writes(event) | of(side, HELD) | of(side, QUEUE) | CLOCK;
-                case TrainingPort.ARBITER -> writes(event);
-                default -> writes(event) | of(side, CORE);
-            };
-        }
-        return writes(event);
-    }
-
-    /**
-     * @return what the event writes (each side's agents are in program order already: a step writes its side's turn).
-     */
-    static long writes(final int event)
-    {
-        final int side = side(event);
-        return switch (kind(event))
-        {
-            case STEP -> switch (arg(event))
-            {
-                // the silence check, the FCPs applied (the ghost of lost data of the incoming direction), the command
-                case TrainingPort.CREDIT -> of(side, CORE) | of(side, EVENTS) | of(side, COMMAND) | of(side, DIRTY_IN);
-                case TrainingPort.ARBITER -> of(side, CORE) | of(side, QUEUE) | of(side, WIRE_OUT);
-                case CYCLE -> of(side, CORE) | of(side, EVENTS) | of(side, COMMAND) | of(side, DIRTY_IN) |
-                    of(side, QUEUE) | of(side, WIRE_OUT) | of(side, HELD) | of(1 - side, WIRE_OUT);
-                default -> of(side, EVENTS) | of(side, HELD) | of(1 - side, WIRE_OUT) | of(side, DIRTY_IN);
-            };
-            case TICK -> CLOCK;
-            case OFFER -> of(side, QUEUE);
-            case RELEASE -> of(side, HELD);
-            case DOWN, UP -> of(side, COMMAND);
-            // the wire's frames and the receiving side's ghost of lost data
-            default -> FAULTS | of(side, WIRE_OUT) | of(1 - side, DIRTY_IN);
-        };
-    }
-
-    /**
-     * @return whether the two events commute from every state where both are enabled, neither enabling nor disabling
-     * the other.
-     */
-    static boolean independent(final int e, final int f)
-    {
-        return (writes(e) & touches(f)) == 0 && (writes(f) & touches(e)) == 0;
     }
 
     static String describe(final int event)

@@ -50,6 +50,7 @@ final class StateCodec
         }
         length = n;
         flatten();
+        byType();
     }
 
     int length()
@@ -238,27 +239,71 @@ final class StateCodec
         }
     }
 
+    // the slots by type, each a run of (owner, offset, index into the state)
+    private Object[] intOwner;
+    private long[] intOffset;
+    private int[] intIndex;
+    private Object[] otherOwner;
+    private long[] otherOffset;
+    private int[] otherIndex;
+
+    private void byType()
+    {
+        int ints = 0;
+        for (final byte type : types)
+        {
+            ints += type == INT ? 1 : 0;
+        }
+        intOwner = new Object[ints];
+        intOffset = new long[ints];
+        intIndex = new int[ints];
+        otherOwner = new Object[length - ints];
+        otherOffset = new long[length - ints];
+        otherIndex = new int[length - ints];
+        int i = 0;
+        int o = 0;
+        for (int k = 0; k < length; k++)
+        {
+            if (types[k] == INT)
+            {
+                intOwner[i] = owners[k];
+                intOffset[i] = offsets[k];
+                intIndex[i++] = k;
+            }
+            else
+            {
+                otherOwner[o] = owners[k];
+                otherOffset[o] = offsets[k];
+                otherIndex[o++] = k;
+            }
+        }
+    }
+
     /**
      * @param into {@link #length()} longs: the state now.
      */
     void save(final long[] into)
     {
-        final Object[] owners = this.owners;
-        final long[] offsets = this.offsets;
-        final byte[] types = this.types;
-        for (int i = 0; i < into.length; i++)
+        final Object[] owner = intOwner;
+        final long[] offset = intOffset;
+        final int[] index = intIndex;
+        for (int i = 0; i < index.length; i++)
         {
-            final Object owner = owners[i];
-            final long offset = offsets[i];
-            switch (types[i])
+            into[index[i]] = UnsafeApi.getInt(owner[i], offset[i]);
+        }
+        for (int o = 0; o < otherIndex.length; o++)
+        {
+            final int k = otherIndex[o];
+            final Object other = otherOwner[o];
+            final long at = otherOffset[o];
+            switch (types[k])
             {
-                case INT -> into[i] = UnsafeApi.getInt(owner, offset);
-                case LONG -> into[i] = UnsafeApi.getLong(owner, offset);
-                case BOOLEAN -> into[i] = UnsafeApi.getBoolean(owner, offset) ? 1 : 0;
+                case LONG -> into[k] = UnsafeApi.getLong(other, at);
+                case BOOLEAN -> into[k] = UnsafeApi.getBoolean(other, at) ? 1 : 0;
                 default ->
                 {
-                    final Enum<?> e = (Enum<?>)UnsafeApi.getReference(owner, offset);
-                    into[i] = null == e ? -1 : e.ordinal();
+                    final Enum<?> e = (Enum<?>)UnsafeApi.getReference(other, at);
+                    into[k] = null == e ? -1 : e.ordinal();
                 }
             }
         }
@@ -269,20 +314,24 @@ final class StateCodec
      */
     void restore(final long[] from)
     {
-        final Object[] owners = this.owners;
-        final long[] offsets = this.offsets;
-        final byte[] types = this.types;
-        for (int i = 0; i < from.length; i++)
+        final Object[] owner = intOwner;
+        final long[] offset = intOffset;
+        final int[] index = intIndex;
+        for (int i = 0; i < index.length; i++)
         {
-            final Object owner = owners[i];
-            final long offset = offsets[i];
-            final long v = from[i];
-            switch (types[i])
+            UnsafeApi.putInt(owner[i], offset[i], (int)from[index[i]]);
+        }
+        for (int o = 0; o < otherIndex.length; o++)
+        {
+            final int k = otherIndex[o];
+            final Object other = otherOwner[o];
+            final long at = otherOffset[o];
+            final long v = from[k];
+            switch (types[k])
             {
-                case INT -> UnsafeApi.putInt(owner, offset, (int)v);
-                case LONG -> UnsafeApi.putLong(owner, offset, v);
-                case BOOLEAN -> UnsafeApi.putBoolean(owner, offset, v != 0);
-                default -> UnsafeApi.putReference(owner, offset, v < 0 ? null : constants[i][(int)v]);
+                case LONG -> UnsafeApi.putLong(other, at, v);
+                case BOOLEAN -> UnsafeApi.putBoolean(other, at, v != 0);
+                default -> UnsafeApi.putReference(other, at, v < 0 ? null : constants[k][(int)v]);
             }
         }
     }
