@@ -24,10 +24,10 @@ import java.util.concurrent.TimeUnit;
  * them the next selection would find no cells or no ready injector); a cell round trip is one claim, one free
  * and one reclaim.
  * <p>
- * The state is steady (docs/injection.md, "the benchmark is steady"): one packet in flight, so no class ever lacks
+ * The state is steady (docs/performance.md, "Injection"): one packet in flight, so no class ever lacks
  * cells; the clock advances 50 ns an op, so an injector that stays high is demoted by its 100 us priority timer
  * once per 2000 selections and promoted again at its next consideration (the HPE patent's perturbation): a
- * constant ~3.4% (mixed sizes) and ~4.6% (one cell) of selections take the slow path, in every iteration. Run
+ * constant share of selections takes the slow path, the same in every iteration (docs/performance.md). Run
  * to run differences on a shared 2-vCPU machine come from the neighbour on the other hyperthread: prefer
  * {@code -f 3} and read each figure against the same run's {@code baseline}.
  * <pre>

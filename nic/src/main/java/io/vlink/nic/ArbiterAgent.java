@@ -72,9 +72,9 @@ final class ArbiterAgent implements Agent
     {
         /**
          * The most bytes sent per port per duty cycle besides the burst's packet count: what a duty cycle moves
-         * should stay in the caches between the agents that handle it next (measured with 4 KiB packets: 128 KiB a
-         * cycle 1.38 us a packet on one thread, 256 KiB 1.65 us), while small packets still spread each cycle's
-         * fixed costs over the whole burst.
+         * should stay in the caches between the agents that handle it next (twice this of 4 KiB packets spilled out
+         * of them: docs/performance.md), while small packets still spread each cycle's fixed costs over the whole
+         * burst.
          */
         static final int BURST_BYTES = 128 * 1024;
 

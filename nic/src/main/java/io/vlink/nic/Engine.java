@@ -4,12 +4,14 @@ import io.vlink.core.config.ConfigException;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.QosPort;
 import io.vlink.core.qos.QosReader;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
 import io.vlink.nic.agent.DutyCycleClock;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
@@ -331,6 +333,17 @@ public final class Engine implements AutoCloseable
     }
 
     /**
+     * A capture is an output: when its file fails (a full file system) it stops, and the engine moves packets on.
+     * Readable after {@link #close()}, which cuts the file to its records: a failure to do so is reported here too.
+     *
+     * @return what stopped the capture ({@link Builder#capture}) first, or null while it runs or when there is none.
+     */
+    public CaptureStoppedException captureFailure()
+    {
+        return null == capture ? null : capture.failure();
+    }
+
+    /**
      * @return the engine's counters file (counters and distinct error log).
      */
     public CountersFile countersFile()
@@ -594,7 +607,11 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * Read the QoS settings from an {@code opensm.conf}.
+         * Read the QoS settings from an {@code opensm.conf}, as OpenSM programs them on a vlink port
+         * ({@link QosPort#vlink()}); a file OpenSM would program differently from what it says (a misread list, a
+         * folded or masked VL, a lost entry) is refused, as {@code vlink qos check} refuses it, since a builder has no
+         * one to warn. {@link QosConfig#read(Path, PortType, QosPort, QosReader.Mode, boolean)} with
+         * {@code APPLY} gives what OpenSM programs anyway, with its warnings, for {@link #qos(QosConfig)}.
          *
          * @param file     the file.
          * @param portType whose {@code qos_<type>_} options apply.
@@ -603,7 +620,7 @@ public final class Engine implements AutoCloseable
          */
         public Builder qos(final Path file, final PortType portType)
         {
-            final QosReader.Result result = QosConfig.read(file, portType, false);
+            final QosReader.Result result = QosConfig.read(file, portType, QosPort.vlink(), QosReader.Mode.CHECK, false);
             if (!result.ok())
             {
                 throw new ConfigException(result.diagnostics());
@@ -1001,9 +1018,12 @@ public final class Engine implements AutoCloseable
          *
          * @return the started engine.
          * @throws IllegalArgumentException naming the setting, its value and the allowed range.
+         * @throws IllegalStateException    when the JVM lacks a flag the engine needs (Agrona's, or with a capture
+         *                                  Chronicle's: {@link JvmFlags}), naming the flags and where they go.
          */
         public Engine build()
         {
+            JvmFlags.require(null != capturePath);
             return new Engine(conclude());
         }
     }

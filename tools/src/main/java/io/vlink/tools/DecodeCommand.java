@@ -41,11 +41,14 @@ import java.util.concurrent.Callable;
         "One line per packet; with --json one JSON object per line. A damaged record is reported on its line " +
             "(\"error\") and decoding goes on with the next record where the file still says where it starts.",
         "A capture whose writer was stopped without closing it (a half-written last record, the zero-filled " +
-            "unwritten part of the file) ends there, with one warning on stderr: truncated after N records at byte B.",
+            "unwritten part of the file) ends there, with one warning on stderr: truncated after N records at byte B. " +
+            "A record its writer was copying when it was killed (its first bytes, then zeros) is that end, never a " +
+            "bad CRC; a file of nothing but zeros (or empty) has no records, with a warning.",
     },
     footer = {
         "",
-        "Exit status: 0 every complete packet is sound; 1 some packet has a bad CRC or is malformed (every packet is " +
+        "Exit status: 0 every complete packet is sound (a killed writer's capture included: the warning says where it " +
+            "ends); 1 some packet has a bad CRC or is malformed (every packet is " +
             "still printed, and a count goes to stderr), or FILE cannot be read or is not a capture; 2 usage error.",
     })
 public final class DecodeCommand implements Callable<Integer>
@@ -95,6 +98,14 @@ public final class DecodeCommand implements Callable<Integer>
         int fcps = 0;
         int bad = 0;
         final String name = file.toString();
+        if (neverWritten())
+        {
+            err.println(new Diagnostic(name, 0, 0, Severity.WARNING, "no records: the file is empty or all zeros, a " +
+                "capture whose writer stopped before it wrote the pcap header"));
+            return 0;
+        }
+        String torn = null;
+        int tornAt = -1;
         try (PcapReader reader = open())
         {
             while (reader.next())
@@ -118,6 +129,22 @@ public final class DecodeCommand implements Callable<Integer>
                     error(reader.error());
                     sound = false;
                 }
+                if (!sound && reader.followedByUnwritten() && reader.writtenLength() < reader.recordLength())
+                {
+                    // the record its writer was copying when it was stopped: its first bytes, then the file's zeros
+                    torn = "a record cut short by its writer: its header says " + reader.recordLength() + " bytes, " +
+                        reader.writtenLength() + " are there and the rest is the unwritten, zero-filled part of the file";
+                    tornAt = reader.recordOffset();
+                    if (reader.isData())
+                    {
+                        data--;
+                    }
+                    else if (reader.isFcp())
+                    {
+                        fcps--;
+                    }
+                    break;
+                }
                 if (!sound)
                 {
                     bad++;
@@ -125,15 +152,17 @@ public final class DecodeCommand implements Callable<Integer>
                 out.println(end());
             }
             out.flush();
-            if (reader.truncatedAt() >= 0)
+            final int records = null != torn ? reader.index() - 1 : reader.index();
+            if (null != torn || reader.truncatedAt() >= 0)
             {
-                err.println(new Diagnostic(name, 0, 0, Severity.WARNING, "truncated after " + reader.index() +
-                    " records at byte " + reader.truncatedAt() + ": " + reader.truncation() + " (a capture whose " +
-                    "writer stopped without closing it); the records before it are decoded"));
+                err.println(new Diagnostic(name, 0, 0, Severity.WARNING, "truncated after " + records +
+                    " records at byte " + (null != torn ? tornAt : reader.truncatedAt()) + ": " +
+                    (null != torn ? torn : reader.truncation()) + " (a capture whose writer stopped without closing " +
+                    "it); the records before it are decoded"));
             }
             if (bad > 0)
             {
-                err.println("vlink decode: " + bad + " of " + reader.index() + " records have a bad CRC or are " +
+                err.println("vlink decode: " + bad + " of " + records + " records have a bad CRC or are " +
                     "malformed (" + data + " data, " + fcps + " fcp)");
             }
         }
@@ -148,6 +177,38 @@ public final class DecodeCommand implements Callable<Integer>
             return Vlink.EXIT_FAILURE;
         }
         return bad == 0 ? 0 : Vlink.EXIT_FAILURE;
+    }
+
+    /**
+     * @return whether the file is a regular file that holds nothing but zeros (or nothing): what a capture whose
+     * writer was killed before it wrote the pcap header leaves.
+     */
+    private boolean neverWritten()
+    {
+        if (STDIN.equals(file.toString()) || !Files.isRegularFile(file))
+        {
+            return false;
+        }
+        try (InputStream in = Files.newInputStream(file))
+        {
+            final byte[] chunk = new byte[64 * 1024];
+            for (int n = in.read(chunk); n >= 0; n = in.read(chunk))
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    if (0 != chunk[i])
+                    {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            // said when the file is opened for decoding
+            return false;
+        }
     }
 
     /**

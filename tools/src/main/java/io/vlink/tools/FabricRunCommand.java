@@ -12,7 +12,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -41,8 +40,11 @@ import java.util.concurrent.Callable;
             "discards, credits on its links), keeps its links up --quiet-ms more for its neighbours' checks, and " +
             "prints its part of the summary. End-to-end loss: sum sent_to and received_from over every process's " +
             "--json.",
-        "Exit 0 when every check held, 1 when one failed or the peers never appeared (--peer-wait), 3 on a " +
-            "deadlock, 2 for a usage error, 130 on Ctrl-C (after the summary)."})
+        "A peer whose links go down mid-run and stay down (its process killed or stopped) ends the run: the summary " +
+            "of what ran, then one line on stderr naming the peer, its address and the links, exit 1.",
+        "Exit 0 when every check held, 1 when one failed, the peers never appeared (--peer-wait) or a peer went away, " +
+            "3 on a deadlock, 4 when every check held but --json or --report could not be written, 2 for a usage " +
+            "error, 130 on Ctrl-C (after the summary)."})
 final class FabricRunCommand implements Callable<Integer>
 {
     @Spec
@@ -79,7 +81,7 @@ final class FabricRunCommand implements Callable<Integer>
     Long linkTimeoutMs;
 
     @Override
-    public Integer call() throws IOException
+    public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
         if (peerWait <= 0)
@@ -137,6 +139,11 @@ final class FabricRunCommand implements Callable<Integer>
                 return Vlink.EXIT_FAILURE;
             }
             options.remoteLinks = (node, port, counters) -> udp(addresses, node, port, counters);
+            options.peerAddress = node ->
+            {
+                final InetSocketAddress base = addresses.base(node.id());
+                return base.getHostString() + ":" + base.getPort();
+            };
         }
         try (Interrupt interrupt = Interrupt.install(() ->
         {

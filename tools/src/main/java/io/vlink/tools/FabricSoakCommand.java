@@ -16,10 +16,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.File;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,11 +34,12 @@ import java.util.concurrent.Callable;
     description = "Runs every node of a topology in this process (switches and CA ports, in-process links), each CA " +
         "port sending to destinations its pattern chooses; prints a line each second, then a summary per CA port and " +
         "per switch port. Exit 0 only if nothing was lost, reordered or damaged and every link's credits came back; " +
-        "3 when the fabric deadlocked (the credit loop is printed).")
+        "3 when the fabric deadlocked (the credit loop is printed).",
+    footer = {"", "Exit status: 0 every invariant held; 1 one did not, or the soak could not run (an output file " +
+        "that cannot be written is refused before it runs); 3 deadlock; 4 every invariant held but --json or " +
+        "--report could not be written (a line each on stderr); 2 usage error; 130 stopped by Ctrl-C."})
 final class FabricSoakCommand implements Callable<Integer>
 {
-    private static final int EXIT_USAGE = 2;
-
     @Spec
     CommandSpec spec;
 
@@ -79,7 +77,7 @@ final class FabricSoakCommand implements Callable<Integer>
     double warmup;
 
     @Override
-    public Integer call() throws IOException
+    public Integer call()
     {
         final PrintWriter err = spec.commandLine().getErr();
         final FabricSoak.Options options = new FabricSoak.Options();
@@ -294,23 +292,16 @@ final class FabricSoakCommand implements Callable<Integer>
                 }
                 options.vlBufferBlocks = vlBuffer;
             }
-            final String badOutput = SoakOptions.checkOutputs(json, report, null, directory);
-            if (null != badOutput)
-            {
-                err.println(command + ": " + badOutput);
-                err.flush();
-                return EXIT_USAGE;
-            }
             options.directory = directory;
 
-            final Topology t = topology.read(err);
+            final Topology t = topology.read(spec, err);
             if (null == t)
             {
                 return Vlink.EXIT_FAILURE;
             }
             options.topology = t;
             options.label = topology.file.getFileName().toString();
-            options.routes = FabricCommand.readRoutes(t, lft, err);
+            options.routes = topology.routes(spec, t, lft, err);
             options.ca = FabricCommand.readQos(qos, PortType.CA, err);
             options.external = FabricCommand.readQos(qos, PortType.SWE, err);
             options.management = FabricCommand.readQos(qos, PortType.SW0, err);
@@ -326,8 +317,8 @@ final class FabricSoakCommand implements Callable<Integer>
             if (options.ca.dataVls() != options.external.dataVls())
             {
                 err.println(qos + ": CA ports get " + options.ca.dataVls() + " data VLs and switch ports " +
-                    options.external.dataVls() + "; a link runs one VL count at both ends: give qos_ca_max_vls and " +
-                    "qos_swe_max_vls the same value");
+                    options.external.dataVls() + "; a link runs one VL count at both ends (OpenSM gives both the lower of " +
+                    "their VL capabilities, within max_op_vls)");
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
@@ -366,43 +357,52 @@ final class FabricSoakCommand implements Callable<Integer>
          * @return the exit code.
          */
         int run(final FabricSoak.Options options, final String more, final CommandSpec spec, final String command)
-            throws IOException
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            out.println(String.format(Locale.ROOT, "%s: %s, pattern %s, %s s%s, %d-byte packets, SLs %s, " +
-                "seed %d, stall %d ms%s", command, options.label, options.pattern.label(), fmt(seconds),
-                0 == options.packets ? "" : " or " + options.packets + " packets", size,
-                null != slPolicy ? slPolicy : sls, seed, stallMs, more));
-            out.flush();
-            final FabricSoak soak = new FabricSoak(options, out);
-            final int exit;
-            try
+            try (Outputs outputs = new Outputs(command, err))
             {
-                exit = soak.run();
+                // before anything runs: a run of minutes must not end in a file it cannot write
+                try
+                {
+                    outputs.openSummaries(json, report, directory);
+                }
+                catch (final OutputFile.Failed ex)
+                {
+                    return outputs.refused(ex);
+                }
+                out.println(String.format(Locale.ROOT, "%s: %s, pattern %s, %s s%s, %d-byte packets, SLs %s, " +
+                    "seed %d, stall %d ms%s", command, options.label, options.pattern.label(), fmt(seconds),
+                    0 == options.packets ? "" : " or " + options.packets + " packets", size,
+                    null != slPolicy ? slPolicy : sls, seed, stallMs, more));
+                out.flush();
+                final FabricSoak soak = new FabricSoak(options, out);
+                final int exit;
+                try
+                {
+                    exit = soak.run();
+                }
+                catch (final IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException ex)
+                {
+                    err.println(command + ": " + ex.getMessage());
+                    err.flush();
+                    return Vlink.EXIT_FAILURE;
+                }
+                out.print(soak.summaryText());
+                if (null != soak.peerGone())
+                {
+                    err.println(command + ": " + soak.peerGone());
+                }
+                final String summary = soak.jsonText();
+                if ("-".equals(json))
+                {
+                    out.println(summary);
+                }
+                out.flush();
+                outputs.writeJson(() -> summary + "\n");
+                outputs.writeReport(() -> soak.html(exit));
+                return soak.stopped() ? Interrupt.EXIT_INTERRUPTED : outputs.exitCode(exit);
             }
-            catch (final IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException ex)
-            {
-                err.println(command + ": " + ex.getMessage());
-                err.flush();
-                return Vlink.EXIT_FAILURE;
-            }
-            out.print(soak.summaryText());
-            final String summary = soak.jsonText();
-            if ("-".equals(json))
-            {
-                out.println(summary);
-            }
-            else if (null != json)
-            {
-                Files.writeString(Path.of(json), summary + "\n", StandardCharsets.UTF_8);
-            }
-            if (null != report)
-            {
-                Files.writeString(report, soak.html(exit), StandardCharsets.UTF_8);
-            }
-            out.flush();
-            return soak.stopped() ? Interrupt.EXIT_INTERRUPTED : exit;
         }
 
         /**

@@ -15,11 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +38,10 @@ import java.util.function.Supplier;
     description = "Measures latency (send-lat: half the round trip of one message in flight) or bandwidth (send-bw) " +
         "between two processes through the engine over UDP or shared memory, as perftest's ib_send_lat and " +
         "ib_send_bw do and print it; ring-lat: the same bytes over the shm link's bare rings, no engine. One side " +
-        "serves (--server), the other connects; both print the result.")
+        "serves (--server), the other connects; both print the result.",
+    footer = {"", "Exit status: 0 the run completed; 1 the peer vanished, a bandwidth run lost messages, or --json " +
+        "cannot be written (refused before the run); 4 the run completed but --json could not be written; 2 usage " +
+        "error."})
 public final class PerfCommand implements Callable<Integer>
 {
     /** perftest's port. */
@@ -51,11 +52,10 @@ public final class PerfCommand implements Callable<Integer>
     /**
      * Default warm-ups. perftest needs none; a JVM does: until C2 has compiled the path, a message costs several
      * times more, and on two cores both busy with the test the compiler threads get little time, so a run whose
-     * warm-up is short reports the compiler's progress. Measured over shm on two vCPUs: a 64-byte send-lat's
-     * t_typical was 1.3-4.5 us, in two groups, after 10,000 warm-up messages and 1.09-1.16 us in every run after
-     * 300,000 (about a second); a 4096-byte send-bw averaged 0.30 Mpps after 1,000, 0.35-0.66 after 200,000 and
-     * 0.70-1.03 after 2,000,000 (about three seconds). Over UDP, whose round trip is ten times longer, the same
-     * counts take ten times as long.
+     * warm-up is short reports the compiler's progress. These counts are where the figures over shm on two vCPUs
+     * stopped moving (about one second for latency, three for bandwidth; the runs: docs/performance.md, "vlink perf
+     * between two processes"). Over UDP, whose round trip is ten times longer, the same counts take ten times as
+     * long.
      */
     static final long LATENCY_WARMUP = 300_000;
     static final long BANDWIDTH_WARMUP = 2_000_000;
@@ -139,7 +139,43 @@ public final class PerfCommand implements Callable<Integer>
             err.flush();
             return EXIT_USAGE;
         }
-        final List<PerfRow> rows = new ArrayList<>();
+        try (Outputs outputs = new Outputs("vlink perf", err))
+        {
+            try
+            {
+                // before the run: a run of minutes must not end in a file it cannot write
+                outputs.openSummaries(null == json ? null : json.toString(), null, null);
+                if (null != path && (!Files.exists(path) || Files.isDirectory(path)))
+                {
+                    // the side that starts first makes the link's file: its directory must take it
+                    OutputFile.checkCreatable("--path", path);
+                }
+                else if (null != path && !Files.isWritable(path))
+                {
+                    throw new OutputFile.Failed("--path", path, "Permission denied");
+                }
+            }
+            catch (final OutputFile.Failed ex)
+            {
+                return outputs.refused(ex);
+            }
+            final List<PerfRow> rows = new ArrayList<>();
+            final int exit = measure(run, rows, out, err);
+            if (0 == exit || !rows.isEmpty())
+            {
+                outputs.writeJson(() -> json(run, rows, 0 == exit));
+            }
+            return outputs.exitCode(exit);
+        }
+    }
+
+    /**
+     * Serve or connect, and print the rows.
+     *
+     * @return 0 when the run completed, 1 when the peer vanished or a bandwidth run lost messages.
+     */
+    private int measure(final Run run, final List<PerfRow> rows, final PrintWriter out, final PrintWriter err)
+    {
         final PerfPeer peer = new PerfPeer(run.settings);
         final boolean[] printed = new boolean[1];
         final Runnable connected = () ->
@@ -187,19 +223,6 @@ public final class PerfCommand implements Callable<Integer>
             out.println(DASHES);
         }
         out.flush();
-        if (null != json)
-        {
-            try
-            {
-                writeJson(run, rows);
-            }
-            catch (final UncheckedIOException ex)
-            {
-                err.println("vlink perf: " + ex.getMessage());
-                err.flush();
-                return Vlink.EXIT_FAILURE;
-            }
-        }
         if (lost > 0)
         {
             err.println("vlink perf: the server received " + lost + " fewer messages than were sent (a lossy link)");
@@ -287,11 +310,6 @@ public final class PerfCommand implements Callable<Integer>
                 throw new IllegalArgumentException((null != connect ? "--connect" : "--port") +
                     " is for --link udp; a shm link is named by --path");
             }
-            final Path parent = path.toAbsolutePath().getParent();
-            if (null == parent || !Files.isDirectory(parent))
-            {
-                throw new IllegalArgumentException("--path " + path + ": no such directory: " + parent);
-            }
         }
         else
         {
@@ -349,14 +367,6 @@ public final class PerfCommand implements Callable<Integer>
             ThreadingMode.INVOKER == mode ?
             "invoker (the application's thread runs the engine; it spins, then yields)" :
             mode.name().toLowerCase(Locale.ROOT) + ", idle " + idle + "; the application's thread spins, then yields";
-        if (null != json)
-        {
-            final Path parent = json.toAbsolutePath().getParent();
-            if (null == parent || !Files.isDirectory(parent))
-            {
-                throw new IllegalArgumentException("--json " + json + ": no such directory: " + parent);
-            }
-        }
         if (shm)
         {
             final Path file = path.toAbsolutePath();
@@ -428,10 +438,11 @@ public final class PerfCommand implements Callable<Integer>
         return sizes;
     }
 
-    private void writeJson(final Run run, final List<PerfRow> rows)
+    private String json(final Run run, final List<PerfRow> rows, final boolean ok)
     {
         final JsonWriter writer = new JsonWriter();
         writer.beginObject()
+            .field("ok", ok)
             .field("test", test)
             .field("side", server ? "server" : "client")
             .field("link", run.linkText)
@@ -444,13 +455,6 @@ public final class PerfCommand implements Callable<Integer>
             row.json(writer);
         }
         writer.endArray().endObject();
-        try
-        {
-            Files.writeString(json, writer + "\n", StandardCharsets.UTF_8);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("--json " + json + ": " + ex.getMessage(), ex);
-        }
+        return writer + "\n";
     }
 }

@@ -5,10 +5,14 @@ import io.vlink.core.config.Diagnostic;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosReader;
+import io.vlink.nic.JvmFlags;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.link.LinkKey;
+import io.vlink.nic.status.CountersFileDescriptor;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.HtmlReport;
+import io.vlink.tools.soak.SoakLeftovers;
 import io.vlink.tools.soak.SoakReceiver;
 import io.vlink.tools.soak.SoakResult;
 import io.vlink.tools.soak.SoakRunner;
@@ -41,7 +45,10 @@ import java.util.concurrent.Callable;
     description = "Drives traffic through two ports wired back to back (loopback peer or UDP on 127.0.0.1), on " +
         "every data VL the tables can serve plus VL15, with optional seeded faults; prints a line each second and a " +
         "summary; exit 0 only if no packet was lost, duplicated or reordered, no buffer overflowed and the credits " +
-        "recovered.")
+        "recovered.",
+    footer = {"", "Exit status: 0 every invariant held; 1 one did not, or the soak could not run (an output file " +
+        "that cannot be written is refused before it runs); 4 every invariant held but --json, --report or " +
+        "--capture could not be written (a line each on stderr); 2 usage error; 130 stopped by Ctrl-C."})
 public final class SoakCommand implements Callable<Integer>
 {
     /** How every reader begins the finding for a file it could not read ({@link Diagnostic#cannotRead}). */
@@ -145,7 +152,7 @@ public final class SoakCommand implements Callable<Integer>
     File peerOf;
 
     @Override
-    public Integer call() throws IOException
+    public Integer call()
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -190,13 +197,6 @@ public final class SoakCommand implements Callable<Integer>
         }
         options.capture = capture;
         options.directory = directory;
-        final String badOutput = checkOutputs();
-        if (null != badOutput)
-        {
-            // before anything runs: a run of minutes must not end in a file it cannot write
-            throw usage(badOutput);
-        }
-
         final QosConfig qos = readQos(err);
         if (null == qos)
         {
@@ -205,21 +205,57 @@ public final class SoakCommand implements Callable<Integer>
         options.qos = qos;
         if (null != peerOf)
         {
-            // the peer process of a two-process soak: port B, until the soak that started it is done (a Ctrl-C at
-            // the terminal reaches both: the soak drains and then ends this process)
-            Interrupt.ignore();
+            return servePeer(options, err);
+        }
+        try (Outputs outputs = new Outputs("vlink soak", err))
+        {
+            // before anything runs: a run of minutes must not end in a file it cannot write
             try
             {
-                return SoakReceiver.serve(options, peerOf, err);
+                outputs.openSummaries(json, report, directory);
+                if (null != capture)
+                {
+                    OutputFile.checkCreatable("--capture", capture);
+                    final String missing = JvmFlags.missing(true);
+                    if (null != missing)
+                    {
+                        throw new OutputFile.Failed("--capture", capture, missing);
+                    }
+                }
             }
-            catch (final RuntimeException ex)
+            catch (final OutputFile.Failed ex)
             {
-                // the soak shows this line as the peer's last words
-                err.println("vlink soak: peer: " + ex.getMessage());
-                err.flush();
-                return Vlink.EXIT_FAILURE;
+                return outputs.refused(ex);
             }
+            return run(options, outputs);
         }
+    }
+
+    /**
+     * The peer process of a two-process soak: port B, until the soak that started it is done (a Ctrl-C at the
+     * terminal reaches both: the soak drains and then ends this process). It writes none of the soak's files.
+     */
+    private int servePeer(final SoakRunner.Options options, final PrintWriter err)
+    {
+        Interrupt.ignore();
+        try
+        {
+            return SoakReceiver.serve(options, peerOf, err);
+        }
+        catch (final RuntimeException ex)
+        {
+            // the soak shows this line as the peer's last words
+            err.println("vlink soak: peer: " + ex.getMessage());
+            err.flush();
+            return Vlink.EXIT_FAILURE;
+        }
+    }
+
+    private int run(final SoakRunner.Options options, final Outputs outputs)
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final QosConfig qos = options.qos;
         if (options.shm)
         {
             // port B runs in a peer process: this program, with the same arguments
@@ -249,6 +285,14 @@ public final class SoakCommand implements Callable<Integer>
         }
         out.flush();
 
+        final File countersDirectory = null != directory ? directory : CountersFileDescriptor.defaultDirectory();
+        final List<String> removed = SoakLeftovers.remove(countersDirectory);
+        if (!removed.isEmpty())
+        {
+            err.println("vlink soak: removed what soaks that are gone (killed) left in " + countersDirectory + ": " +
+                String.join(", ", removed));
+            err.flush();
+        }
         final SoakRunner.Outcome outcome;
         try (Interrupt interrupt = Interrupt.install(() ->
         {
@@ -272,30 +316,32 @@ public final class SoakCommand implements Callable<Integer>
         {
             out.println(document);
         }
-        else if (null != json)
-        {
-            Files.writeString(Path.of(json), document + "\n", StandardCharsets.UTF_8);
-        }
-        if (null != report)
-        {
-            Files.writeString(report, HtmlReport.render(result, outcome.timeline, outcome.latency, outcome.steadyLatency),
-                StandardCharsets.UTF_8);
-        }
         out.flush();
+        if (null != outcome.captureFailure)
+        {
+            // the capture is an output: its failure is said on its own and leaves the data verdict alone
+            outputs.failed("--capture " + capture + ": " + captureReason(outcome.captureFailure));
+        }
+        outputs.writeJson(() -> document + "\n");
+        outputs.writeReport(() -> HtmlReport.render(result, outcome.timeline, outcome.latency, outcome.steadyLatency));
         if (result.interrupted)
         {
             return Interrupt.EXIT_INTERRUPTED;
         }
-        return result.ok() ? 0 : Vlink.EXIT_FAILURE;
+        return outputs.exitCode(result.ok() ? 0 : Vlink.EXIT_FAILURE);
     }
 
     /**
-     * Every file the run writes, checked before it starts: a run of minutes must not end in a stack trace for a
-     * directory that does not exist.
+     * @param failure what stopped the capture.
+     * @return the system's reason, how many records the file keeps, and that they decode.
      */
-    private String checkOutputs()
+    private static String captureReason(final CaptureStoppedException failure)
     {
-        return SoakOptions.checkOutputs(json, report, capture, directory);
+        final Throwable cause = failure.getCause();
+        final String reason = cause instanceof IOException ? OutputFile.reason((IOException)cause) :
+            String.valueOf(cause.getMessage());
+        return reason + "; the capture stopped after " + failure.records() + " records, which the file keeps " +
+            "(vlink decode reads them)";
     }
 
     private ParameterException usage(final String message)
@@ -529,9 +575,11 @@ public final class SoakCommand implements Callable<Integer>
                 line.append(' ').append(kind.label()).append(' ').append(count).append('/')
                     .append(null == seen ? "-" : seen.toString());
                 final Long asked = result.faultsScheduled.get(kind);
+                final Long skipped = result.faultsSkippedForBounce.get(kind);
                 if (null != asked && asked != count.longValue())
                 {
-                    line.append(" (").append(asked).append(" scheduled)");
+                    line.append(" (").append(asked).append(" scheduled").append(null == skipped ? "" :
+                        ", " + skipped + " while the link was down for link-bounce").append(')');
                 }
             });
             out.println(line);

@@ -3,13 +3,9 @@ package io.vlink.tools;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 /**
  * The checks {@code vlink soak} and {@code vlink fabric soak}/{@code run} share, so that one option means one thing
- * with one message everywhere: how long traffic is offered, how many packets, and the output files.
+ * with one message everywhere: how long traffic is offered, and how many packets.
  */
 final class SoakOptions
 {
@@ -46,41 +42,5 @@ final class SoakOptions
                 "packets");
         }
         return packets;
-    }
-
-    /**
-     * Checked before anything runs: a run of minutes must not end in a file it cannot write.
-     *
-     * @param json      --json's value ('-' or null: nothing to check).
-     * @param report    --report, or null.
-     * @param capture   --capture, or null.
-     * @param directory --dir, or null.
-     * @return what is wrong with the first output that cannot be written, or null.
-     */
-    static String checkOutputs(final String json, final Path report, final Path capture, final File directory)
-    {
-        String problem = null == json || "-".equals(json) ? null : checkOutputFile("--json", Path.of(json));
-        problem = null != problem || null == report ? problem : checkOutputFile("--report", report);
-        problem = null != problem || null == capture ? problem : checkOutputFile("--capture", capture);
-        if (null == problem && null != directory && !directory.isDirectory())
-        {
-            problem = "--dir " + directory + ": " + (directory.exists() ? "is not a directory" : "no such directory") +
-                "; give an existing directory";
-        }
-        return problem;
-    }
-
-    private static String checkOutputFile(final String option, final Path file)
-    {
-        if (Files.isDirectory(file))
-        {
-            return option + " " + file + ": is a directory; give a file name";
-        }
-        final Path parent = file.toAbsolutePath().getParent();
-        if (null != parent && !Files.isDirectory(parent))
-        {
-            return option + " " + file + ": no such directory: " + parent + "; create it or give another path";
-        }
-        return null;
     }
 }

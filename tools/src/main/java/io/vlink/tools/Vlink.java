@@ -2,8 +2,10 @@ package io.vlink.tools;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import io.vlink.nic.JvmFlags;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -57,7 +59,32 @@ public final class Vlink implements Runnable
     {
         return new CommandLine(new Vlink())
             .setCaseInsensitiveEnumValuesAllowed(true)
-            .setParameterExceptionHandler(Vlink::usageError);
+            .setParameterExceptionHandler(Vlink::usageError)
+            .setExecutionStrategy(Vlink::execute);
+    }
+
+    /**
+     * Run the command, once the JVM is known to have the flag every command that touches the engine's buffers needs
+     * ({@link JvmFlags}): without it Agrona fails deep inside with an {@code IllegalAccessError}. Help needs no flag.
+     */
+    static int execute(final ParseResult parseResult)
+    {
+        ParseResult last = parseResult;
+        while (last.hasSubcommand())
+        {
+            last = last.subcommand();
+        }
+        final boolean help = last.isUsageHelpRequested() || last.isVersionHelpRequested() ||
+            last.commandSpec().userObject() instanceof CommandLine.HelpCommand;
+        final String missing = help ? null : JvmFlags.missing(false);
+        if (null != missing)
+        {
+            final PrintWriter err = parseResult.commandSpec().commandLine().getErr();
+            err.println("vlink: " + missing + "; the ./vlink launcher adds them");
+            err.flush();
+            return EXIT_FAILURE;
+        }
+        return new CommandLine.RunLast().execute(parseResult);
     }
 
     /**
@@ -77,14 +104,37 @@ public final class Vlink implements Runnable
         final String message = ex.getMessage()
             .replaceAll("' is not a (double|float)$", "' is not a number")
             .replaceAll("' is not an? (int|long|short)$", "' is not a whole number");
-        final StringBuilder line = new StringBuilder(name).append(": ").append(message);
+        final StringBuilder line = new StringBuilder(name).append(": ");
         if (ex instanceof UnmatchedArgumentException)
         {
-            final List<String> suggestions = ((UnmatchedArgumentException)ex).getSuggestions();
+            final UnmatchedArgumentException unmatched = (UnmatchedArgumentException)ex;
+            final String first = unmatched.getUnmatched().isEmpty() ? "" : unmatched.getUnmatched().get(0);
+            final boolean word = !first.startsWith("-");
+            final List<String> suggestions = unmatched.getSuggestions();
+            if (word && !command.getSubcommands().isEmpty())
+            {
+                line.append("unknown command '").append(first).append('\'');
+                if (suggestions.isEmpty())
+                {
+                    line.append("; the commands are ").append(String.join(", ", command.getSubcommands().keySet()));
+                }
+            }
+            else if (word)
+            {
+                line.append("unexpected argument '").append(first).append('\'');
+            }
+            else
+            {
+                line.append(message);
+            }
             if (!suggestions.isEmpty())
             {
                 line.append("; did you mean ").append(String.join(" or ", suggestions)).append('?');
             }
+        }
+        else
+        {
+            line.append(message);
         }
         err.println(line);
         err.println("see '" + name + " --help'");

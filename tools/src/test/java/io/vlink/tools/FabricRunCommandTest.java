@@ -1,5 +1,7 @@
 package io.vlink.tools;
 
+import io.vlink.tools.fabric.FabricSoak;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * each process makes holds, and summed over the three JSON files every packet sent was received, pair by pair. Then
  * what a user gets wrong: a peers file with mistakes, at their lines; a peer that never appears.
  */
+@Tag("long")
 class FabricRunCommandTest
 {
     private static final long DEADLINE_S = 180;
@@ -236,6 +239,43 @@ class FabricRunCommandTest
         final Map<String, Object> summary = Json.object(Files.readString(json));
         assertEquals(true, summary.get("stopped"));
         assertTrue(((Number)summary.get("seconds")).doubleValue() < 600);
+    }
+
+    @Test
+    void aPeerKilledMidRunIsNamedWithItsAddressAndTheSurvivorExits1NotAsADeadlock() throws Exception
+    {
+        final String topology = resource("net.2sw2path4hca");
+        final Path peers = peers();
+        final String hca4 = Files.readAllLines(peers).stream().filter(line -> line.startsWith("Hca4 "))
+            .findFirst().orElseThrow().substring("Hca4 ".length());
+        final Path json = dir.resolve("survivor.json");
+        // uniform traffic: the survivor's CA ports send to Hca4 too, whose packets queue at Switch2[2] once it is gone
+        final Child survivor = new Child(topology, "--nodes", "Switch1,Switch2,Hca1,Hca2,Hca3", "--peers",
+            peers.toString(), "--seconds", "600", "--size", "128", "--peer-wait", "120", "--json", json.toString(),
+            "--dir", dir.toString());
+        final Child victim = new Child(topology, "--nodes", "Hca4", "--peers", peers.toString(), "--seconds", "600",
+            "--size", "128", "--peer-wait", "120", "--dir", dir.toString());
+        try
+        {
+            survivor.awaitOut("sent ");
+            victim.awaitOut("sent ");
+            victim.process.destroyForcibly();
+            assertEquals(FabricSoak.EXIT_PEER_GONE, survivor.exitCode(), survivor.toString());
+            final String named = "vlink fabric run: the peer Hca4 at " + hca4 + " went away: the link Switch2[2] - " +
+                "Hca4[1] is down (its process is gone or stopped: it answered nothing for the link timeout)\n";
+            assertEquals(named, survivor.err);
+            assertFalse(survivor.out.contains("\ndeadlock:"), survivor.out);
+            assertTrue(survivor.out.contains("invariant no_deadlock: held"), survivor.out);
+            assertTrue(survivor.out.contains("ended early: the peer Hca4 at " + hca4 + " went away"), survivor.out);
+            final Map<String, Object> summary = Json.object(Files.readString(json));
+            assertEquals(named.substring("vlink fabric run: ".length(), named.length() - 1), summary.get("peer_gone"));
+            assertEquals(false, summary.get("ok"));
+        }
+        finally
+        {
+            survivor.process.destroyForcibly();
+            victim.process.destroyForcibly();
+        }
     }
 
     @SuppressWarnings("unchecked")

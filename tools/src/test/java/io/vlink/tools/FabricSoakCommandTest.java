@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * policy and SL 1 on VL 1 completes; each on one thread and with the switches on a second. Every run is bounded by a
  * packet count (or a second or two); the baseline's line and fields; faults refused on two threads.
  */
+@Tag("long")
 class FabricSoakCommandTest
 {
     /** Five switches in a ring, each with one CA: shift sends every packet two hops clockwise. */
@@ -84,6 +86,8 @@ class FabricSoakCommandTest
         assertTrue(cli.out.contains("invariant no_loss: held"), cli.out);
         assertTrue(cli.out.contains("Switch1[3]"), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEquals(List.of("ok", "topology"), List.copyOf(summary.keySet()).subList(0, 2), "ok first, as soak's");
+        assertEquals(true, summary.get("ok"));
         assertEquals(20000L, ((Number)summary.get("sent")).longValue());
         assertEquals(20000L, ((Number)summary.get("delivered")).longValue());
         assertEquals(null, summary.get("deadlock"));
@@ -111,6 +115,7 @@ class FabricSoakCommandTest
         assertEquals(3, cli.exitCode, cli.toString());
         assertTrue(cli.out.contains("credit loop: S"), cli.out);
         final Map<String, Object> summary = Json.object(Files.readString(json));
+        assertEquals(false, summary.get("ok"));
         @SuppressWarnings("unchecked")
         final Map<String, Object> deadlock = (Map<String, Object>)summary.get("deadlock");
         final List<?> cycle = (List<?>)deadlock.get("cycle");
@@ -129,7 +134,7 @@ class FabricSoakCommandTest
     @ValueSource(strings = {"1", "2"})
     void theSameRingWithTheDatelineSlPolicyAndSl1OnVl1Completes(final String threads) throws IOException
     {
-        final String qos = write("qos.conf", "qos TRUE\nqos_max_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+        final String qos = write("qos.conf", "qos TRUE\nmax_op_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
         final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "30000",
             "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--qos", qos, "--sl-policy", "dateline:S0[1]",
             "--dir", dir.toString(), "--threads", threads);
@@ -141,10 +146,10 @@ class FabricSoakCommandTest
     @Test
     void anSlMapAssignsTheSameSlsAsTheDatelineAndCompletes() throws IOException
     {
-        // LIDs: switches 1..5, CAs 6..10; H_i sends to H_{i+2}, clockwise; the paths from H4 (to H1) and from H0
-        // (to H2) cross S0[1] -> S1[2]
-        final String map = write("sl.map", "# SRC DST SL\n10 7 1\n6 8 1\n");
-        final String qos = write("qos.conf", "qos TRUE\nqos_max_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+        // OpenSM's LIDs (ibsim's GUIDs byte-swapped): S0 1, H0 2, S1 3, S2 4, H1 5, S3 6, S4 7, H2 8, H3 9, H4 10;
+        // H_i sends to H_{i+2}, clockwise; the paths from H4 (to H1) and from H0 (to H2) cross S0[1] -> S1[2]
+        final String map = write("sl.map", "# SRC DST SL\n10 5 1\n2 8 1\n");
+        final String qos = write("qos.conf", "qos TRUE\nmax_op_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
         final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "20000",
             "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--qos", qos, "--sl-map", map,
             "--dir", dir.toString());
@@ -256,8 +261,9 @@ class FabricSoakCommandTest
     void theBaselineIsVlinkSoaksTwoPortsRunAfterTheFabricWithTheSameSizeAndWarmUp() throws IOException
     {
         final Path json = dir.resolve("baseline.json");
+        // on one thread, as the short run below (the baseline is what this checks, not the switch thread)
         final Cli cli = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "2", "--size", "256",
-            "--warmup", "1", "--baseline", "--json", json.toString(), "--dir", dir.toString());
+            "--warmup", "1", "--baseline", "--threads", "1", "--json", json.toString(), "--dir", dir.toString());
         assertEquals(0, cli.exitCode, cli.toString());
         final java.util.regex.Matcher line = java.util.regex.Pattern.compile(
             "(?m)^baseline: vlink soak, 2 ports back to back, threads (invoker|shared): ([0-9,]+) pkt/s after the " +
@@ -283,10 +289,13 @@ class FabricSoakCommandTest
         assertEquals(fabric / baseline, ((Number)summary.get("ratio_whole_run")).doubleValue(), 1e-9);
         assertEquals(Boolean.TRUE, summary.get("baseline_ok"));
 
-        // a run shorter than twice the warm-up leaves out its first half; a negative warm-up is a usage error
+        // a run shorter than twice the warm-up leaves out its first half; a negative warm-up is a usage error. On one
+        // thread: with the switches on a second one, a 2-core machine at a load of 12 starves one of the threads past
+        // the link timeout in about one run of four (a link reset: credits_recovered or discards_explained fails)
         final Path shortJson = dir.resolve("short.json");
-        assertEquals(0, Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "1", "--json",
-            shortJson.toString(), "--dir", dir.toString()).exitCode);
+        final Cli shortRun = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--seconds", "1", "--threads",
+            "1", "--json", shortJson.toString(), "--dir", dir.toString());
+        assertEquals(0, shortRun.exitCode, shortRun::toString);
         assertEquals(0.5, ((Number)Json.object(Files.readString(shortJson)).get("warmup_seconds")).doubleValue());
         final Cli negative = Cli.run("fabric", "soak", resource("net.2sw2path4hca"), "--warmup", "-1");
         assertEquals(2, negative.exitCode, negative.toString());
@@ -350,8 +359,10 @@ class FabricSoakCommandTest
         assertTrue(cli.err.contains("bad.map:1:1: error: expected 'SRC_LID DST_LID SL', found 2 fields"), cli.err);
         assertTrue(cli.err.contains("bad.map:2:3: error: no port of the topology has LID 99"), cli.err);
         assertTrue(cli.err.contains("bad.map:3:5: error: SL '16' is not a number from 0 to 15"), cli.err);
-        cli = Cli.run("fabric", "soak", ring, "--json", dir.resolve("missing/out.json").toString());
-        assertEquals(2, cli.exitCode);
-        assertTrue(cli.err.contains("no such directory"), cli.err);
+        final String missing = dir.resolve("missing/out.json").toString();
+        cli = Cli.run("fabric", "soak", ring, "--json", missing);
+        assertEquals(1, cli.exitCode);
+        assertEquals("vlink fabric soak: --json " + missing + ": No such file or directory\n", cli.err);
+        assertEquals("", cli.out, "nothing ran");
     }
 }

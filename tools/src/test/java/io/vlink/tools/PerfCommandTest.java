@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * holds the same figures, both sides print, UDP and shm; a server whose client vanishes says so and serves the next
  * one; a client whose server vanishes exits 1 with one line; usage errors are one line and a hint.
  */
+@Tag("long")
 class PerfCommandTest
 {
     private static final long DEADLINE_S = 120;
@@ -135,6 +137,7 @@ class PerfCommandTest
         assertFalse(Files.exists(Path.of(file)), "the link's file is gone");
 
         final Map<String, Object> parsed = Json.object(Files.readString(json));
+        assertEquals(true, parsed.get("ok"));
         assertEquals("send-lat", parsed.get("test"));
         @SuppressWarnings("unchecked")
         final List<Map<String, Object>> results = (List<Map<String, Object>>)parsed.get("results");

@@ -288,22 +288,6 @@ class SoakCommandTest
         assertUsage("--packets 0: give a positive number of packets", "--packets", "0");
     }
 
-    @Test
-    void outputPathsAreCheckedBeforeTheRun()
-    {
-        final String missing = dir.resolve("no-such-dir").resolve("out").toString();
-        final String directory = dir.toString();
-        assertUsage("--json " + missing + ": no such directory", "--json", missing);
-        assertUsage("--report " + missing + ": no such directory", "--report", missing);
-        assertUsage("--capture " + missing + ": no such directory", "--capture", missing);
-        assertUsage("--json " + directory + ": is a directory", "--json", directory);
-        assertUsage("--capture " + directory + ": is a directory", "--capture", directory);
-        assertUsage("--dir " + missing + ": no such directory", "--dir", missing);
-        final Cli cli = Cli.run("soak", "--json", missing);
-        assertEquals("vlink soak: --json " + missing + ": no such directory: " + Path.of(missing).getParent() +
-            "; create it or give another path\nsee 'vlink soak --help'\n", cli.err);
-    }
-
     private static void assertUsage(final String message, final String... args)
     {
         final String[] full = new String[args.length + 1];

@@ -3,6 +3,7 @@ package io.vlink.tools;
 import io.vlink.core.capture.PcapReader;
 import io.vlink.core.wire.Fcp;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * cannot read (FCTBS modulo 4 of 2 or 3, a Wireshark limitation docs/wire.md states, checked frame by frame).
  * Skipped, with the reason, where tshark is not installed (CI installs it).
  */
+@Tag("real-tool")
 class SoakWiresharkTest
 {
     private static final long TSHARK_DEADLINE_S = 120;

@@ -22,8 +22,13 @@ class UsageErrorsTest
     void everyCommandSaysWhatIsWrongInOneLineAndWhereToLook()
     {
         assertUsageError("vlink", "missing command");
-        assertUsageError("vlink", "Unmatched argument at index 0: 'frobnicate'; did you mean stat or fabric?",
-            "frobnicate");
+        assertUsageError("vlink", "unknown command 'frobnicate'; did you mean stat or fabric?", "frobnicate");
+        assertUsageError("vlink", "unknown command 'soka'; did you mean soak?", "soka");
+        assertUsageError("vlink", "unknown command 'bogus'; the commands are help, stat, sched, inject, arb, qos, " +
+            "decode, soak, perf, fabric", "bogus");
+        assertUsageError("vlink fabric", "unknown command 'sok'; did you mean soak?", "fabric", "sok");
+        assertUsageError("vlink qos", "unknown command 'bogus'; the commands are check, show", "qos", "bogus");
+        assertUsageError("vlink soak", "unexpected argument 'extra'", "soak", "extra");
         assertUsageError("vlink soak", "Unknown options: '--secnds', '3'; did you mean --seconds or --seed?",
             "soak", "--secnds", "3");
         assertUsageError("vlink soak", "Invalid value for option '--seconds': 'abc' is not a number",

@@ -43,6 +43,8 @@ public final class PcapReader implements AutoCloseable
     private final MappedByteBuffer mapped;
 
     private int position = Pcap.FILE_HEADER_LENGTH;
+    private int recordStart;
+    private int recordLength;
     private int index;
     private long timestampNanos;
     private int erfType;
@@ -214,6 +216,8 @@ public final class PcapReader implements AutoCloseable
         }
         index++;
         clear();
+        this.recordStart = recordStart;
+        this.recordLength = (int)Math.min(inclLen, available);
         final long seconds = buffer.getInt(recordStart + Pcap.TS_SEC_OFFSET, order) & 0xFFFF_FFFFL;
         final long subSeconds = buffer.getInt(recordStart + Pcap.TS_SUBSEC_OFFSET, order) & 0xFFFF_FFFFL;
         timestampNanos = seconds * 1_000_000_000L + (nanosecondTimestamps ? subSeconds : subSeconds * 1000);
@@ -321,6 +325,62 @@ public final class PcapReader implements AutoCloseable
     public String truncation()
     {
         return truncation;
+    }
+
+    /**
+     * Whether the current record is the last one a writer stopped without closing its file wrote: what follows it is
+     * the unwritten part of the file (a record header of length 0, or fewer than 16 bytes left, all zero).
+     *
+     * @return true when nothing was written after the current record.
+     */
+    public boolean followedByUnwritten()
+    {
+        final int next = recordStart + Pcap.RECORD_HEADER_LENGTH + recordLength;
+        final int remaining = limit - next;
+        if (remaining >= Pcap.RECORD_HEADER_LENGTH)
+        {
+            return 0 == buffer.getInt(next + Pcap.INCL_LEN_OFFSET, order);
+        }
+        for (int i = next; i < limit; i++)
+        {
+            if (0 != buffer.getByte(i))
+            {
+                return false;
+            }
+        }
+        return remaining > 0;
+    }
+
+    /**
+     * @return the bytes the current record's header says it holds (its {@code incl_len}), as far as the file holds
+     * them.
+     */
+    public int recordLength()
+    {
+        return recordLength;
+    }
+
+    /**
+     * A record whose writer was stopped while it copied the record (a killed process's memory-mapped capture) has
+     * its first bytes and then the zeros of the unwritten file: this is where they start.
+     *
+     * @return the current record's bytes up to its last byte that is not zero (0 for an all-zero record).
+     */
+    public int writtenLength()
+    {
+        final int dataStart = recordStart + Pcap.RECORD_HEADER_LENGTH;
+        int end = dataStart + recordLength;
+        while (end > dataStart && 0 == buffer.getByte(end - 1))
+        {
+            end--;
+        }
+        return end - dataStart;
+    }
+
+    /** @return the byte offset of the current record's header in the file. */
+    public int recordOffset()
+    {
+        return recordStart;
     }
 
     /** @return the record's number, from 1. */

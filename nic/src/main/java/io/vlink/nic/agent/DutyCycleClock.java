@@ -33,9 +33,9 @@ abstract class DutyCycleClockPad2 extends DutyCycleClockValue
 
 /**
  * One clock read per duty cycle for the agents one thread runs together: composed first, it reads its source and
- * every agent after it in the same duty cycle reads that value. A clock read costs 20-30 ns on a virtual machine
- * (more where the clock source is not the TSC), and an idle duty cycle of a two-port engine is a few hundred ns, so
- * three reads a cycle were a tenth of it.
+ * every agent after it in the same duty cycle reads that value. A clock read is not free on a virtual machine (less
+ * so where the clock source is not the TSC), and an idle duty cycle must cost a waiting thread as little as it can:
+ * three reads a cycle were a tenth of it (docs/performance.md, "The engine's pipeline").
  * <p>
  * Not thread-safe by design: the value is a plain field, so this clock serves only agents on the thread that runs it
  * (an engine gives each thread of {@link ThreadingMode#SHARED}, {@link ThreadingMode#SPLIT} and

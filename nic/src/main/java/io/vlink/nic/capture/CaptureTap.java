@@ -55,6 +55,7 @@ public final class CaptureTap implements AutoCloseable
     private final MessageHandler writer = this::onRecord;
     private CaptureFile file;
     private long records;
+    private volatile CaptureStoppedException failure;
     private volatile boolean stopped;
     private boolean closed;
 
@@ -161,6 +162,14 @@ public final class CaptureTap implements AutoCloseable
     }
 
     /**
+     * @return what stopped the capture first, or null while it runs (any thread).
+     */
+    public CaptureStoppedException failure()
+    {
+        return failure;
+    }
+
+    /**
      * @return the agent that writes the file; the engine runs it with its other agents.
      */
     public Agent agent()
@@ -236,10 +245,14 @@ public final class CaptureTap implements AutoCloseable
      */
     private void fail(final String what, final Throwable cause)
     {
+        final CaptureStoppedException stop = new CaptureStoppedException(path, records, what, cause);
+        if (null == failure)
+        {
+            failure = stop;
+        }
         stopped = true;
         errors.incrementRelease();
-        errorHandler.onError(new IOException("capture " + path + " stopped after " + records + " records: " + what +
-            ": " + cause.getMessage() + "; the engine goes on without it", cause));
+        errorHandler.onError(stop);
     }
 
     private void onRecord(final int frameType, final org.agrona.MutableDirectBuffer buffer, final int index, final int length)

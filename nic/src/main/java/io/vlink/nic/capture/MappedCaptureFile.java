@@ -113,8 +113,9 @@ final class MappedCaptureFile implements CaptureFile
         final long usable = space.usable();
         if (usable < EXTEND_STEP)
         {
-            throw new IOException("no space left on the file system: " + usable + " bytes free, the capture grows by " +
-                EXTEND_STEP);
+            // the system's words for a full file system (ENOSPC), then the figures
+            throw new IOException("No space left on device (" + usable + " bytes free, the capture grows by " +
+                EXTEND_STEP + " at a time)");
         }
         long position = extended;
         final long end = extended + EXTEND_STEP;

@@ -9,31 +9,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Two cache lines before the receiving thread's field.
- */
-abstract class LoopbackLinkPad1
-{
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-/**
- * The receiving thread's field (this end's receive ring): its head. The transmitting thread's fields are in its
- * {@link RingProducer}, padded on its own.
- */
-abstract class LoopbackLinkConsumer extends LoopbackLinkPad1
-{
-    long head;
-}
-
-/**
- * Two cache lines between the receiving thread's field and the fields both threads read.
- */
-abstract class LoopbackLinkPad3 extends LoopbackLinkConsumer
-{
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-}
-
-/**
  * The loopback peer: two ports wired back to back in one process through two off-heap single-producer
  * single-consumer frame rings, one per direction. The embedded default link: nothing to install, no system call.
  * <p>
@@ -45,15 +20,14 @@ abstract class LoopbackLinkPad3 extends LoopbackLinkConsumer
  * records carry their own commit flag, nothing is zeroed after reading, and a poll costs two ordered accesses
  * whatever the number of frames. The memory of both rings is freed when both ends are closed.
  * <p>
- * The transmitting side (claim, padding, commit) is {@link RingProducer}, which {@link ShmLink} shares.
+ * The two sides are {@link RingProducer} and {@link RingConsumer}, which {@link ShmLink} shares.
  * <p>
  * Layout, as Agrona's ring buffers and JCTools' queues: after each ring, the tail and the head each with two cache
  * lines of their own before them and two after the head; the transmitting thread's fields (in its
- * {@link RingProducer}) and the receiving thread's (in this object) each have two cache lines on both sides
- * (class-hierarchy padding, as Agrona's and JCTools' queues), so that neither thread's writes invalidate a line the
- * other reads.
+ * {@link RingProducer}) and the receiving thread's (in its {@link RingConsumer}) each have two cache lines on both
+ * sides (class-hierarchy padding), so that neither thread's writes invalidate a line the other reads.
  */
-public final class LoopbackLink extends LoopbackLinkPad3 implements Link
+public final class LoopbackLink implements Link
 {
     /** Default bytes of each direction's ring: 1 MiB holds 250 4-KiB packets in flight. */
     public static final int DEFAULT_CAPACITY = 1024 * 1024;
@@ -63,14 +37,11 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     private static final int TRAILER_LENGTH = 3 * PAD;
 
     private final UnsafeBuffer transmitBuffer;
-    private final UnsafeBuffer receiveBuffer;
-    private final int capacity;
-    private final int mask;
-    private final int tailIndex;
-    private final int headIndex;
+    private final int maxFrameLength;
     private final Shared shared;
     private final PortCounters counters;
     private final RingProducer producer;
+    private final RingConsumer consumer;
     private boolean closed;
 
     private LoopbackLink(
@@ -80,15 +51,15 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
         final Shared shared,
         final PortCounters counters)
     {
+        final int tailIndex = capacity + PAD;
+        final int headIndex = capacity + 2 * PAD;
         this.transmitBuffer = transmitBuffer;
-        this.receiveBuffer = receiveBuffer;
-        this.capacity = capacity;
-        this.mask = capacity - 1;
-        this.tailIndex = capacity + PAD;
-        this.headIndex = capacity + 2 * PAD;
+        this.maxFrameLength = RingConsumer.maxFrameLength(capacity);
         this.shared = shared;
         this.counters = counters;
         this.producer = new RingProducer(transmitBuffer, capacity, transmitBuffer, tailIndex, headIndex, HEADER_LENGTH);
+        this.consumer = new RingConsumer(receiveBuffer, capacity, receiveBuffer, tailIndex, headIndex, HEADER_LENGTH,
+            counters.linkFramesReceived, counters.linkLengthDrops, counters.linkSessionDrops);
     }
 
     /**
@@ -134,20 +105,13 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     @Override
     public int maxFrameLength()
     {
-        return Math.min(MAX_DATA_FRAME_LENGTH, capacity / 8);
+        return maxFrameLength;
     }
 
     @Override
     public int tryClaim(final int frameType, final int length)
     {
-        if (length <= 0 || length > maxFrameLength())
-        {
-            throw new IllegalArgumentException("frame length " + length + " outside 1.." + maxFrameLength());
-        }
-        if (frameType <= RingProducer.PADDING)
-        {
-            throw new IllegalArgumentException("frame type must be positive: " + frameType);
-        }
+        RingProducer.checkFrame(frameType, length, maxFrameLength);
         final int at = producer.claim(frameType, length);
         if (BACK_PRESSURED == at)
         {
@@ -186,43 +150,7 @@ public final class LoopbackLink extends LoopbackLinkPad3 implements Link
     @Override
     public int poll(final FrameHandler handler, final int frameLimit)
     {
-        final UnsafeBuffer buffer = receiveBuffer;
-        final long available = buffer.getLongAcquire(tailIndex);
-        final long head = this.head;
-        long position = head;
-        int frames = 0;
-        try
-        {
-            while (position < available && frames < frameLimit)
-            {
-                final int index = (int)(position & mask);
-                final long header = buffer.getLong(index);
-                final int length = (int)header;
-                final int type = (int)(header >>> 32);
-                if (RingProducer.PADDING == type)
-                {
-                    position += length;
-                    continue;
-                }
-                // consumed before the handler runs: a handler that throws does not see the frame again
-                position += BitUtil.align(length + HEADER_LENGTH, RingProducer.ALIGNMENT);
-                frames++;
-                handler.onFrame(type, buffer, index + HEADER_LENGTH, length);
-            }
-        }
-        finally
-        {
-            if (position != head)
-            {
-                this.head = position;
-                buffer.putLongRelease(headIndex, position);
-            }
-            if (frames > 0)
-            {
-                counters.linkFramesReceived.getAndAddRelease(frames);
-            }
-        }
-        return frames;
+        return consumer.poll(handler, frameLimit, consumer.available(), 0);
     }
 
     @Override

@@ -30,8 +30,9 @@ abstract class RingProducerPad2 extends RingProducerFields
 }
 
 /**
- * The transmitting side of a single-producer single-consumer frame ring, shared by {@link LoopbackLink} (a ring in
- * this process) and {@link ShmLink} (a ring in a file two processes map): a frame is claimed in place, preceded by a
+ * The transmitting side of a single-producer single-consumer frame ring ({@link RingConsumer} is the receiving side),
+ * shared by {@link LoopbackLink} (a ring in this process) and {@link ShmLink} (a ring in a file two processes map):
+ * a frame is claimed in place, preceded by a
  * padding record to the ring's end when it would not fit before it, written by the caller, and published by
  * {@link #commit()} with one release store of the tail; the consumer's head is read (acquire) only when the cached
  * one says the ring is full.
@@ -82,6 +83,27 @@ final class RingProducer extends RingProducerPad2
         this.tailIndex = tailIndex;
         this.headIndex = headIndex;
         this.headerLength = headerLength;
+    }
+
+    /**
+     * A link's check of a claim's arguments (the ring carries these two frame types only, as {@link RingConsumer}
+     * accepts).
+     *
+     * @param frameType      {@link Link#DATA_FRAME} or {@link Link#LINK_FRAME}.
+     * @param length         the frame's bytes.
+     * @param maxFrameLength the ring's longest frame.
+     * @throws IllegalArgumentException naming what is wrong.
+     */
+    static void checkFrame(final int frameType, final int length, final int maxFrameLength)
+    {
+        if (length <= 0 || length > maxFrameLength)
+        {
+            throw new IllegalArgumentException("frame length " + length + " outside 1.." + maxFrameLength);
+        }
+        if (Link.DATA_FRAME != frameType && Link.LINK_FRAME != frameType)
+        {
+            throw new IllegalArgumentException("frame type must be DATA_FRAME or LINK_FRAME: " + frameType);
+        }
     }
 
     /**

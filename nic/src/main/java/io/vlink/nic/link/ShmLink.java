@@ -17,7 +17,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,12 +48,11 @@ abstract class ShmLinkPad2 extends ShmLinkProducer
 }
 
 /**
- * The receiving thread's fields: its head, its heartbeat, the peer incarnation it last saw and the session frames
- * must carry to be delivered.
+ * The receiving thread's fields (its ring's head is in its {@link RingConsumer}): its heartbeat, the peer incarnation
+ * it last saw and the session frames must carry to be delivered.
  */
 abstract class ShmLinkConsumer extends ShmLinkPad2
 {
-    long head;
     long heartbeat;
     long rxPeer;
     long rxSession;
@@ -72,8 +70,8 @@ abstract class ShmLinkPad3 extends ShmLinkConsumer
  * A link between two processes on one host through a memory-mapped file: one single-producer single-consumer
  * frame ring per direction, with the discipline of the {@link LoopbackLink}'s rings (a frame is written once, in
  * place, and read in place; the tail published with one release per commit, the head returned with one release per
- * poll; the transmitting side is the same {@link RingProducer}, with a 16-byte record header that adds the session),
- * plus what two processes that do not trust each other need:
+ * poll; the two sides are the same {@link RingProducer} and {@link RingConsumer}, with a 16-byte record header that
+ * adds the session), plus what two processes that do not trust each other need:
  * <ul>
  *     <li><b>Bounds.</b> Every position, length and type read from the file is checked before it is used: the
  *     peer's tail must be 8-aligned and at most one ring ahead of the head, a record must be a known type with a
@@ -195,7 +193,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     static final int POSITIONS_OFFSET = ENDS_OFFSET + 2 * END_LENGTH;
     static final int RINGS_OFFSET = 4096;
     static final int HEADER_LENGTH = 16;
-    static final int SESSION_OFFSET = 8;
+    static final int SESSION_OFFSET = RingConsumer.SESSION_OFFSET;
     static final int ALIGNMENT = RingProducer.ALIGNMENT;
     static final int PADDING = RingProducer.PADDING;
 
@@ -205,6 +203,9 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     private static final long START_TOLERANCE_MS = 1_000;
     /** Attaching and detaching in this process: file locks are per process, two ends may share one. */
     private static final Object PROCESS_LOCK = new Object();
+    /** This process, as an end's owner words record it. */
+    private static final long OWN_PID = ProcessHandle.current().pid();
+    private static final long OWN_START_MS = startMs(ProcessHandle.current());
 
     private final Path file;
     private final Object fileKey;
@@ -215,20 +216,17 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     private final UnsafeBuffer receiveBuffer;
     private final Role role;
     private final int capacity;
-    private final int mask;
     private final int maxFrameLength;
     private final int ownEnd;
     private final int peerEnd;
     private final int tailIndex;
-    private final int peerHeadIndex;
-    private final int peerTailIndex;
-    private final int headIndex;
     private final int peerIncarnationIndex;
     private final int peerHeartbeatIndex;
     private final int heartbeatIndex;
     private final long incarnation;
     private final PortCounters counters;
     private final RingProducer producer;
+    private final RingConsumer consumer;
     private volatile boolean closed;
     // receiving thread: a peer was attached since the last close notice
     private boolean peerAttached;
@@ -238,6 +236,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         final Object fileKey,
         final FileChannel channel,
         final MappedByteBuffer mapped,
+        final UnsafeBuffer region,
         final Role role,
         final int capacity,
         final long incarnation,
@@ -247,25 +246,47 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         this.fileKey = fileKey;
         this.channel = channel;
         this.mapped = mapped;
-        this.header = new UnsafeBuffer(mapped, 0, RINGS_OFFSET);
+        this.header = new UnsafeBuffer(region, 0, RINGS_OFFSET);
         this.role = role;
         this.capacity = capacity;
-        this.mask = capacity - 1;
-        this.maxFrameLength = maxFrameLength(capacity);
+        this.maxFrameLength = RingConsumer.maxFrameLength(capacity);
         this.ownEnd = role.end;
         this.peerEnd = role.peer().end;
-        this.transmitBuffer = new UnsafeBuffer(mapped, RINGS_OFFSET + ownEnd * capacity, capacity);
-        this.receiveBuffer = new UnsafeBuffer(mapped, RINGS_OFFSET + peerEnd * capacity, capacity);
+        this.transmitBuffer = new UnsafeBuffer(region, RINGS_OFFSET + ownEnd * capacity, capacity);
+        this.receiveBuffer = new UnsafeBuffer(region, RINGS_OFFSET + peerEnd * capacity, capacity);
         this.tailIndex = tailIndex(ownEnd);
-        this.peerHeadIndex = headIndex(ownEnd);
-        this.peerTailIndex = tailIndex(peerEnd);
-        this.headIndex = headIndex(peerEnd);
         this.peerIncarnationIndex = endIndex(peerEnd) + INCARNATION_OFFSET;
         this.peerHeartbeatIndex = endIndex(peerEnd) + HEARTBEAT_OFFSET;
         this.heartbeatIndex = endIndex(ownEnd) + HEARTBEAT_OFFSET;
         this.incarnation = incarnation;
         this.counters = counters;
-        this.producer = new RingProducer(transmitBuffer, capacity, header, tailIndex, peerHeadIndex, HEADER_LENGTH);
+        this.producer = new RingProducer(transmitBuffer, capacity, header, tailIndex, headIndex(ownEnd), HEADER_LENGTH);
+        this.consumer = new RingConsumer(receiveBuffer, capacity, header, tailIndex(peerEnd), headIndex(peerEnd),
+            HEADER_LENGTH, counters.linkFramesReceived, counters.linkLengthDrops, counters.linkSessionDrops);
+    }
+
+    /**
+     * An end over memory the caller holds instead of a file: for the stress tests, whose two ends on one region stand
+     * for the two processes. Not attached: {@link #takeEnd()} attaches it, {@link #close()} detaches it (and nothing
+     * else: no file, no lock, no unmapping).
+     *
+     * @param region      {@link #fileLength(int)} bytes, zeroed or left by earlier ends.
+     * @param role        which end this is.
+     * @param capacity    bytes of each direction's ring (a power of two; a frame is at most an eighth).
+     * @param incarnation this end's incarnation (non-zero).
+     * @param counters    the port's counters.
+     * @return the end, not attached.
+     */
+    static ShmLink over(
+        final UnsafeBuffer region, final Role role, final int capacity, final long incarnation,
+        final PortCounters counters)
+    {
+        if (Integer.bitCount(capacity) != 1 || region.capacity() < fileLength(capacity) || 0 == incarnation)
+        {
+            throw new IllegalArgumentException("a region of " + fileLength(capacity) + " bytes for rings of " +
+                capacity + " (a power of two), and a non-zero incarnation");
+        }
+        return new ShmLink(null, null, null, null, region, role, capacity, incarnation, counters);
     }
 
     /**
@@ -412,8 +433,9 @@ public final class ShmLink extends ShmLinkPad3 implements Link
                     }
                     IoUtil.unmap(mapped);
                     mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength(capacity));
-                    final ShmLink link = new ShmLink(path, before, channel, mapped, role, capacity, newIncarnation(), counters);
-                    link.claim();
+                    final ShmLink link = new ShmLink(
+                        path, before, channel, mapped, new UnsafeBuffer(mapped), role, capacity, Incarnations.next(), counters);
+                    link.takeEnd();
                     attached = true;
                     return link;
                 }
@@ -459,32 +481,36 @@ public final class ShmLink extends ShmLinkPad3 implements Link
             "): remove it or choose another path");
     }
 
-    /** Under the locks: take this end, position the rings, publish the incarnation last. */
-    private void claim()
+    /**
+     * Attach (under the locks, for a file): take this end, position the rings, publish the incarnation last, so that
+     * a peer that sees it (and only then stamps frames with the new session) finds this end's head already past
+     * everything it sent before.
+     */
+    void takeEnd()
     {
         final int end = endIndex(ownEnd);
         header.putLongVolatile(end + INCARNATION_OFFSET, 0);
-        header.putLongVolatile(end + PID_OFFSET, ProcessHandle.current().pid());
-        header.putLongVolatile(end + START_OFFSET, startMs(ProcessHandle.current()));
+        header.putLongVolatile(end + PID_OFFSET, OWN_PID);
+        header.putLongVolatile(end + START_OFFSET, OWN_START_MS);
         // transmit: go on from what the previous holder of this end published (an unpublished claim is lost)
         producer.reset(BitUtil.align(Math.max(0, header.getLongVolatile(tailIndex)), ALIGNMENT));
         // receive: whatever the peer wrote before this incarnation existed was not meant for it
-        head = header.getLongVolatile(peerTailIndex);
-        header.putLongVolatile(headIndex, head);
+        consumer.skipToTail();
         heartbeat = header.getLongVolatile(heartbeatIndex);
         header.putLongVolatile(end + INCARNATION_OFFSET, incarnation);
     }
 
-    private static long newIncarnation()
+    /**
+     * Detach (under the locks, for a file): the incarnation first, after every commit of the transmitting thread, so
+     * that the peer's receiver, once it sees it cleared, finds every frame this end committed by reading the tail
+     * again; then the owner.
+     */
+    private void releaseEnd()
     {
-        final SecureRandom random = new SecureRandom();
-        long incarnation;
-        do
-        {
-            incarnation = random.nextLong();
-        }
-        while (0 == incarnation);
-        return incarnation;
+        final int end = endIndex(ownEnd);
+        header.putLongVolatile(end + INCARNATION_OFFSET, 0);
+        header.putLongVolatile(end + START_OFFSET, 0);
+        header.putLongVolatile(end + PID_OFFSET, 0);
     }
 
     /**
@@ -565,11 +591,6 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         return RINGS_OFFSET + 2L * capacity;
     }
 
-    static int maxFrameLength(final int capacity)
-    {
-        return Math.min(MAX_DATA_FRAME_LENGTH, capacity / 8);
-    }
-
     /**
      * @return the link's file.
      */
@@ -644,14 +665,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     @Override
     public int tryClaim(final int frameType, final int length)
     {
-        if (length <= 0 || length > maxFrameLength)
-        {
-            throw new IllegalArgumentException("frame length " + length + " outside 1.." + maxFrameLength);
-        }
-        if (DATA_FRAME != frameType && LINK_FRAME != frameType)
-        {
-            throw new IllegalArgumentException("frame type must be DATA_FRAME or LINK_FRAME: " + frameType);
-        }
+        RingProducer.checkFrame(frameType, length, maxFrameLength);
         if (!session())
         {
             counters.linkBackPressure.incrementRelease();
@@ -707,9 +721,8 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     @Override
     public int poll(final FrameHandler handler, final int frameLimit)
     {
-        final UnsafeBuffer buffer = receiveBuffer;
         // the tail first: a frame of a new peer incarnation is visible only with the incarnation published before it
-        final long available = header.getLongAcquire(peerTailIndex);
+        final long available = consumer.available();
         final long peer = header.getLongAcquire(peerIncarnationIndex);
         if (peer != rxPeer && UNKNOWN_INCARNATION != peer)
         {
@@ -717,78 +730,13 @@ public final class ShmLink extends ShmLinkPad3 implements Link
             rxPeer = peer;
             rxSession = sessionWith(peer);
         }
-        final long session = rxSession;
         header.putLongRelease(heartbeatIndex, ++heartbeat);
-        final long head = this.head;
-        long position = head;
-        int frames = 0;
-        int sessionDrops = 0;
-        try
-        {
-            if (available - position < 0 || available - position > capacity || 0 != (available & (ALIGNMENT - 1)))
-            {
-                position = corrupt(available);
-            }
-            while (position < available && frames < frameLimit)
-            {
-                final int index = (int)(position & mask);
-                final long word = buffer.getLong(index);
-                final int length = (int)word;
-                final int type = (int)(word >>> 32);
-                final int toEnd = capacity - index;
-                if (PADDING == type)
-                {
-                    if (length != toEnd || available - position < length)
-                    {
-                        position = corrupt(available);
-                        break;
-                    }
-                    position += length;
-                    continue;
-                }
-                if ((DATA_FRAME != type && LINK_FRAME != type) || length <= 0 || length > maxFrameLength)
-                {
-                    position = corrupt(available);
-                    break;
-                }
-                final int record = BitUtil.align(length + HEADER_LENGTH, ALIGNMENT);
-                if (record > toEnd || available - position < record)
-                {
-                    position = corrupt(available);
-                    break;
-                }
-                // consumed before the handler runs: a handler that throws does not see the frame again
-                position += record;
-                if (0 == session || buffer.getLong(index + SESSION_OFFSET) != session)
-                {
-                    sessionDrops++;
-                    continue;
-                }
-                frames++;
-                handler.onFrame(type, buffer, index + HEADER_LENGTH, length);
-            }
-        }
-        finally
-        {
-            if (position != head)
-            {
-                this.head = position;
-                header.putLongRelease(headIndex, position);
-            }
-            if (frames > 0)
-            {
-                counters.linkFramesReceived.getAndAddRelease(frames);
-            }
-            if (sessionDrops > 0)
-            {
-                counters.linkSessionDrops.getAndAddRelease(sessionDrops);
-            }
-        }
+        final int frames = consumer.poll(handler, frameLimit, available, rxSession);
         if (UNKNOWN_INCARNATION == peer)
         {
             // the peer detached (a clean close clears its incarnation after its last commit): once everything it
             // committed was read (the tail read again, after the incarnation), tell the link layer, once
-            if (peerAttached && this.head == header.getLongAcquire(peerTailIndex))
+            if (peerAttached && consumer.drained())
             {
                 peerAttached = false;
                 handler.onPeerClosed();
@@ -799,13 +747,6 @@ public final class ShmLink extends ShmLinkPad3 implements Link
             peerAttached = true;
         }
         return frames;
-    }
-
-    /** Receiving thread: what the peer published does not parse; drop all of it, count once. */
-    private long corrupt(final long available)
-    {
-        counters.linkLengthDrops.incrementRelease();
-        return available;
     }
 
     /**
@@ -820,16 +761,18 @@ public final class ShmLink extends ShmLinkPad3 implements Link
             return;
         }
         closed = true;
+        if (null == channel)
+        {
+            releaseEnd(); // an end over memory (over): no file
+            return;
+        }
         try
         {
             synchronized (PROCESS_LOCK)
             {
                 try (FileLock ignored = channel.lock())
                 {
-                    final int end = endIndex(ownEnd);
-                    header.putLongVolatile(end + INCARNATION_OFFSET, 0);
-                    header.putLongVolatile(end + START_OFFSET, 0);
-                    header.putLongVolatile(end + PID_OFFSET, 0);
+                    releaseEnd();
                     final int peer = endIndex(peerEnd);
                     final boolean peerLive = isLive(
                         header.getLongVolatile(peer + PID_OFFSET), header.getLongVolatile(peer + START_OFFSET));

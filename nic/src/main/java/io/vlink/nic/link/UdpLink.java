@@ -18,7 +18,6 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
-import java.security.SecureRandom;
 
 /**
  * A link over UDP: one packet per datagram, through a non-blocking {@link DatagramChannel} and direct buffers, so
@@ -195,6 +194,44 @@ public final class UdpLink implements Link
         final NanoClock clock,
         final long helloIntervalNs)
     {
+        this(null, local, peer, maxFrameLength, counters, key, clock, helloIntervalNs, Incarnations.next());
+    }
+
+    /**
+     * A link over a channel the caller holds, with a nonce it chose: for the stress tests, which drive the receiving
+     * thread's datagrams through {@link #receiveBuffer()} and {@link #onDatagram} without a socket each (HELLOs go
+     * to the channel given, which may be closed: a failed send is counted, as on a lossy wire).
+     *
+     * @param channel        where HELLOs and frames are sent.
+     * @param peer           the peer's address.
+     * @param maxFrameLength the longest frame.
+     * @param counters       the port's counters.
+     * @param nonce          this end's nonce (non-zero).
+     * @return the link, without a session.
+     */
+    static UdpLink over(
+        final DatagramChannel channel, final InetSocketAddress peer, final int maxFrameLength,
+        final PortCounters counters, final long nonce)
+    {
+        if (0 == nonce)
+        {
+            throw new IllegalArgumentException("a nonce is never 0");
+        }
+        return new UdpLink(
+            channel, null, peer, maxFrameLength, counters, null, SystemNanoClock.INSTANCE, DEFAULT_HELLO_INTERVAL_NS, nonce);
+    }
+
+    private UdpLink(
+        final DatagramChannel given,
+        final InetSocketAddress local,
+        final InetSocketAddress peer,
+        final int maxFrameLength,
+        final PortCounters counters,
+        final LinkKey key,
+        final NanoClock clock,
+        final long helloIntervalNs,
+        final long nonce)
+    {
         if (maxFrameLength < MIN_FRAME_LENGTH || maxFrameLength > MAX_DATA_FRAME_LENGTH)
         {
             throw new IllegalArgumentException(
@@ -217,14 +254,18 @@ public final class UdpLink implements Link
         this.k0 = authenticated ? key.k0() : 0;
         this.k1 = authenticated ? key.k1() : 0;
         this.macLength = authenticated ? MAC_LENGTH : 0;
-        final SecureRandom random = new SecureRandom();
-        long nonce;
-        do
-        {
-            nonce = random.nextLong();
-        }
-        while (0 == nonce);
         this.nonce = nonce;
+        this.channel = null != given ? given : bind(local, peer);
+        sendBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength);
+        sendByteBuffer = sendBuffer.byteBuffer();
+        receiveBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength + 1);
+        receiveByteBuffer = receiveBuffer.byteBuffer();
+        helloBuffer = OffHeap.allocate(HEADER_LENGTH + MAC_LENGTH);
+        helloByteBuffer = helloBuffer.byteBuffer();
+    }
+
+    private static DatagramChannel bind(final InetSocketAddress local, final InetSocketAddress peer)
+    {
         DatagramChannel channel = null;
         try
         {
@@ -240,13 +281,15 @@ public final class UdpLink implements Link
             closeQuietly(channel);
             throw new UncheckedIOException("cannot bind UDP link to " + local + ": " + ex.getMessage(), ex);
         }
-        this.channel = channel;
-        sendBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength);
-        sendByteBuffer = sendBuffer.byteBuffer();
-        receiveBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength + 1);
-        receiveByteBuffer = receiveBuffer.byteBuffer();
-        helloBuffer = OffHeap.allocate(HEADER_LENGTH + MAC_LENGTH);
-        helloByteBuffer = helloBuffer.byteBuffer();
+        return channel;
+    }
+
+    /**
+     * @return where the receiving thread reads each datagram ({@link #onDatagram}), for the stress tests.
+     */
+    UnsafeBuffer receiveBuffer()
+    {
+        return receiveBuffer;
     }
 
     /**
@@ -472,7 +515,7 @@ public final class UdpLink implements Link
     }
 
     /** Receiving thread: one datagram from the peer's address; returns 1 if a frame was delivered. */
-    private int onDatagram(final FrameHandler handler, final int length)
+    int onDatagram(final FrameHandler handler, final int length)
     {
         final UnsafeBuffer buffer = receiveBuffer;
         final int frameLength = length - HEADER_LENGTH - macLength;

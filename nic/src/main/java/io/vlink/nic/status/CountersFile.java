@@ -48,6 +48,7 @@ public final class CountersFile implements AutoCloseable
     private CountersFile(
         final File file,
         final MappedByteBuffer mapped,
+        final AtomicBuffer region,
         final String name,
         final int maxCounters,
         final int errorLogLength,
@@ -59,10 +60,10 @@ public final class CountersFile implements AutoCloseable
         final int valuesLength = maxCounters * CountersReader.COUNTER_LENGTH;
         final int metadataLength = maxCounters * CountersReader.METADATA_LENGTH;
 
-        header = new UnsafeBuffer(mapped, 0, HEADER_LENGTH);
-        final UnsafeBuffer metadata = new UnsafeBuffer(mapped, HEADER_LENGTH, metadataLength);
-        final UnsafeBuffer values = new UnsafeBuffer(mapped, HEADER_LENGTH + metadataLength, valuesLength);
-        errorLogBuffer = new UnsafeBuffer(mapped, HEADER_LENGTH + metadataLength + valuesLength, errorLogLength);
+        header = new UnsafeBuffer(region, 0, HEADER_LENGTH);
+        final UnsafeBuffer metadata = new UnsafeBuffer(region, HEADER_LENGTH, metadataLength);
+        final UnsafeBuffer values = new UnsafeBuffer(region, HEADER_LENGTH + metadataLength, valuesLength);
+        errorLogBuffer = new UnsafeBuffer(region, HEADER_LENGTH + metadataLength + valuesLength, errorLogLength);
 
         final long now = clock.time();
         header.putInt(METADATA_LENGTH_OFFSET, metadataLength);
@@ -118,7 +119,29 @@ public final class CountersFile implements AutoCloseable
             maxCounters * CountersReader.METADATA_LENGTH, maxCounters * CountersReader.COUNTER_LENGTH, errorLogLength);
         // a new file reads as zeros: no need to write them
         final MappedByteBuffer mapped = IoUtil.mapNewFile(file, length, false);
-        return new CountersFile(file, mapped, name, maxCounters, errorLogLength, clock);
+        return new CountersFile(file, mapped, new UnsafeBuffer(mapped), name, maxCounters, errorLogLength, clock);
+    }
+
+    /**
+     * Counters over memory the caller holds instead of a file: for the stress tests, where a thread reading the
+     * same memory ({@link CountersFileReader#over}) stands for {@code vlink stat} in another process.
+     * {@link #close()} then closes the counters and nothing else.
+     *
+     * @param region         {@link CountersFileDescriptor#fileLength} bytes for these lengths, zeroed.
+     * @param name           the engine name.
+     * @param maxCounters    how many counters it can hold.
+     * @param errorLogLength bytes for the distinct error log.
+     * @param clock          the epoch clock for timestamps.
+     * @return the counters, their header published.
+     */
+    static CountersFile over(
+        final UnsafeBuffer region,
+        final String name,
+        final int maxCounters,
+        final int errorLogLength,
+        final EpochClock clock)
+    {
+        return new CountersFile(null, null, region, name, maxCounters, errorLogLength, clock);
     }
 
     private static boolean isOpenedByThisProcess(final File file)
@@ -260,8 +283,11 @@ public final class CountersFile implements AutoCloseable
                 counter.fileClosed();
             }
             header.putIntRelease(VERSION_OFFSET, 0);
-            IoUtil.unmap(mapped);
-            IoUtil.deleteIfExists(file);
+            if (null != mapped)
+            {
+                IoUtil.unmap(mapped);
+                IoUtil.deleteIfExists(file);
+            }
         }
     }
 }

@@ -34,19 +34,19 @@ public final class CountersFileReader implements AutoCloseable
     private final CountersReader counters;
     private final UnsafeBuffer errorLog;
 
-    private CountersFileReader(final File file, final MappedByteBuffer mapped)
+    private CountersFileReader(final File file, final MappedByteBuffer mapped, final AtomicBuffer region)
     {
         this.file = file;
         this.mapped = mapped;
-        header = new UnsafeBuffer(mapped, 0, HEADER_LENGTH);
+        header = new UnsafeBuffer(region, 0, HEADER_LENGTH);
         final int metadataLength = header.getInt(METADATA_LENGTH_OFFSET);
         final int valuesLength = header.getInt(VALUES_LENGTH_OFFSET);
         final int errorLogLength = header.getInt(ERROR_LOG_LENGTH_OFFSET);
         counters = new CountersReader(
-            new UnsafeBuffer(mapped, HEADER_LENGTH, metadataLength),
-            new UnsafeBuffer(mapped, HEADER_LENGTH + metadataLength, valuesLength),
+            new UnsafeBuffer(region, HEADER_LENGTH, metadataLength),
+            new UnsafeBuffer(region, HEADER_LENGTH + metadataLength, valuesLength),
             StandardCharsets.US_ASCII);
-        errorLog = new UnsafeBuffer(mapped, HEADER_LENGTH + metadataLength + valuesLength, errorLogLength);
+        errorLog = new UnsafeBuffer(region, HEADER_LENGTH + metadataLength + valuesLength, errorLogLength);
     }
 
     /**
@@ -67,36 +67,67 @@ public final class CountersFileReader implements AutoCloseable
                 throw new IllegalStateException(file + ": too short for a vlink counters file");
             }
             final MappedByteBuffer headerMap = raf.getChannel().map(FileChannel.MapMode.READ_ONLY, 0, HEADER_LENGTH);
-            final UnsafeBuffer header = new UnsafeBuffer(headerMap);
-            final int version = header.getIntVolatile(VERSION_OFFSET);
-            final int metadataLength = header.getInt(METADATA_LENGTH_OFFSET);
-            final int valuesLength = header.getInt(VALUES_LENGTH_OFFSET);
-            final int errorLogLength = header.getInt(ERROR_LOG_LENGTH_OFFSET);
-            IoUtil.unmap(headerMap);
-            if (0 == version)
+            final long length;
+            try
             {
-                throw new IllegalStateException(file + ": engine starting or closing (no version yet)");
+                length = checkHeader(file.toString(), new UnsafeBuffer(headerMap), fileLength);
             }
-            if (VERSION != version)
+            finally
             {
-                throw new IllegalStateException(
-                    file + ": counters file version " + version + ", this vlink reads version " + VERSION);
+                IoUtil.unmap(headerMap);
             }
-            if (valuesLength <= 0 || errorLogLength <= 0 ||
-                valuesLength % CountersReader.COUNTER_LENGTH != 0 ||
-                (long)metadataLength != (long)valuesLength / CountersReader.COUNTER_LENGTH * CountersReader.METADATA_LENGTH ||
-                fileLength(metadataLength, valuesLength, errorLogLength) > fileLength)
-            {
-                throw new IllegalStateException(file + ": section lengths do not fit the file");
-            }
-            final MappedByteBuffer mapped = raf.getChannel().map(
-                FileChannel.MapMode.READ_ONLY, 0, fileLength(metadataLength, valuesLength, errorLogLength));
-            return new CountersFileReader(file, mapped);
+            final MappedByteBuffer mapped = raf.getChannel().map(FileChannel.MapMode.READ_ONLY, 0, length);
+            return new CountersFileReader(file, mapped, new UnsafeBuffer(mapped));
         }
         catch (final IOException ex)
         {
             throw new IllegalStateException(file + ": " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * A reader of counters in memory the caller holds: for the stress tests, where it stands for {@code vlink stat}
+     * reading another process's file ({@link #file()} is null, {@link #close()} unmaps nothing).
+     *
+     * @param region the memory of a {@link CountersFile}.
+     * @return the reader.
+     * @throws IllegalStateException as {@link #open}.
+     */
+    static CountersFileReader over(final UnsafeBuffer region)
+    {
+        checkHeader("counters in memory", region, region.capacity());
+        return new CountersFileReader(null, null, region);
+    }
+
+    /**
+     * The version (acquire) first: a reader that sees it sees the header written before it.
+     *
+     * @return the bytes of the whole file the header describes.
+     */
+    private static long checkHeader(final String where, final AtomicBuffer header, final long fileLength)
+    {
+        final int version = header.getIntVolatile(VERSION_OFFSET);
+        final int metadataLength = header.getInt(METADATA_LENGTH_OFFSET);
+        final int valuesLength = header.getInt(VALUES_LENGTH_OFFSET);
+        final int errorLogLength = header.getInt(ERROR_LOG_LENGTH_OFFSET);
+        if (0 == version)
+        {
+            throw new IllegalStateException(where + ": engine starting or closing (no version yet)");
+        }
+        if (VERSION != version)
+        {
+            throw new IllegalStateException(
+                where + ": counters file version " + version + ", this vlink reads version " + VERSION);
+        }
+        final long length = fileLength(metadataLength, valuesLength, errorLogLength);
+        if (valuesLength <= 0 || errorLogLength <= 0 ||
+            valuesLength % CountersReader.COUNTER_LENGTH != 0 ||
+            (long)metadataLength != (long)valuesLength / CountersReader.COUNTER_LENGTH * CountersReader.METADATA_LENGTH ||
+            length > fileLength)
+        {
+            throw new IllegalStateException(where + ": section lengths do not fit the file");
+        }
+        return length;
     }
 
     /**
@@ -191,6 +222,9 @@ public final class CountersFileReader implements AutoCloseable
     @Override
     public void close()
     {
-        IoUtil.unmap(mapped);
+        if (null != mapped)
+        {
+            IoUtil.unmap(mapped);
+        }
     }
 }

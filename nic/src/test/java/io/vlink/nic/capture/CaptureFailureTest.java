@@ -211,7 +211,7 @@ class CaptureFailureTest
         free[0] = MappedCaptureFile.EXTEND_STEP - 1;
         final long before = capture.length();
         final IOException full = assertThrows(IOException.class, () -> capture.append(frame, 0, FRAME));
-        assertEquals("no space left on the file system: 1048575 bytes free, the capture grows by 1048576",
+        assertEquals("No space left on device (1048575 bytes free, the capture grows by 1048576 at a time)",
             full.getMessage());
         assertEquals(before, capture.length(), "nothing of the record is written");
         capture.close();

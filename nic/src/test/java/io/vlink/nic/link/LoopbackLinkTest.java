@@ -85,6 +85,8 @@ class LoopbackLinkTest
             assertEquals(sent - 1, ends[1].poll((type, buffer, offset, length) -> { }, 100));
             assertTrue(send(ends[0], Link.DATA_FRAME, 4098, (byte)1));
             assertThrows(IllegalArgumentException.class, () -> ends[0].tryClaim(Link.DATA_FRAME, 100_000));
+            // the ring carries data and link frames only, as its receiving side (shared with the shm link) accepts
+            assertThrows(IllegalArgumentException.class, () -> ends[0].tryClaim(3, 64));
         }
         finally
         {

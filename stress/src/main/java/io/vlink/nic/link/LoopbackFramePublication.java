@@ -31,8 +31,8 @@ public class LoopbackFramePublication
     private static final int VALUE = 0x5A5A_0002;
     private static final UnsafeBuffer BODY = Cells.body(VALUE);
 
-    private final LoopbackLink[] ends = Loopback.pair();
-    private final Loopback.Receiver receiver = new Loopback.Receiver(VALUE);
+    private final LoopbackLink[] ends = Frames.pair();
+    private final Frames.Receiver receiver = new Frames.Receiver(VALUE);
 
     /** The arbiter: claim, write in place, commit. */
     @Actor

@@ -31,14 +31,14 @@ public class LoopbackFrameReuse implements FrameHandler
     private static final int OLD = 0x01D0_01D0;
     private static final int NEW = 0x0E0E_0E0E;
 
-    private final LoopbackLink[] ends = Loopback.pair();
+    private final LoopbackLink[] ends = Frames.pair();
     private int good = -1;
 
     public LoopbackFrameReuse()
     {
-        for (int i = 0; i < Loopback.CAPACITY / (FRAME + 8); i++)
+        for (int i = 0; i < Frames.CAPACITY / (FRAME + 8); i++)
         {
-            Loopback.send(ends[0], FRAME, OLD);
+            Frames.send(ends[0], FRAME, OLD);
         }
     }
 
@@ -61,7 +61,7 @@ public class LoopbackFrameReuse implements FrameHandler
             r.r2 = 0;
             return;
         }
-        Loopback.fill(end.buffer(), at, FRAME, NEW);
+        Frames.fill(end.buffer(), at, FRAME, NEW);
         end.commit(at);
         r.r2 = 1;
     }

@@ -32,8 +32,8 @@ public class LoopbackFrameWrap
     private static final int OLD = 0x0B0B_0B0B;
     private static final int VALUE = 0x5A5A_0003;
 
-    private final LoopbackLink[] ends = Loopback.pair();
-    private final Loopback.Receiver receiver = new Loopback.Receiver(VALUE);
+    private final LoopbackLink[] ends = Frames.pair();
+    private final Frames.Receiver receiver = new Frames.Receiver(VALUE);
 
     public LoopbackFrameWrap()
     {
@@ -41,21 +41,21 @@ public class LoopbackFrameWrap
         // before the end, where the last frame of lap 1 still is
         for (int i = 0; i < 8; i++)
         {
-            Loopback.send(ends[0], 120, OLD);
+            Frames.send(ends[0], 120, OLD);
         }
-        Loopback.drain(ends[1]);
+        Frames.drain(ends[1]);
         for (int i = 0; i < 8; i++)
         {
-            Loopback.send(ends[0], 112, OLD);
+            Frames.send(ends[0], 112, OLD);
         }
-        Loopback.drain(ends[1]);
+        Frames.drain(ends[1]);
     }
 
     /** The arbiter: a frame that pads the end of the ring and starts at its beginning. */
     @Actor
     public void transmit()
     {
-        Loopback.send(ends[0], Cells.PACKET_SIZE, VALUE);
+        Frames.send(ends[0], Cells.PACKET_SIZE, VALUE);
     }
 
     /** The receive agent: one poll. */

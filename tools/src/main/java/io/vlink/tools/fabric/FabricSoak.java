@@ -68,6 +68,16 @@ public final class FabricSoak
     public static final int EXIT_FAILED = 1;
     /** The fabric deadlocked. */
     public static final int EXIT_DEADLOCK = 3;
+    /**
+     * A process of a fabric run whose peer went away mid-run (its links to the peer went down and stayed down): the
+     * failure it is, named with the peer's address, not the deadlock its queued packets look like.
+     */
+    public static final int EXIT_PEER_GONE = EXIT_FAILED;
+    /**
+     * How long a link to another process stays down, after its link timeout took it down, before its peer counts as
+     * gone: a live peer re-trains within milliseconds.
+     */
+    static final long PEER_GONE_NS = 1_000_000_000L;
 
     /** How long the links get to come up, by default. */
     public static final long BRING_UP_NS = 10_000_000_000L;
@@ -95,8 +105,8 @@ public final class FabricSoak
     private static final long FAULT_DEADLINE_NS = 5_000_000_000L;
     /**
      * Every port's link timeout when the switches have a thread of their own (unless one is given): on a busy machine
-     * the scheduler leaves one of the two threads off the CPU for a fifth of a second while the other runs (measured
-     * on the 2-core VM at a load of 5), and the engine's 200 ms would take the peers on the other thread for gone. On
+     * the scheduler can leave one of the two threads off the CPU for longer than the engine's 200 ms while the other
+     * runs (docs/performance.md, "Switch and fabric"), which would take the peers on the other thread for gone. On
      * one thread every node stops together and none hears the others' silence.
      */
     public static final long SWITCH_THREAD_LINK_TIMEOUT_NS = 2_000_000_000L;
@@ -178,6 +188,8 @@ public final class FabricSoak
         public Set<String> nodes;
         /** Makes the links of cables to nodes not in {@link #nodes}. */
         public Fabric.RemoteLinks remoteLinks;
+        /** With {@link #remoteLinks}: a node's address ({@code HOST:PORT} of the peers file), to name a peer gone. */
+        public java.util.function.Function<Topology.Node, String> peerAddress = node -> "?";
         /** How long every link gets to come up (the peers to appear). */
         public long bringUpNs = BRING_UP_NS;
         /** Every port's link timeout, or 0 for the engine's. */
@@ -237,6 +249,15 @@ public final class FabricSoak
     private Fabric.Endpoint[] endpointAt;
     private boolean partial;
     private boolean stopped;
+    /** The ports of this process whose cables lead to other processes' nodes, and their port numbers. */
+    private final List<Topology.Node> remoteNodes = new ArrayList<>();
+    private final List<Integer> remotePorts = new ArrayList<>();
+    /** Since when each of {@link #remotePorts} has been down (0: up). */
+    private long[] remoteDownSinceNs = new long[0];
+    /** Why the run ended early: the peers that went away, or null. */
+    private String peerGone;
+    /** Whether a link to another process is down now (its peer may be gone: no deadlock is declared meanwhile). */
+    private boolean remoteDown;
     private final List<FaultyEnd> faultyEnds = new ArrayList<>();
     /** The CA ports the timed faults act on: the fault cable's CA end, or every CA port. */
     private final List<Fabric.Endpoint> faultCas = new ArrayList<>();
@@ -361,7 +382,7 @@ public final class FabricSoak
             slOf = assignSls();
             bringUp();
             deadlocked = !stopped && drive();
-            if (!deadlocked && !stopped)
+            if (!deadlocked && !stopped && null == peerGone)
             {
                 settleCredits();
             }
@@ -374,7 +395,7 @@ public final class FabricSoak
                 summaryText = text.toString();
                 json = json(exit);
             }
-            if (partial && !stopped)
+            if (partial && !stopped && null == peerGone)
             {
                 linger();
             }
@@ -498,7 +519,77 @@ public final class FabricSoak
         for (final Topology.Node node : options.topology.nodes())
         {
             partial |= !f.isLocal(node);
+            for (int port = 1; f.isLocal(node) && port <= node.portCount(); port++)
+            {
+                if (null != node.link(port) && !f.isLocal(node.link(port).remote()))
+                {
+                    remoteNodes.add(node);
+                    remotePorts.add(port);
+                }
+            }
         }
+        remoteDownSinceNs = new long[remotePorts.size()];
+    }
+
+    /**
+     * A process of a fabric run: whether a link to another process went down and stayed down for
+     * {@link #PEER_GONE_NS} (its peer's process killed or stopped: a live one re-trains at once); if so,
+     * {@link #peerGone} says which peers, where, and through which links.
+     *
+     * @param nowNs the run's time.
+     * @return whether a peer is gone.
+     */
+    private boolean peerGone(final long nowNs)
+    {
+        boolean any = false;
+        remoteDown = false;
+        for (int i = 0; i < remotePorts.size(); i++)
+        {
+            if (linkState(remoteNodes.get(i), remotePorts.get(i)).maySendData())
+            {
+                remoteDownSinceNs[i] = 0;
+                continue;
+            }
+            remoteDown = true;
+            if (0 == remoteDownSinceNs[i])
+            {
+                remoteDownSinceNs[i] = nowNs | 1;
+            }
+            any |= 0 != remoteDownSinceNs[i] && nowNs - remoteDownSinceNs[i] >= PEER_GONE_NS;
+        }
+        if (!any)
+        {
+            return false;
+        }
+        final java.util.Map<String, List<String>> gone = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < remotePorts.size(); i++)
+        {
+            final Topology.Node node = remoteNodes.get(i);
+            final int port = remotePorts.get(i);
+            if (0 != remoteDownSinceNs[i] && nowNs - remoteDownSinceNs[i] >= PEER_GONE_NS)
+            {
+                final Topology.Link cable = node.link(port);
+                gone.computeIfAbsent(cable.remote().id() + " at " + options.peerAddress.apply(cable.remote()),
+                    peer -> new ArrayList<>()).add(node.id() + "[" + port + "] - " + cable.remote().id() + "[" +
+                    cable.remotePort() + "]");
+            }
+        }
+        final StringBuilder text = new StringBuilder();
+        gone.forEach((peer, links) -> text.append(text.length() == 0 ? "" : "; ").append("the peer ").append(peer)
+            .append(" went away: ").append(links.size() == 1 ? "the link " : "the links ")
+            .append(String.join(", ", links)).append(links.size() == 1 ? " is" : " are")
+            .append(" down (its process is gone or stopped: it answered nothing for the link timeout)"));
+        peerGone = text.toString();
+        return true;
+    }
+
+    /**
+     * @return why a process of a fabric run ended early: the peers that went away, with their addresses and links;
+     * null when none did.
+     */
+    public String peerGone()
+    {
+        return peerGone;
     }
 
     /** The fabric's link wrapper with faults: both ends of each chosen cable damage what they receive. */
@@ -758,6 +849,14 @@ public final class FabricSoak
             {
                 // the switches' counters are read at the watch's pace, not every duty cycle
                 nextWatch = now + WATCH_INTERVAL_NS;
+                // a process of a fabric run: a peer that went away while this one still offers ends the run
+                final boolean gone = partial && peerGone(now);
+                if (gone && offering)
+                {
+                    armFaults(false);
+                    elapsedNs = now - start;
+                    return false;
+                }
                 queued = partial ? switchQueued() :
                     traffic.sentTotal - traffic.receivedTotal - switchDiscards() - faultLost();
                 if (!partial && !offering && queued <= 0)
@@ -780,8 +879,14 @@ public final class FabricSoak
                     elapsedNs = now - start;
                     return false;
                 }
+                else if (gone && queued > 0 && now - lastProgress > stallNs)
+                {
+                    // what waits is for the peer that went away: not a credit loop
+                    elapsedNs = now - start;
+                    return false;
+                }
                 else if (queued > 0 && now - lastProgress > stallNs && cyclesSinceProgress >= STALL_CYCLES &&
-                    fabric.switchDutyCycles() - switchCyclesAtProgress >= SWITCH_STALL_CYCLES)
+                    fabric.switchDutyCycles() - switchCyclesAtProgress >= SWITCH_STALL_CYCLES && !remoteDown)
                 {
                     elapsedNs = now - start;
                     stalledQueued = queued;
@@ -1276,7 +1381,7 @@ public final class FabricSoak
         invariants.put("fifo", outOfOrder == 0);
         invariants.put("no_damage", damaged == 0);
         invariants.put("discards_explained", unexplainedDiscards().isEmpty());
-        if (!stopped)
+        if (!stopped && null == peerGone)
         {
             // a run stopped where it was has packets and credits in flight: not checked
             invariants.put("credits_recovered", !deadlocked && unrecovered.isEmpty());
@@ -1284,6 +1389,10 @@ public final class FabricSoak
         if (deadlocked)
         {
             return EXIT_DEADLOCK;
+        }
+        if (null != peerGone)
+        {
+            return EXIT_PEER_GONE;
         }
         return invariants.containsValue(false) ? EXIT_FAILED : EXIT_OK;
     }
@@ -1437,6 +1546,10 @@ public final class FabricSoak
         {
             text.println("stopped before the end: the invariants hold for what ran");
         }
+        if (null != peerGone)
+        {
+            text.println("ended early: " + peerGone + "; the invariants hold for what ran");
+        }
         for (final String end : unrecovered)
         {
             text.println("credits not recovered: " + end);
@@ -1583,6 +1696,7 @@ public final class FabricSoak
     {
         final double seconds = elapsedNs / 1e9;
         final JsonWriter json = new JsonWriter().beginObject()
+            .field("ok", EXIT_OK == exit)
             .field("topology", options.label)
             .field("pattern", options.pattern.label())
             .field("seconds", seconds)
@@ -1597,6 +1711,7 @@ public final class FabricSoak
             .field("threads", threads())
             .field("exit", exit);
         json.field("stopped", stopped);
+        json.field("peer_gone", peerGone);
         json.name("nodes").beginArray();
         for (final Topology.Node node : options.topology.nodes())
         {

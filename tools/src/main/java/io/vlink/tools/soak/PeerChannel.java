@@ -44,6 +44,11 @@ final class PeerChannel implements AutoCloseable
     static final int INTERVAL_P99_NS = 160;
     static final int FINISHED = 168;
     static final int VERSION = 176;
+    /**
+     * The longest time between two turns of the peer's loop (its process stopped or starved), in ns: what the parent
+     * names when the link went down with no bounce.
+     */
+    static final int LONGEST_PAUSE_NS = 184;
 
     // the snapshot: arrays of VL_COUNT longs
     static final int DELIVERED = 0;
@@ -69,7 +74,7 @@ final class PeerChannel implements AutoCloseable
     static final int SNAPSHOT_LONGS = ARRAYS * VlArbiter.VL_COUNT + SCALAR_COUNT;
 
     private static final int COUNTERS_PATH = 4096;
-    private static final int ERRORS = 8192;
+    static final int ERRORS = 8192;
     private static final int ERRORS_MAX = 64 * 1024 - Integer.BYTES;
     private static final int TOTAL_HISTOGRAM = ERRORS + 64 * 1024;
     private static final int HISTOGRAM_MAX = 1024 * 1024 - Integer.BYTES;
@@ -80,11 +85,28 @@ final class PeerChannel implements AutoCloseable
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
 
-    private PeerChannel(final File file, final MappedByteBuffer mapped)
+    private PeerChannel(final File file, final MappedByteBuffer mapped, final UnsafeBuffer buffer)
     {
         this.file = file;
         this.mapped = mapped;
-        this.buffer = new UnsafeBuffer(mapped);
+        this.buffer = buffer;
+    }
+
+    /**
+     * A channel over memory the caller holds instead of a file: for the stress tests, whose two threads on one
+     * buffer stand for the parent and the peer. Its words, snapshot and counters path only (the errors and the
+     * histograms need the file's length).
+     *
+     * @param buffer at least {@value #ERRORS} bytes, zeroed.
+     * @return the channel ({@link #close()} leaves the buffer alone).
+     */
+    static PeerChannel over(final UnsafeBuffer buffer)
+    {
+        if (buffer.capacity() < ERRORS)
+        {
+            throw new IllegalArgumentException("a peer channel needs " + ERRORS + " bytes: " + buffer.capacity());
+        }
+        return new PeerChannel(null, null, buffer);
     }
 
     /**
@@ -95,7 +117,8 @@ final class PeerChannel implements AutoCloseable
      */
     static PeerChannel create(final File file)
     {
-        final PeerChannel channel = new PeerChannel(file, IoUtil.mapNewFile(file, LENGTH, false));
+        final MappedByteBuffer mapped = IoUtil.mapNewFile(file, LENGTH, false);
+        final PeerChannel channel = new PeerChannel(file, mapped, new UnsafeBuffer(mapped));
         channel.buffer.putLongVolatile(LINK_UP, 1);
         channel.buffer.putLongVolatile(PARENT_PID, ProcessHandle.current().pid());
         return channel;
@@ -114,7 +137,8 @@ final class PeerChannel implements AutoCloseable
         {
             throw new IllegalStateException(file + " is not a soak peer file");
         }
-        return new PeerChannel(file, IoUtil.mapExistingFile(file, "soak peer"));
+        final MappedByteBuffer mapped = IoUtil.mapExistingFile(file, "soak peer");
+        return new PeerChannel(file, mapped, new UnsafeBuffer(mapped));
     }
 
     File file()
@@ -279,6 +303,9 @@ final class PeerChannel implements AutoCloseable
     @Override
     public void close()
     {
-        IoUtil.unmap(mapped);
+        if (null != mapped)
+        {
+            IoUtil.unmap(mapped);
+        }
     }
 }

@@ -247,6 +247,10 @@ final class SoakChecks
             if (options.faults.isOn(kind))
             {
                 result.faultsScheduled.put(kind, faults.scheduled(kind));
+                if (faults.skippedForBounce[kind.ordinal()] > 0)
+                {
+                    result.faultsSkippedForBounce.put(kind, faults.skippedForBounce[kind.ordinal()]);
+                }
             }
         }
         for (final FaultKind kind : FaultKind.values())
@@ -261,6 +265,15 @@ final class SoakChecks
                 }
             }
         }
+    }
+
+    /**
+     * @return why the link went down with no bounce injected (a silent peer), or null when it did not.
+     */
+    private String silence()
+    {
+        final long downs = faults.downsOutsideBounces();
+        return 0 == downs ? null : rig.silenceCause(downs);
     }
 
     /** Every discard of both ports by reason, with what explains it. */
@@ -286,6 +299,8 @@ final class SoakChecks
     private String causeOf(final DiscardReason reason, final long count)
     {
         final FaultSpec spec = options.faults;
+        // a link that went down for a silent peer discards as a bounce does: what was on the wire, stale FCPs
+        final String silence = spec.isOn(FaultKind.LINK_BOUNCE) ? null : silence();
         switch (reason)
         {
             case DATA_BAD_CRC:
@@ -294,14 +309,14 @@ final class SoakChecks
                 return spec.isOn(FaultKind.CORRUPT_FCP) ? FaultKind.CORRUPT_FCP.label() : null;
             case DATA_STATE:
             case VL15_STATE:
-                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : null;
+                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : silence;
             case FCP_STATE:
                 // a bounce puts FCPs on the wire to a port going Down; the bring-up discards at most one per port
                 return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() :
-                    count <= 2 ? PEER_ARMED_FIRST : null;
+                    null != silence ? silence : count <= 2 ? PEER_ARMED_FIRST : null;
             case FCP_STALE:
                 // FCPs a port built before it saw its peer's reset, arriving after it: refused, not applied
-                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : null;
+                return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : silence;
             case VL15_FULL:
                 return VL15_UNCREDITED;
             default:
@@ -346,8 +361,9 @@ final class SoakChecks
             vl15Missing + " SMP(s) neither delivered nor dropped for a full VL15 buffer");
         // a flush needs a link error from Armed or Active; only a bounce makes one (a port whose peer re-initialized)
         final long flushed = totals.flushed + vl15Flushed;
-        violation(result, 0 == flushed || options.faults.isOn(FaultKind.LINK_BOUNCE),
-            flushed + " message(s) flushed by a link error without a link bounce");
+        final String silence = options.faults.isOn(FaultKind.LINK_BOUNCE) ? null : silence();
+        violation(result, 0 == flushed || options.faults.isOn(FaultKind.LINK_BOUNCE), flushed + " message(s) " +
+            (null == silence ? "flushed by a link error without a link bounce" : "flushed at a link error: " + silence));
         result.invariants.put("no_loss", result.violations.size() == violationsBefore);
 
         result.invariants.put("fifo", violation(result, totals.unordered == 0,
@@ -371,7 +387,8 @@ final class SoakChecks
             sender.linkTransitions.get() >= expectedTransitions && receiver.linkTransitions.get() >= expectedTransitions;
         final boolean noReset = violation(result, transitionsExplained, "link transitions " +
             sender.linkTransitions.get() + "/" + receiver.linkTransitions.get() + ", expected " + expectedTransitions +
-            (0 == bounces ? "" : " or more") + ", link errors " + linkErrors + ": a link reset happened");
+            (0 == bounces ? "" : " or more") + ", link errors " + linkErrors + ": a link reset happened" +
+            (null == silence ? "" : "; " + silence));
         final boolean recovered = violation(result, creditsRecovered,
             "credits not back to a full window after the drain: " + creditState());
         result.invariants.put("credits_recovered", noReset && recovered);
@@ -391,11 +408,14 @@ final class SoakChecks
         final StringBuilder fewer = new StringBuilder();
         result.faultsScheduled.forEach((kind, asked) ->
         {
+            // what a bounce skipped (the link was down) is the bounce's; the rest of a shortfall is the machine's
             final long ran = result.faultsInjected.get(kind);
-            if (ran < asked)
+            final long bounce = result.faultsSkippedForBounce.getOrDefault(kind, 0L);
+            if (ran + bounce < asked)
             {
                 fewer.append(fewer.length() == 0 ? "" : ", ").append(kind.label()).append(' ').append(ran)
-                    .append(" of ").append(asked);
+                    .append(" of ").append(asked).append(0 == bounce ? "" : " (" + bounce + " skipped while the " +
+                    "link was down for link-bounce)");
             }
         });
         result.invariants.put("faults_ran", violation(result, fewer.length() == 0 || options.allowFewerFaults,

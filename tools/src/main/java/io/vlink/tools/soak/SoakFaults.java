@@ -36,6 +36,12 @@ public final class SoakFaults
 
     final long[] injected = new long[FaultKind.values().length];
     final long[] detected = new long[FaultKind.values().length];
+    /**
+     * Once-a-second faults whose time passed while a link bounce held the soak's thread (in the unit of
+     * {@link #injected}): the link was down, there was nothing to stall or flood, and they are the bounce's, not a
+     * paused machine's.
+     */
+    final long[] skippedForBounce = new long[FaultKind.values().length];
 
     private final SoakRig rig;
     private final SoakTraffic traffic;
@@ -55,6 +61,11 @@ public final class SoakFaults
     private int bounces;
     private long stallUntilNs;
     private long stallsAtStallStart;
+    /** The link's downs (a port that took its peer for silent, both ports) while a bounce was injected. */
+    private long bounceDowns;
+    /** When each bounce began and ended, on the soak's clock. */
+    private final long[] bounceFromNs;
+    private final long[] bounceToNs;
 
     SoakFaults(final SoakRig rig, final SharePhases phases, final boolean[] driven)
     {
@@ -66,6 +77,9 @@ public final class SoakFaults
         this.variant = variantOf(qos);
         this.driven = driven;
         this.dataVls = qos.dataVls();
+        final int bounceCount = (int)Math.min(Integer.MAX_VALUE - 8, faults.count(FaultKind.LINK_BOUNCE));
+        this.bounceFromNs = new long[bounceCount];
+        this.bounceToNs = new long[bounceCount];
     }
 
     /**
@@ -108,6 +122,34 @@ public final class SoakFaults
             endStall();
         }
         offeredNs = Math.min(nowNs - startNs, lengthNs);
+        // the last ones' time may have passed during a bounce at the end
+        skipped(FaultKind.VL15_FLOOD, floods, timesBefore(offeredNs, FLOOD_OFFSET_NS), FLOOD_OFFSET_NS);
+        skipped(FaultKind.STALL_RECEIVER, stalls, timesBefore(offeredNs, STALL_OFFSET_NS), STALL_OFFSET_NS);
+    }
+
+    /**
+     * Once-a-second occurrences {@code from} (inclusive) to {@code to} (exclusive) of a kind did not run: those whose
+     * time fell in a link bounce are the bounce's.
+     */
+    private void skipped(final FaultKind kind, final long from, final long to, final long offsetNs)
+    {
+        if (!faults.isOn(kind))
+        {
+            return;
+        }
+        final long unit = FaultKind.VL15_FLOOD == kind ? faults.count(kind) : 1;
+        for (long occurrence = from; occurrence < to; occurrence++)
+        {
+            final long atNs = startNs + offsetNs + occurrence * SECOND_NS;
+            for (int i = 0; i < bounces; i++)
+            {
+                if (atNs - bounceFromNs[i] >= 0 && bounceToNs[i] - atNs >= 0)
+                {
+                    skippedForBounce[kind.ordinal()] += unit;
+                    break;
+                }
+            }
+        }
     }
 
     /**
@@ -124,6 +166,7 @@ public final class SoakFaults
         final long flood = occurrence(sinceNs, FLOOD_OFFSET_NS);
         if (faults.isOn(FaultKind.VL15_FLOOD) && flood >= floods)
         {
+            skipped(FaultKind.VL15_FLOOD, floods, flood, FLOOD_OFFSET_NS);
             floods = flood + 1;
             vl15Flood((int)faults.count(FaultKind.VL15_FLOOD));
         }
@@ -136,12 +179,15 @@ public final class SoakFaults
         if (bounces < faults.count(FaultKind.LINK_BOUNCE) &&
             reached(sinceNs, 2L * bounces + 1, 2 * faults.count(FaultKind.LINK_BOUNCE)))
         {
-            bounces++;
+            bounceFromNs[bounces] = nowNs;
             bounce();
+            bounceToNs[bounces] = rig.clock.nanoTime();
+            bounces++;
         }
         final long stall = occurrence(sinceNs, STALL_OFFSET_NS);
         if (faults.isOn(FaultKind.STALL_RECEIVER) && stall >= stalls)
         {
+            skipped(FaultKind.STALL_RECEIVER, stalls, stall, STALL_OFFSET_NS);
             stalls = stall + 1;
             startStall(nowNs, TimeUnit.MILLISECONDS.toNanos(faults.count(FaultKind.STALL_RECEIVER)));
         }
@@ -326,6 +372,7 @@ public final class SoakFaults
         // re-initializes; then the receiver comes back and both train as at the first bring-up
         rig.cut(true);
         final long downsBefore = tx.counters().linkDowned.get();
+        final long bothBefore = linkDowns();
         rig.rxLink(false);
         if (rig.await(FAULT_DEADLINE_NS,
             () -> rig.rxLinkState() == LinkState.DOWN && tx.counters().linkDowned.get() > downsBefore, null))
@@ -338,6 +385,21 @@ public final class SoakFaults
             }
         }
         rig.cut(false);
+        bounceDowns += linkDowns() - bothBefore;
+    }
+
+    private long linkDowns()
+    {
+        return rig.tx.counters().linkDowned.get() + rig.rxCounters.linkDowned.get();
+    }
+
+    /**
+     * @return the link's downs, both ports, while no bounce was injected: a port that heard nothing from its peer for
+     * the link timeout (a process stopped or starved).
+     */
+    long downsOutsideBounces()
+    {
+        return linkDowns() - bounceDowns;
     }
 
     /**

@@ -332,6 +332,14 @@ final class SoakPeer implements WireCounts, AutoCloseable
     }
 
     /**
+     * @return the longest time the peer's loop did not turn (its process stopped or starved), in ns.
+     */
+    long longestPauseNs()
+    {
+        return channel.get(PeerChannel.LONGEST_PAUSE_NS);
+    }
+
+    /**
      * The end of the run: the peer stops receiving and publishes its results; the parent's traffic gets the final
      * counts and its recorder the peer's latencies.
      *

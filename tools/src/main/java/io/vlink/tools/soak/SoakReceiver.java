@@ -92,9 +92,18 @@ public final class SoakReceiver
         long nextParentCheckNs = clock.nanoTime();
         long nextSampleNs = clock.nanoTime() + SECOND_NS;
         long publishedNs = clock.nanoTime();
+        long lastTurnNs = publishedNs;
+        long longestPauseNs = 0;
         while (0 == channel.get(PeerChannel.DONE))
         {
             final long nowNs = clock.nanoTime();
+            if (nowNs - lastTurnNs > longestPauseNs)
+            {
+                // a SIGSTOP, or a machine that gave this process no time: the link may have gone down meanwhile
+                longestPauseNs = nowNs - lastTurnNs;
+                channel.put(PeerChannel.LONGEST_PAUSE_NS, longestPauseNs);
+            }
+            lastTurnNs = nowNs;
             if (nowNs - nextParentCheckNs >= 0)
             {
                 if (!parent.isAlive())

@@ -76,6 +76,12 @@ public final class SoakResult
     public final Map<FaultKind, Long> faultsDetected = new EnumMap<>(FaultKind.class);
     /** For the timed kinds given: what the schedule asked for while traffic was offered (the unit of injected). */
     public final Map<FaultKind, Long> faultsScheduled = new EnumMap<>(FaultKind.class);
+    /**
+     * Per timed kind, what its schedule asked for while a link bounce held the soak's thread (the link was down), in
+     * the unit of {@link #faultsInjected}: part of {@link #faultsScheduled}, not injected, and not a fault of the
+     * run; only kinds that skipped any.
+     */
+    public final Map<FaultKind, Long> faultsSkippedForBounce = new EnumMap<>(FaultKind.class);
     /** Discards of both ports by reason (the counters' names), only the reasons that counted any. */
     public final Map<String, Long> discards = new LinkedHashMap<>();
     /** Per reason in {@link #discards}: what explains it (a fault kind or a documented cause), null if nothing. */
@@ -264,6 +270,7 @@ public final class SoakResult
         faultMap(json, "injected", faultsInjected);
         faultMap(json, "detected", faultsDetected);
         faultMap(json, "scheduled", faultsScheduled);
+        faultMap(json, "skipped_for_bounce", faultsSkippedForBounce);
         json.endObject();
 
         json.name("discards").beginObject();

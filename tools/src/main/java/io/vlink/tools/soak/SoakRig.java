@@ -4,6 +4,7 @@ import io.vlink.core.credit.LinkState;
 import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFileDescriptor;
@@ -43,6 +44,8 @@ final class SoakRig implements AutoCloseable
     static final int POLL_LIMIT = 256;
 
     private static final long LINK_UP_DEADLINE_NS = TimeUnit.SECONDS.toNanos(10);
+    /** How an error log entry of a capture that stopped begins (the exception's class name). */
+    private static final String CAPTURE_STOPPED = CaptureStoppedException.class.getName() + ":";
     /**
      * The silence after which a port of a two-process soak takes its link down: two processes are descheduled
      * independently (one engine of a process stops while the other runs), for hundreds of milliseconds on a loaded
@@ -334,6 +337,25 @@ final class SoakRig implements AutoCloseable
     }
 
     /**
+     * Why the link went down with no bounce injected (a port heard nothing from its peer for the link timeout).
+     *
+     * @param downs the link's downs outside the bounces, both ports.
+     * @return the cause in words: with a peer process, how long it did not run.
+     */
+    String silenceCause(final long downs)
+    {
+        final String times = downs + " time(s) outside a link bounce";
+        if (null != peer && peer.longestPauseNs() >= PEER_LINK_TIMEOUT_NS)
+        {
+            return String.format(java.util.Locale.ROOT, "port B's process did not run for %.1f s (stopped or " +
+                "starved), longer than the %d s link timeout: the link went down %s", peer.longestPauseNs() / 1e9,
+                TimeUnit.NANOSECONDS.toSeconds(PEER_LINK_TIMEOUT_NS), times);
+        }
+        return "a port heard nothing from its peer for longer than the link timeout (a process or the machine " +
+            "paused): the link went down " + times;
+    }
+
+    /**
      * @return the peer process that runs port B, or 0 when it runs in this one.
      */
     long peerPid()
@@ -429,13 +451,34 @@ final class SoakRig implements AutoCloseable
     }
 
     /**
+     * @return what stopped the capture (the engine that writes it), or null: an output's failure, not the data path's.
+     */
+    CaptureStoppedException captureFailure()
+    {
+        for (final Engine engine : engines)
+        {
+            if (null != engine.captureFailure())
+            {
+                return engine.captureFailure();
+            }
+        }
+        return null;
+    }
+
+    /**
      * @param engine an engine.
-     * @param errors where its error log goes, one entry per distinct error.
+     * @param errors where its error log goes, one entry per distinct error; a capture that stopped is left out (an
+     *               output, reported on its own: {@link #captureFailure()}).
      */
     static void appendErrors(final Engine engine, final StringBuilder errors)
     {
         ErrorLogReader.read(engine.countersFile().errorLogBuffer(), (count, first, last, encoded) ->
-            errors.append(count).append(" x ").append(encoded.lines().findFirst().orElse("")).append("; "));
+        {
+            if (!encoded.startsWith(CAPTURE_STOPPED))
+            {
+                errors.append(count).append(" x ").append(encoded.lines().findFirst().orElse("")).append("; ");
+            }
+        });
     }
 
     /**

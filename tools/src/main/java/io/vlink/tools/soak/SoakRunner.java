@@ -4,6 +4,7 @@ import io.vlink.core.arb.SharePrediction;
 import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.link.Link;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.NanoClock;
@@ -112,14 +113,19 @@ public final class SoakRunner
         public final Histogram latency;
         /** The latencies after the warm-up. */
         public final Histogram steadyLatency;
+        /**
+         * What stopped {@link Options#capture}, or null: an output that failed, which the data verdict leaves out.
+         */
+        public final CaptureStoppedException captureFailure;
 
         Outcome(final SoakResult result, final SoakTimeline timeline, final Histogram latency,
-            final Histogram steadyLatency)
+            final Histogram steadyLatency, final CaptureStoppedException captureFailure)
         {
             this.result = result;
             this.timeline = timeline;
             this.latency = latency;
             this.steadyLatency = steadyLatency;
+            this.captureFailure = captureFailure;
         }
     }
 
@@ -205,7 +211,9 @@ public final class SoakRunner
             new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency, options.clock);
         final SoakTimeline timeline = new SoakTimeline(dataVls);
         final SharePhases phases = new SharePhases(qos);
-        try (SoakRig rig = new SoakRig(options, traffic))
+        final SoakResult result;
+        final SoakRig rig = new SoakRig(options, traffic);
+        try (rig)
         {
             rig.start();
             rig.arm(true);
@@ -220,11 +228,12 @@ public final class SoakRunner
             final boolean drained = checks.drain();
             final boolean creditsRecovered = checks.awaitCredits();
             rig.finish(latency);
-            final SoakResult result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
+            result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
             result.interrupted = options.stop.getAsBoolean();
             result.peerPid = rig.peerPid();
-            return new Outcome(result, timeline, latency.total(), latency.steady());
         }
+        // after the engines closed: cutting the capture file to its records is the capture's last act
+        return new Outcome(result, timeline, latency.total(), latency.steady(), rig.captureFailure());
     }
 
     /**
