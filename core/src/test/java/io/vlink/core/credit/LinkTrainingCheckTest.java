@@ -20,23 +20,23 @@ class LinkTrainingCheckTest
     static Stream<Arguments> shapes()
     {
         return Stream.of(
-            Arguments.of("a bounced, b up (duty cycles)", LinkTrainingConfig.builder().bounces(1, 0).build(), 13),
+            Arguments.of("a bounced, b up (duty cycles)", LinkTrainingConfig.builder().bounces(1, 0).build(), 12),
             Arguments.of("a bounced, b up (agent turns)",
-                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).build(), 14),
-            Arguments.of("a bounced twice", LinkTrainingConfig.builder().bounces(2, 0).offers(1).build(), 13),
-            Arguments.of("both bounced", LinkTrainingConfig.builder().bounces(1, 1).offers(1).build(), 12),
+                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).build(), 13),
+            Arguments.of("a bounced twice", LinkTrainingConfig.builder().bounces(2, 0).offers(1).build(), 12),
+            Arguments.of("both bounced", LinkTrainingConfig.builder().bounces(1, 1).offers(1).build(), 11),
             Arguments.of("both bounced (agent turns)",
-                LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), 13),
-            Arguments.of("bring-up, a bounced", LinkTrainingConfig.builder().bounces(1, 0).startActive(false).build(), 13),
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), 12),
+            Arguments.of("bring-up, a bounced", LinkTrainingConfig.builder().bounces(1, 0).startActive(false).build(), 12),
             Arguments.of("bring-up, both bounced",
-                LinkTrainingConfig.builder().bounces(1, 1).offers(1).startActive(false).build(), 13),
-            Arguments.of("two VLs, a bounced", LinkTrainingConfig.builder().dataVls(2).offers(1).bounces(1, 0).build(), 11),
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).startActive(false).build(), 12),
+            Arguments.of("two VLs, a bounced", LinkTrainingConfig.builder().dataVls(2).offers(1).bounces(1, 0).build(), 10),
             Arguments.of("a bounced, a frame lost",
-                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, true, false, false).build(), 12),
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, true, false, false).build(), 11),
             Arguments.of("a bounced, an FCP duplicated or a frame delayed",
-                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, false, true, true).build(), 12),
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, false, true, true).build(), 11),
             Arguments.of("up, a frame lost",
-                LinkTrainingConfig.builder().bounces(0, 0).faults(1, true, false, false).build(), 12));
+                LinkTrainingConfig.builder().bounces(0, 0).faults(1, true, false, false).build(), 11));
     }
 
     @ParameterizedTest(name = "{0}")
