@@ -5,6 +5,7 @@ import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.test.Deadline;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * blocks a VL, FCPs every microsecond, port a bounced 20 times. After each bounce, once both are Active, 200,000 more
  * duty cycles pass without a transition; then 10,000 messages each way all arrive, in order.
  */
+@Tag("long")
 class LinkBounceTest
 {
     static final int BOUNCES = 20;

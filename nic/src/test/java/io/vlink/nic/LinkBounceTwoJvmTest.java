@@ -5,6 +5,7 @@ import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.test.Deadline;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * bounce this engine runs 200,000 duty cycles without a transition, and the peer's port went through exactly its
  * bring-up and four states a bounce. Then 10,000 messages each way arrive in order.
  */
+@Tag("long")
 class LinkBounceTwoJvmTest
 {
     private static final int SECONDS = 120;

@@ -1,5 +1,6 @@
 package io.vlink.core.credit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * events that lead to it. {@code -Dvlink.check.depth=N} overrides every depth (deeper runs take longer);
  * {@code -Dvlink.check.verbose=true} lists every FCP of a counterexample's continuation.
  */
+@Tag("long")
 class LinkTrainingCheckTest
 {
     static Stream<Arguments> shapes()
