@@ -19,10 +19,12 @@ import java.util.Arrays;
  *   <li>FCPs from the peer ({@link #onFcp}): checked (Op, VL, link state, and staleness: an FCP whose FCTBS is behind
  *   this receiver's ABR, or whose FCCL is behind the credit limit already applied, was duplicated, replayed or
  *   reordered, and is discarded), then applied: {@code ABR := FCTBS} and the VL's new credit limit
- *   {@code CL := FCCL}. An init FCP arriving after the peer's normal FCPs means the peer went back to Initialize (it
+ *   {@code CL := FCCL}. An init FCP arriving while Active means the peer went back to Initialize (it
  *   restarted, or its link went down and up): a link error, recovered by re-training ({@code Down -> Initialize},
- *   counted in {@link #errorRecoveries()}), after which the FCP is applied as in Initialize. Staleness is checked
- *   on normal FCPs only: init FCPs come from a peer whose counters start from zero.</li>
+ *   counted in {@link #errorRecoveries()}); that FCP counts for nothing more. Armed and Initialize apply init FCPs.
+ *   What may arm the port follows the link-training rule (docs/flow-control.md, "Link training: a peer that starts
+ *   again"; {@link LinkStateMachine}). Staleness is checked on normal FCPs only: init FCPs come from a peer whose
+ *   counters start from zero.</li>
  *   <li>Data accepted into a receive buffer ({@link #onAccepted}): {@code ABR += NP, free -= NP}; the first packet in
  *   Armed activates the port. Space released by the upper layer ({@link #onReleased}): {@code free += NP}, which may
  *   make an FCP due early.</li>
@@ -30,7 +32,10 @@ import java.util.Arrays;
  *   transmitter adds its FCTBS when the FCP goes on the wire ({@link CreditTransmitter#fcp}).</li>
  *   <li>A silent peer ({@link #checkLiveness}): a port that is Armed or Active and has heard nothing from its peer
  *   (no FCP, no packet) for the silence limit has lost it: a link error, the port goes down and re-initializes
- *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}.</li>
+ *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}. The
+ *   wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one) ends the two waits of
+ *   link training: an Armed port whose peer sends only init FCPs that long goes down the same way, and a port in
+ *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 4 and 5).</li>
  *   <li>Transmit flushes ({@link #transmitFlushes()}): a link error that takes the port down from Armed or Active
  *   (a silent peer, a peer's close, a peer that initialized again, a run of stale FCPs) means the peer may not be the
  *   one the queued work was meant for, or lost what it held: everything the port's transmit path holds at that moment
@@ -264,8 +269,9 @@ public final class CreditControl
         final boolean settled = nowNs - activeSinceNs >= settledNs;
         if (restarted)
         {
-            // An init FCP after the peer's normal ones (a link keeps their order): the peer initialized again, its
-            // counters restarted from zero while ours run on. Re-train.
+            // An init FCP while Active: the peer initialized again, its counters restarted from zero while ours run
+            // on, and data this port sent may be counted against the previous incarnation's credit. Re-train; the FCP
+            // is then applied as Initialize applies it (FCTBS 0, the peer's new FCCL) and counts for nothing more.
             errorRecoveries++;
             linkError(nowNs);
             state = link.state();
@@ -274,7 +280,6 @@ public final class CreditControl
         if (state.isUp())
         {
             lastHeardNs = nowNs;
-            lastFcpNs = nowNs;
             if (Fcp.OP_NORMAL == op)
             {
                 lastNormalNs = nowNs;

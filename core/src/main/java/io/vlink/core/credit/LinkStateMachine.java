@@ -17,18 +17,19 @@ import io.vlink.core.wire.Fcp;
  * so this side is too).
  * <p>
  * With {@code automatic} on (the default: two engines wired back to back have no SM), received FCPs also move the
- * port along, so both ends come up by themselves and neither can wait for the other forever:
+ * port along, so both ends come up by themselves and neither can wait for the other forever. The link-training rule
+ * (docs/flow-control.md, "Link training: a peer that starts again", rules 1 to 3) decides what may arm the port:
  * <ul>
- *   <li>Initialize -> Armed once an init FCP (Op 1) has arrived for every data VL (the transmitter now holds the
- *   peer's credit limit for each VL), or as soon as a normal FCP (Op 0) arrives after this port has sent an init FCP
- *   of its own ({@link #onInitFcpSent()}): the peer is already Armed and will send no more init FCPs. That FCP itself
- *   is still discarded, as Initialize takes only init FCPs. The init FCP must go first: a port taken down and up
- *   again while its peer stayed Armed or Active would otherwise be armed by the peer's next normal FCP, and the peer
- *   would never learn that this port's counters started again from zero; the init FCP, arriving after the peer has
- *   had normal ones from this port, tells it so, and the peer re-trains as well.</li>
+ *   <li>Initialize -> Armed on the peer's init FCPs (Op 1) of every data VL since it last (re)started, or on one of its
+ *   normal FCPs (Op 0: the peer is Armed already and sends no more init FCPs; the FCP itself is still discarded),
+ *   but only once this port has sent the init FCP it owes ({@link #initOwed()}, {@link #onFcpSent}) and while it
+ *   waits for no answer of the peer ({@link #await()}).</li>
  *   <li>Armed -> Active once a normal FCP has arrived for every data VL since this port was armed: the peer is
- *   Armed or Active, so it takes data.</li>
+ *   Armed or Active, so it takes data. An init FCP while Armed (the peer initializes, still or again) starts the
+ *   count again.</li>
  * </ul>
+ * Only an Active port re-trains on the peer's init FCP ({@link #peerRestarted}).
+ * <p>
  * Call {@link #onFcpReceived(int, int)} for every FCP with a good LPCRC, a defined Op and a VL the port has, and
  * {@link #onDataReceived()} for every data packet accepted. Single-threaded and allocation-free.
  */
@@ -82,7 +83,7 @@ public final class LinkStateMachine
 
     /**
      * @return whether this port, in Initialize, still owes its peer an init FCP: from entering Initialize, and again
-     * from each time the peer is seen to (re)start, until one goes out ({@link #onInitFcpSent()}). It does not arm
+     * from each time the peer is seen to (re)start, until one goes out ({@link #onFcpSent}). It does not arm
      * meanwhile.
      */
     public boolean initOwed()
@@ -188,11 +189,11 @@ public final class LinkStateMachine
     }
 
     /**
-     * Whether an FCP with this Op, arriving now, means the peer went back to Initialize while this port holds
-     * counters of its previous incarnation: an init FCP while Active, or while Armed after the peer's normal FCPs. The
-     * link keeps the order of what it carries, so the peer sent it after those. The caller re-trains the port (a link
-     * error) and then hands the FCP to {@link #onFcpReceived} as Initialize takes it. In Initialize the same news
-     * only asks this port for its init FCP again ({@link #initOwed()}): its counters are new already.
+     * Whether an FCP with this Op, arriving now, makes the port re-train: an init FCP while Active (the peer went back
+     * to Initialize, and this port may have sent data counted against its previous incarnation's credit). The caller
+     * re-trains the port (a link error) and then hands the FCP to {@link #onFcpReceived} with {@code retrainedBy}. An
+     * Armed port has sent no data: it applies the init FCP and arms again; in Initialize the same news only asks this
+     * port for its init FCP again ({@link #initOwed()}): its counters are new already.
      *
      * @param op the FCP's Op.
      * @return true if the port must re-train.

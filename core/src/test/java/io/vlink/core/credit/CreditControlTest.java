@@ -314,6 +314,42 @@ class CreditControlTest
     }
 
     @Test
+    void withoutASilenceLimitTheWaitLimitIsSixtyFourFcpPeriods()
+    {
+        final CreditControl patient = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, CreditControl.NO_SILENCE_LIMIT, (state) -> {});
+        patient.up(0);
+        send(patient, 0);
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(patient, 0);
+        assertEquals(ARMED, patient.state());
+        final long limit = CreditControl.WAIT_LIMIT_PERIODS * PERIOD_NS;
+        long now = 0;
+        while (ARMED == patient.state())
+        {
+            now += PERIOD_NS;
+            patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+            patient.checkLiveness(now);
+        }
+        assertEquals(limit + PERIOD_NS, now, "an Armed port whose peer sends only init FCPs: rule 4 after 64 periods");
+        assertEquals(1, patient.downs());
+        assertEquals(INITIALIZE, patient.state());
+        // silence alone never takes it down
+        send(patient, now);
+        patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), now);
+        assertEquals(INITIALIZE, patient.state(), "waits for the peer's init FCP (AWAIT_INIT)");
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+        send(patient, now);
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
+        patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), now);
+        patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 1, 100), now);
+        assertEquals(ACTIVE, patient.state());
+        assertFalse(patient.checkLiveness(Long.MAX_VALUE / 2));
+        assertEquals(ACTIVE, patient.state());
+    }
+
+    @Test
     void onlyWhatWasAcceptedIsReleased()
     {
         bringUp(0);

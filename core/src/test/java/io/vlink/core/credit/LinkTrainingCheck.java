@@ -375,6 +375,11 @@ final class LinkTrainingCheck
     private String stable()
     {
         final long[] here = model.save();
+        // trial rounds, rolled back: not part of a counterexample's listing
+        final StringBuilder logA = model.a.log;
+        final StringBuilder logB = model.b.log;
+        model.a.log = null;
+        model.b.log = null;
         final long transitionsA = model.a.statTransitions;
         final long transitionsB = model.b.statTransitions;
         String result = null;
@@ -398,6 +403,8 @@ final class LinkTrainingCheck
             result = agreement(model);
         }
         model.restore(here);
+        model.a.log = logA;
+        model.b.log = logB;
         return result;
     }
 
