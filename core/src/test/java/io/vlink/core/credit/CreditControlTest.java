@@ -118,6 +118,55 @@ class CreditControlTest
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 6 * PERIOD_NS);
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 512), 6 * PERIOD_NS);
         assertFalse(control.link().awaitsPeerInit(), "its init FCP after a normal one: it heard of this port");
+
+        // settled counts from entering Active, not from the clock's start
+        activate(control, 10 * PERIOD_NS);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 11 * PERIOD_NS);
+        assertEquals(3, control.errorRecoveries());
+        assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await(), "Active for one period only");
+    }
+
+    @Test
+    void theWaitLimitCountsThePeersLastFcpWholeAndNotThePortsOwnPause()
+    {
+        // Armed on the peer's init FCPs at 0, then init FCPs only, the last at 1,000: down at exactly 1,000 plus the
+        // limit (no normal FCP for more than the limit, an FCP within it)
+        control.up(0);
+        send(control, 0);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(control, 0);
+        assertEquals(ARMED, control.state());
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 1_000);
+        for (long now = 1_000; now < 1_000 + SILENCE_NS; now += 1_000)
+        {
+            assertFalse(control.checkLiveness(now), "at " + now);
+        }
+        assertTrue(control.checkLiveness(1_000 + SILENCE_NS));
+        assertEquals(1, control.downs());
+
+        // waiting in Initialize, the peer heard in init FCPs until 9,000; this port's thread stops from 9,000 to
+        // 30,000: the FCPs heard before the pause still count as heard just before it, so the wait ends at 32,000
+        final CreditControl c = new CreditControl(2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, s -> {});
+        c.up(0);
+        send(c, 0);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(c, 0);
+        assertEquals(Fcp.OP_NORMAL, send(c, 0));
+        c.down(0);
+        c.up(0);
+        send(c, 0);
+        for (long now = 1_000; now <= 9_000; now += 1_000)
+        {
+            c.onFcp(Fcp.word(Fcp.OP_INIT, 0, (int)(now / 1_000) & 1, 100), now);
+            c.checkLiveness(now);
+        }
+        assertTrue(c.link().awaitsPeerInit());
+        c.checkLiveness(30_000);
+        assertTrue(c.link().awaitsPeerInit(), "9,000 of the peer's time without a normal FCP");
+        c.checkLiveness(32_000);
+        assertFalse(c.link().awaitsPeerInit(), "11,000: the peer initializes too");
     }
 
     @Test
@@ -258,6 +307,16 @@ class CreditControlTest
         assertEquals(16, control.onReleased(0, 16), "released as usual");
         assertEquals(1024, control.receiver().freeBlocks(0));
         assertThrows(IllegalStateException.class, () -> control.onAcceptedEarlier(1, 1025));
+
+        // in whole chunks of the buffer's allocation, up to the last free one
+        final CreditReceiver chunked = new CreditReceiver(1, 8, 128);
+        assertTrue(chunked.occupy(0, 3), "3 blocks take two 128-byte chunks");
+        assertEquals(4, chunked.freeBlocks(0));
+        assertEquals(0, chunked.blocksReceived(0));
+        assertTrue(chunked.occupy(0, 4), "exactly what is free");
+        assertEquals(0, chunked.freeBlocks(0));
+        assertFalse(chunked.occupy(0, 1), "nothing moves when it does not fit");
+        assertEquals(0, chunked.freeBlocks(0));
     }
 
     /** Run the port's liveness check every {@code stepNs} from {@code fromNs} to {@code toNs}. */
@@ -514,6 +573,20 @@ class CreditControlTest
         assertEquals(List.of(DOWN, INITIALIZE), entered, "a run of them: re-train");
         assertEquals(1, control.errorRecoveries());
         assertEquals(0, control.receiver().blocksReceived(0));
+
+        // a run is counted within one incarnation: a run broken by a re-initialization starts again
+        activate(control, 20);
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 2000, 0, 1024), 21));
+        for (int i = 1; i < CreditControl.STALE_RUN_LIMIT; i++)
+        {
+            control.onFcp(Fcp.word(Fcp.OP_NORMAL, 5, 0, 1024), 21 + i);
+        }
+        control.down(30);
+        activate(control, 30);
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 2000, 0, 1024), 31));
+        assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 5, 0, 1024), 32));
+        assertEquals(ACTIVE, control.state(), "the first stale FCP of this incarnation");
+        assertEquals(1, control.errorRecoveries());
     }
 
     @Test
