@@ -123,12 +123,30 @@ public final class CreditControl
         final long silenceLimitNs,
         final StateListener listener)
     {
+        this(new LinkStateMachine(dataVls, automatic), dataVls, bufferBlocks, chunkBytes, fcpPeriodNs,
+            earlyThresholdBlocks, silenceLimitNs, listener);
+    }
+
+    /**
+     * Around a given link state machine: the model checker's seam, which runs the previous link-training rule in it
+     * to show that the checker finds that rule's ping-pong (LinkTrainingCheckTest).
+     */
+    CreditControl(
+        final LinkStateMachine link,
+        final int dataVls,
+        final int bufferBlocks,
+        final int chunkBytes,
+        final long fcpPeriodNs,
+        final int earlyThresholdBlocks,
+        final long silenceLimitNs,
+        final StateListener listener)
+    {
         if (silenceLimitNs <= 0)
         {
             throw new IllegalArgumentException("silence limit must be positive: " + silenceLimitNs + " ns");
         }
         this.dataVls = Credits.requireDataVls(dataVls);
-        this.link = new LinkStateMachine(dataVls, automatic);
+        this.link = link;
         this.receiver = new CreditReceiver(dataVls, bufferBlocks, chunkBytes);
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;

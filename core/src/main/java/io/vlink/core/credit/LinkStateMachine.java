@@ -32,8 +32,12 @@ import io.vlink.core.wire.Fcp;
  * <p>
  * Call {@link #onFcpReceived(int, int)} for every FCP with a good LPCRC, a defined Op and a VL the port has, and
  * {@link #onDataReceived()} for every data packet accepted. Single-threaded and allocation-free.
+ * <p>
+ * Not final for one reason: the model checker's test of itself runs the previous rule (a subclass in core's tests,
+ * {@code PreviousTrainingRule}) inside a {@link CreditControl} and requires the checker to find that rule's
+ * ping-pong. Nothing else extends it.
  */
-public final class LinkStateMachine
+public class LinkStateMachine
 {
     /** {@link #peerOp()} before the peer has sent anything since this port entered Initialize. */
     public static final int PEER_UNKNOWN = -1;

@@ -400,7 +400,7 @@ final class LinkTrainingCheck
             settle(model);
             model.clock[0] += model.config.fcpPeriodNs;
             settle(model);
-            result = agreement(model);
+            result = model.config.checks(LinkTrainingConfig.CREDIT) ? agreement(model) : null;
         }
         model.restore(here);
         model.a.log = logA;

@@ -1,12 +1,14 @@
 package io.vlink.core.credit;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sets them all (each event more takes about 2.5 times as long);
  * {@code -Dvlink.check.verbose=true} lists every FCP of a counterexample's continuation.
  */
-@Tag("long")
 class LinkTrainingCheckTest
 {
     static Stream<Arguments> shapes()
@@ -42,6 +43,7 @@ class LinkTrainingCheckTest
                 LinkTrainingConfig.builder().bounces(0, 0).faults(1, true, false, false).build(), 10));
     }
 
+    @Tag("long")
     @ParameterizedTest(name = "{0}")
     @MethodSource("shapes")
     void everyInterleavingKeepsTheInvariantsAndProgresses(final String name, final LinkTrainingConfig config,
@@ -53,5 +55,34 @@ class LinkTrainingCheckTest
         System.out.println("link-training check, " + name + " (" + config + "): " + result);
         assertNull(result.failure(), result::toString);
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
+    }
+
+    /**
+     * The checker's test of itself, on the rule before this one ({@link PreviousTrainingRule}) with data offered: in a
+     * handful of events and without a wire fault it finds a port bounced alone that takes credit beyond its peer's
+     * buffer, and, the credit properties set aside, the ping-pong of issue 27: the bounced port re-trains after its
+     * peer re-trained, where it should never re-train.
+     */
+    @Test
+    void failsOnThePreviousRuleWithThePingPong()
+    {
+        final LinkTrainingCheck.Counterexample any = previousRule(LinkTrainingConfig.ALL);
+        assertTrue(any.property().startsWith("credit beyond the buffer"), any::toString);
+        final LinkTrainingCheck.Counterexample pingPong = previousRule(LinkTrainingConfig.RETRAINING);
+        assertTrue(pingPong.property().startsWith("re-training: a re-trained more often than b"), pingPong::toString);
+        assertTrue(pingPong.listing().contains("INITIALIZE (re-trained: link error)"), pingPong::toString);
+    }
+
+    private static LinkTrainingCheck.Counterexample previousRule(final int properties)
+    {
+        final LinkTrainingConfig config =
+            LinkTrainingConfig.builder().bounces(1, 0).previousRule(true).properties(properties).build();
+        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config, 6).run();
+        System.out.println("link-training check, the previous rule (" + config + "): " + result);
+        assertNotNull(result.failure(), "the checker fails on the previous rule: " + result);
+        assertTrue(result.failure().events().size() <= 6, result::toString);
+        assertTrue(result.failure().events().stream().noneMatch(e -> LinkTrainingModel.describe(e).contains("->")),
+            "no wire fault: " + result);
+        return result.failure();
     }
 }

@@ -7,6 +7,14 @@ package io.vlink.core.credit;
  */
 final class LinkTrainingConfig
 {
+    /** A property: no data packet reaches a full receive buffer. */
+    static final int OVERFLOW = 1;
+    /** A property: no port re-trains more often than its peer enters Initialize on its own (and one per wire fault). */
+    static final int RETRAINING = 2;
+    /** Properties: no credit beyond the peer's buffer, FCTBS/ABR agreement, and the exact agreement once quiet. */
+    static final int CREDIT = 4;
+    static final int ALL = OVERFLOW | RETRAINING | CREDIT;
+
     final int dataVls;
     final int bufferBlocks;
     final int packetBlocks;
@@ -27,6 +35,10 @@ final class LinkTrainingConfig
     final boolean agentSteps;
     /** Whether the ports start Active (trained, the wire empty) or Down with an up command each. */
     final boolean startActive;
+    /** Whether the ports run the rule before issue 27's ({@link PreviousTrainingRule}): the checker's test of itself. */
+    final boolean previousRule;
+    /** The safety properties checked ({@link #ALL} but in the checker's test of itself); progress always is. */
+    final int properties;
 
     private LinkTrainingConfig(final Builder b)
     {
@@ -48,6 +60,13 @@ final class LinkTrainingConfig
         delay = b.delay;
         startActive = b.startActive;
         agentSteps = b.agentSteps;
+        previousRule = b.previousRule;
+        properties = b.properties;
+    }
+
+    boolean checks(final int property)
+    {
+        return (properties & property) != 0;
     }
 
     static Builder builder()
@@ -61,7 +80,8 @@ final class LinkTrainingConfig
         return dataVls + " VL(s), buffer " + bufferBlocks + " blocks, packets of " + packetBlocks + ", offers " + offers +
             " a side, bounces a " + bouncesA + " b " + bouncesB + ", faults " + faults +
             (faults > 0 ? " (" + (lose ? "lose " : "") + (duplicate ? "duplicate " : "") + (delay ? "delay" : "") + ")" :
-            "") + ", start " + (startActive ? "Active" : "Down");
+            "") + ", start " + (startActive ? "Active" : "Down") + (previousRule ? ", the previous rule" : "") +
+            (properties != ALL ? ", properties " + properties : "");
     }
 
     static final class Builder
@@ -84,6 +104,8 @@ final class LinkTrainingConfig
         private boolean delay = true;
         private boolean startActive = true;
         private boolean agentSteps;
+        private boolean previousRule;
+        private int properties = ALL;
 
         Builder dataVls(final int v)
         {
@@ -140,6 +162,18 @@ final class LinkTrainingConfig
         Builder agentSteps(final boolean v)
         {
             agentSteps = v;
+            return this;
+        }
+
+        Builder properties(final int v)
+        {
+            properties = v;
+            return this;
+        }
+
+        Builder previousRule(final boolean v)
+        {
+            previousRule = v;
             return this;
         }
 

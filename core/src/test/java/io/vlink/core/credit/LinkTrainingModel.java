@@ -79,9 +79,9 @@ final class LinkTrainingModel
         ab = new TrainingWire(config.wireCapacity, vls);
         ba = new TrainingWire(config.wireCapacity, vls);
         a = new TrainingPort(vls, config.bufferBlocks, config.fcpPeriodNs, config.earlyThresholdBlocks,
-            config.silenceLimitNs, config.queueCapacity, ab, ba, clock);
+            config.silenceLimitNs, config.queueCapacity, config.previousRule, ab, ba, clock);
         b = new TrainingPort(vls, config.bufferBlocks, config.fcpPeriodNs, config.earlyThresholdBlocks,
-            config.silenceLimitNs, config.queueCapacity, ba, ab, clock);
+            config.silenceLimitNs, config.queueCapacity, config.previousRule, ba, ab, clock);
         offersLeft[0] = offersLeft[1] = config.offers;
         bouncesLeft[0] = config.bouncesA;
         bouncesLeft[1] = config.bouncesB;
@@ -246,7 +246,8 @@ final class LinkTrainingModel
             {
                 final int vls = config.dataVls;
                 final int[] slots = new int[10 + vls];
-                slots[0] = codec.slot("LinkStateMachine#" + k + ".state");
+                slots[0] = Math.max(codec.slot("LinkStateMachine#" + k + ".state"),
+                    codec.slot(PreviousTrainingRule.class.getSimpleName() + "#" + k + ".state"));
                 slots[1] = codec.slot("CreditControl#" + k + ".lastHeardNs");
                 slots[2] = codec.slot("CreditControl#" + k + ".lastCheckNs");
                 slots[3] = codec.slot("FcpSchedule#" + k + ".quiet");
@@ -569,17 +570,17 @@ final class LinkTrainingModel
             final TrainingPort y = port(1 - side);
             final String xn = side == 0 ? "a" : "b";
             final String yn = side == 0 ? "b" : "a";
-            if (x.statOverflow > 0)
+            if (x.statOverflow > 0 && config.checks(LinkTrainingConfig.OVERFLOW))
             {
                 return "overflow: a data packet reached " + xn + "'s full receive buffer";
             }
-            if (slack[side] < -faultsUsed())
+            if (slack[side] < -faultsUsed() && config.checks(LinkTrainingConfig.RETRAINING))
             {
                 return "re-training: " + xn + " re-trained more often than " + yn +
                     " went through Initialize on its own" + (faulty ? ", and once more a wire fault" : "");
             }
             final boolean current = x.arbiterEpoch == x.publishedEpoch;
-            if (current && x.state() == LinkState.ACTIVE)
+            if (current && x.state() == LinkState.ACTIVE && config.checks(LinkTrainingConfig.CREDIT))
             {
                 for (int vl = 0; vl < config.dataVls; vl++)
                 {

@@ -109,6 +109,7 @@ final class TrainingPort implements CreditControl.StateListener
         final int earlyThresholdBlocks,
         final long silenceLimitNs,
         final int queueCapacity,
+        final boolean previousRule,
         final TrainingWire out,
         final TrainingWire in,
         final long[] clock)
@@ -119,8 +120,8 @@ final class TrainingPort implements CreditControl.StateListener
         this.in = in;
         this.clock = clock;
         this.queueCapacity = queueCapacity;
-        control = new CreditControl(
-            dataVls, bufferBlocks, 64, fcpPeriodNs, earlyThresholdBlocks, true, silenceLimitNs, this);
+        control = new CreditControl(previousRule ? new PreviousTrainingRule(dataVls) : new LinkStateMachine(dataVls, true),
+            dataVls, bufferBlocks, 64, fcpPeriodNs, earlyThresholdBlocks, silenceLimitNs, this);
         transmitter = new CreditTransmitter(dataVls);
         publishedCl = new int[dataVls];
         flushMark = new int[dataVls];
