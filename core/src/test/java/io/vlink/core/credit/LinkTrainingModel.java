@@ -13,8 +13,9 @@ import java.util.List;
  * Invariants, at every state:
  * <ul>
  *   <li><b>no overflow</b>: no data packet reaches a receive buffer that cannot hold it;</li>
- *   <li><b>credit of this incarnation</b>: a port that may send data holds, on every VL, a CL computed by a peer whose
- *   ABR counts this port's current transmit epoch (or was just reset and counted nothing);</li>
+ *   <li><b>credit within the buffer</b>: an Active port may send, on every VL, no more than its peer's buffer can
+ *   take beside the data on its way (the ghosts of {@link TrainingPort} tell which of its incarnations a peer's ABR
+ *   counts, for the next invariant);</li>
  *   <li><b>FCTBS/ABR agreement</b>: once both are Active, a receiver whose ABR follows the sender's current epoch and
  *   has lost nothing since the last FCP it applied counts exactly what the sender sent less what is on its way;</li>
  *   <li><b>one re-training per episode</b>: while the wire has had no fault, a port re-trains (a link error
