@@ -113,15 +113,11 @@ public final class CreditReceiver implements FcclSource
      */
     public boolean accept(final int vl, final int blocks)
     {
-        final int charge = (blocks + chunkBlocksMask) & ~chunkBlocksMask;
-        final int free = freeBlocks[vl];
-        if (charge > free)
+        if (!occupy(vl, blocks))
         {
             return false;
         }
-        freeBlocks[vl] = free - charge;
         blocksReceived[vl] = (blocksReceived[vl] + blocks) & Credits.MASK;
-        changes++;
         return true;
     }
 
@@ -135,7 +131,7 @@ public final class CreditReceiver implements FcclSource
      */
     public boolean occupy(final int vl, final int blocks)
     {
-        final int charge = (blocks + chunkBlocksMask) & ~chunkBlocksMask;
+        final int charge = chargedBlocks(blocks);
         final int free = freeBlocks[vl];
         if (charge > free)
         {

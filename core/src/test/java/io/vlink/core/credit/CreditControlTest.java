@@ -131,12 +131,7 @@ class CreditControlTest
     {
         // Armed on the peer's init FCPs at 0, then init FCPs only, the last at 1,000: down at exactly 1,000 plus the
         // limit (no normal FCP for more than the limit, an FCP within it)
-        control.up(0);
-        send(control, 0);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
-        send(control, 0);
-        assertEquals(ARMED, control.state());
+        armOnInitFcps(control);
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 1_000);
         for (long now = 1_000; now < 1_000 + SILENCE_NS; now += 1_000)
         {
@@ -211,12 +206,7 @@ class CreditControlTest
     @Test
     void anArmedPortHearsItsPeerInNormalFcpsAndDataOnlyAndInitializesAgainForAPeerThatWaitsForIt()
     {
-        control.up(0);
-        send(control, 0);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
-        send(control, 0);
-        assertEquals(ARMED, control.state());
+        armOnInitFcps(control);
         boolean down = false;
         long now = 0;
         while (!down)
@@ -253,11 +243,7 @@ class CreditControlTest
     void aWaitingPortThatHearsOnlyInitFcpsForTheSilenceLimitStopsWaiting()
     {
         // announced while the peer still initialized (so only its restart would end the wait), then bounced
-        control.up(0);
-        send(control, 0);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
-        send(control, 0);
+        armOnInitFcps(control);
         assertEquals(Fcp.OP_NORMAL, send(control, 0));
         assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await());
         control.down(1);
@@ -668,6 +654,17 @@ class CreditControlTest
      * (it was Armed), its init FCPs (it initialized again: a change of Op), the owed init FCP out (armed), and the
      * peer's normal FCPs. No normal FCP of this port goes out.
      */
+    /** Up at 0, its init FCPs out, the peer's init FCPs of both VLs, the owed one out again: Armed. */
+    private static void armOnInitFcps(final CreditControl c)
+    {
+        c.up(0);
+        send(c, 0);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(c, 0);
+        assertEquals(ARMED, c.state());
+    }
+
     private static void activate(final CreditControl c, final long nowNs)
     {
         c.up(nowNs);
