@@ -89,8 +89,8 @@ public final class BouncePeer
             }
             result = null != error[0] ? "FAIL " + error[0] : received[0] < LinkBounceTest.MESSAGES ||
                 sent < LinkBounceTest.MESSAGES ? "FAIL timed out: received " + received[0] + ", sent " + sent :
-                "OK recoveries " + port.counters().linkErrorRecovery.get() + " downs " +
-                port.counters().linkDowned.get() + " transitions " + port.counters().linkTransitions.get();
+                "OK recoveries " + port.counters().linkErrorRecovery().get() + " downs " +
+                port.counters().linkDowned().get() + " transitions " + port.counters().linkTransitions().get();
         }
         System.out.println(result);
         System.exit(result.startsWith("OK") ? 0 : 1);

@@ -63,18 +63,18 @@ class LinkBounceTest
                 a.up();
                 final long retrainings = i;
                 Deadline.await(10, "both Active again after bounce " + i, () -> bothActive(a, b) &&
-                    b.counters().linkErrorRecovery.get() == retrainings, work);
-                final long transitionsA = a.counters().linkTransitions.get();
-                final long transitionsB = b.counters().linkTransitions.get();
+                    b.counters().linkErrorRecovery().get() == retrainings, work);
+                final long transitionsA = a.counters().linkTransitions().get();
+                final long transitionsB = b.counters().linkTransitions().get();
                 final long from = clock.reads.get();
                 Deadline.await(60, WATCHED_DUTY_CYCLES + " duty cycles after bounce " + i, () ->
                     clock.reads.get() - from >= WATCHED_DUTY_CYCLES, work);
-                assertEquals(transitionsA, a.counters().linkTransitions.get(), "a after both were Active, bounce " + i);
-                assertEquals(transitionsB, b.counters().linkTransitions.get(), "b after both were Active, bounce " + i);
+                assertEquals(transitionsA, a.counters().linkTransitions().get(), "a after both were Active, bounce " + i);
+                assertEquals(transitionsB, b.counters().linkTransitions().get(), "b after both were Active, bounce " + i);
             }
-            assertEquals(BOUNCES, b.counters().linkErrorRecovery.get(), "b re-trained once a bounce");
-            assertEquals(0, a.counters().linkErrorRecovery.get(), "a never");
-            assertEquals(0, a.counters().linkDowned.get() + b.counters().linkDowned.get(), "no timeout");
+            assertEquals(BOUNCES, b.counters().linkErrorRecovery().get(), "b re-trained once a bounce");
+            assertEquals(0, a.counters().linkErrorRecovery().get(), "a never");
+            assertEquals(0, a.counters().linkDowned().get() + b.counters().linkDowned().get(), "no timeout");
             exchange(a, b, work);
         }
     }

@@ -78,13 +78,13 @@ class LinkBounceTwoJvmTest
                     Deadline.await(10, "Down", () -> a.linkState() == LinkState.DOWN, null);
                     a.up();
                     Deadline.await(SECONDS, "Active after bounce " + i, () -> a.linkState() == LinkState.ACTIVE, null);
-                    final long transitions = a.counters().linkTransitions.get();
+                    final long transitions = a.counters().linkTransitions().get();
                     final long from = clock.reads.get();
                     Deadline.await(SECONDS, "duty cycles after bounce " + i, () ->
                         clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES, null);
-                    assertEquals(transitions, a.counters().linkTransitions.get(), "after bounce " + i);
+                    assertEquals(transitions, a.counters().linkTransitions().get(), "after bounce " + i);
                 }
-                assertEquals(0, a.counters().linkErrorRecovery.get(), "the bounced port never re-trains");
+                assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
                 exchange(a);
                 assertTrue(child.waitFor(SECONDS, TimeUnit.SECONDS), "the peer process finished");
             }

@@ -193,8 +193,11 @@ public class LinkStateMachine
     }
 
     /**
-     * Whether an FCP with this Op, arriving now, makes the port re-train: an init FCP while Active (the peer went back
-     * to Initialize, and this port may have sent data counted against its previous incarnation's credit). The caller
+     * Whether an FCP with this Op, arriving now, makes the port re-train: an init FCP while Active, after the peer's
+     * normal FCPs (the peer went back to Initialize, and this port may have sent data counted against its previous
+     * incarnation's credit). An automatic port is Active only after the peer's normal FCPs or data; a port a subnet
+     * manager activated before it heard any takes the peer's init FCPs still on their way as Initialize takes them
+     * (this port has had no credit but theirs). The caller
      * re-trains the port (a link error) and then hands the FCP to {@link #onFcpReceived} with {@code retrainedBy}. An
      * Armed port has sent no data: it applies the init FCP and arms again; in Initialize the same news only asks this
      * port for its init FCP again ({@link #initOwed()}): its counters are new already.
@@ -204,7 +207,7 @@ public class LinkStateMachine
      */
     public boolean peerRestarted(final int op)
     {
-        return op == Fcp.OP_INIT && state == LinkState.ACTIVE;
+        return op == Fcp.OP_INIT && state == LinkState.ACTIVE && peerOp == Fcp.OP_NORMAL;
     }
 
     /**

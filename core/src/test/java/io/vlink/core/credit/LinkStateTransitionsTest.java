@@ -213,11 +213,17 @@ class LinkStateTransitionsTest
         for (final LinkState state : LinkState.values())
         {
             final LinkStateMachine link = at(state, 2, true);
+            link.onFcpReceived(0, Fcp.OP_NORMAL);
+            assertEquals(state, link.state());
             assertEquals(state == LinkState.ACTIVE, link.peerRestarted(Fcp.OP_INIT), state.toString());
             assertFalse(link.peerRestarted(Fcp.OP_NORMAL), state + ": a normal FCP never means a restart");
         }
         final LinkStateMachine sm = at(LinkState.ACTIVE, 2, false);
-        assertTrue(sm.peerRestarted(Fcp.OP_INIT), "under an SM too: the counters must start again");
+        assertFalse(sm.peerRestarted(Fcp.OP_INIT), "activated by an SM before it heard the peer: init FCPs on their way");
+        sm.onFcpReceived(1, Fcp.OP_INIT);
+        assertFalse(sm.peerRestarted(Fcp.OP_INIT), "init after init: the same incarnation of the peer");
+        sm.onFcpReceived(1, Fcp.OP_NORMAL);
+        assertTrue(sm.peerRestarted(Fcp.OP_INIT), "after its normal FCPs, under an SM too: the counters start again");
     }
 
     @Test
@@ -306,6 +312,7 @@ class LinkStateTransitionsTest
         for (final boolean settled : new boolean[] {true, false})
         {
             final LinkStateMachine link = at(LinkState.ACTIVE, 1, true);
+            link.onFcpReceived(0, Fcp.OP_NORMAL);
             assertTrue(link.peerRestarted(Fcp.OP_INIT));
             link.down();
             link.up();

@@ -4,8 +4,9 @@ import io.vlink.core.wire.Fcp;
 
 /**
  * One engine port's link layer as the model checker runs it: {@link CreditControl} and {@link CreditTransmitter}
- * composed exactly as the engine's agents compose them across their threads (nic's {@code CreditAgent},
- * {@code ArbiterAgent}, {@code ReceiveAgent}), each agent's turn one step of the checker, on an injected clock:
+ * composed as the engine's agents compose them across their threads (nic's {@code CreditAgent}, {@code ArbiterAgent},
+ * {@code ReceiveAgent}, each running its half of {@code io.vlink.core.port}), each agent's turn one step of the
+ * checker, on an injected clock:
  * <ul>
  *   <li><b>credit</b> ({@link #creditTurn}): the application's command (up or down; the init FCPs of a port that
  *   just came up are asked for before anything the peer sent is read), then the receive agent's events in wire
@@ -20,8 +21,10 @@ import io.vlink.core.wire.Fcp;
  *   data is admitted by the published state ({@link DataCheck}) and stored if its buffer has room, its blocks an
  *   event, else discarded and counted.</li>
  * </ul>
- * Until the engine's glue becomes one shipped composition, this class restates it; the checker and the engine's glue
- * must stay in step (docs/flow-control.md, "Checking the rule").
+ * This class restates, on the heap, what {@code io.vlink.core.port}'s {@code PortCredit}, {@code PortTransmit} and
+ * {@code PortReceive} do around these classes (their hand-offs there are off-heap rings and {@code CreditLimits}, which
+ * the checker's {@link StateCodec} cannot save and restore); the two must stay in step (docs/flow-control.md,
+ * "Checking the rule"): the order of each turn, the epoch on each report of stored blocks, the resets on Initialize.
  */
 final class TrainingPort implements CreditControl.StateListener
 {
