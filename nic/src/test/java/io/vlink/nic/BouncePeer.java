@@ -88,7 +88,9 @@ public final class BouncePeer
                 Thread.onSpinWait();
             }
             result = null != error[0] ? "FAIL " + error[0] : received[0] < LinkBounceTest.MESSAGES ||
-                sent < LinkBounceTest.MESSAGES ? "FAIL timed out: received " + received[0] + ", sent " + sent :
+                sent < LinkBounceTest.MESSAGES ? "FAIL timed out: received " + received[0] + ", sent " + sent + ", transmitted " + UdpPeer.transmitted(port) +
+                ", " + port.linkState() + ", link frames received " + port.counters().linkFramesReceived().get() +
+                ", FCTBS " + port.counters().txFctbs(0).get() + " CL " + port.counters().txCreditLimit(0).get() :
                 "OK recoveries " + port.counters().linkErrorRecovery().get() + " downs " +
                 port.counters().linkDowned().get() + " transitions " + port.counters().linkTransitions().get();
         }

@@ -85,7 +85,17 @@ class LinkBounceTwoJvmTest
                     assertEquals(transitions, a.counters().linkTransitions().get(), "after bounce " + i);
                 }
                 assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
-                exchange(a);
+                try
+                {
+                    exchange(a);
+                }
+                catch (final AssertionError ex)
+                {
+                    // what each side saw, for the report
+                    throw new AssertionError(ex.getMessage() + "\n  this port: " + describe(a) + "\n  the peer: " +
+                        new String(child.getInputStream().readNBytes(child.getInputStream().available()),
+                        StandardCharsets.UTF_8), ex);
+                }
                 assertTrue(child.waitFor(SECONDS, TimeUnit.SECONDS), "the peer process finished");
             }
             final String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -142,6 +152,28 @@ class LinkBounceTwoJvmTest
             return received[0] == LinkBounceTest.MESSAGES;
         }, null);
         assertEquals(null, error[0]);
+    }
+
+    private static String describe(final Port a)
+    {
+        final io.vlink.nic.status.PortCounters c = a.counters();
+        final StringBuilder out = new StringBuilder(a.linkState().toString())
+            .append(", link frames sent ").append(c.linkFramesSent().get())
+            .append(" received ").append(c.linkFramesReceived().get())
+            .append(", fcp sent ").append(c.fcpSent().get()).append(" received ").append(c.fcpReceived().get())
+            .append(" discarded ").append(c.fcpDiscarded().get())
+            .append(", link drops: session ").append(c.linkSessionDrops().get())
+            .append(" replay ").append(c.linkReplayDrops().get()).append(" length ").append(c.linkLengthDrops().get())
+            .append(", downed ").append(c.linkDowned().get());
+        for (int vl = 0; vl < UdpPeer.VLS; vl++)
+        {
+            out.append("; VL").append(vl).append(" tx ").append(c.txPackets(vl).get())
+                .append(" rx ").append(c.rxPackets(vl).get()).append(" delivered ").append(c.deliveredPackets(vl).get())
+                .append(" FCTBS ").append(c.txFctbs(vl).get()).append(" CL ").append(c.txCreditLimit(vl).get())
+                .append(" ABR ").append(c.rxAbr(vl).get()).append(" free ").append(c.rxFreeBlocks(vl).get())
+                .append(" stalls ").append(c.creditStalls(vl).get());
+        }
+        return out.toString();
     }
 
     private static int freeUdpPort() throws Exception

@@ -143,11 +143,7 @@ class CreditControlTest
         // waiting in Initialize, the peer heard in init FCPs until 9,000; this port's thread stops from 9,000 to
         // 30,000: the FCPs heard before the pause still count as heard just before it, so the wait ends at 32,000
         final CreditControl c = new CreditControl(2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, s -> {});
-        c.up(0);
-        send(c, 0);
-        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
-        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
-        send(c, 0);
+        armOnInitFcps(c);
         assertEquals(Fcp.OP_NORMAL, send(c, 0));
         c.down(0);
         c.up(0);
@@ -264,12 +260,7 @@ class CreditControlTest
         // an Armed port counts the wait limit from the peer's last normal FCP (or packet): the peer armed then, and
         // has initialized again since
         final CreditControl c = new CreditControl(2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, s -> {});
-        c.up(0);
-        send(c, 0);
-        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
-        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
-        send(c, 0);
-        assertEquals(ARMED, c.state());
+        armOnInitFcps(c);
         for (int i = 1; i <= 20; i++)
         {
             c.onFcp(Fcp.word(i == 3 ? Fcp.OP_NORMAL : Fcp.OP_INIT, 0, 0, 100), i * 1_000L);
