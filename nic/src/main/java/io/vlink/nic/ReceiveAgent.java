@@ -67,7 +67,9 @@ final class ReceiveAgent implements Agent
 
         int doWork()
         {
-            receive.linkState(LinkState.get(port.linkStateCode()));
+            // the epoch first: the credit agent publishes a new epoch before the state it enters
+            final int epoch = port.creditLimits.epoch();
+            receive.linkState(LinkState.get(port.linkStateCode()), epoch);
             final int limit = receive.frameLimit(burst);
             if (limit <= 0)
             {

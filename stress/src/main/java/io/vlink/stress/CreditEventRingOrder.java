@@ -63,7 +63,7 @@ public class CreditEventRingOrder
         }
 
         @Override
-        public void onAccepted(final int vl, final int blocks)
+        public void onAccepted(final int vl, final int blocks, final int epoch)
         {
             if (0 == events++)
             {
@@ -87,7 +87,7 @@ public class CreditEventRingOrder
     @Actor
     public void receive()
     {
-        ring.onAccepted(3, 7);
+        ring.onAccepted(3, 7, 0);
         ring.onFcp(WORD);
     }
 

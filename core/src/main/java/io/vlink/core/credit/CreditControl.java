@@ -19,10 +19,12 @@ import java.util.Arrays;
  *   <li>FCPs from the peer ({@link #onFcp}): checked (Op, VL, link state, and staleness: an FCP whose FCTBS is behind
  *   this receiver's ABR, or whose FCCL is behind the credit limit already applied, was duplicated, replayed or
  *   reordered, and is discarded), then applied: {@code ABR := FCTBS} and the VL's new credit limit
- *   {@code CL := FCCL}. An init FCP arriving after the peer's normal FCPs means the peer went back to Initialize (it
+ *   {@code CL := FCCL}. An init FCP arriving while Active means the peer went back to Initialize (it
  *   restarted, or its link went down and up): a link error, recovered by re-training ({@code Down -> Initialize},
- *   counted in {@link #errorRecoveries()}), after which the FCP is applied as in Initialize. Staleness is checked
- *   on normal FCPs only: init FCPs come from a peer whose counters start from zero.</li>
+ *   counted in {@link #errorRecoveries()}); that FCP counts for nothing more. Armed and Initialize apply init FCPs.
+ *   What may arm the port follows the link-training rule (docs/flow-control.md, "Link training: a peer that starts
+ *   again"; {@link LinkStateMachine}). Staleness is checked on normal FCPs only: init FCPs come from a peer whose
+ *   counters start from zero.</li>
  *   <li>Data accepted into a receive buffer ({@link #onAccepted}): {@code ABR += NP, free -= NP}; the first packet in
  *   Armed activates the port. Space released by the upper layer ({@link #onReleased}): {@code free += NP}, which may
  *   make an FCP due early.</li>
@@ -30,7 +32,10 @@ import java.util.Arrays;
  *   transmitter adds its FCTBS when the FCP goes on the wire ({@link CreditTransmitter#fcp}).</li>
  *   <li>A silent peer ({@link #checkLiveness}): a port that is Armed or Active and has heard nothing from its peer
  *   (no FCP, no packet) for the silence limit has lost it: a link error, the port goes down and re-initializes
- *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}.</li>
+ *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}. The
+ *   wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one) ends the two waits of
+ *   link training: an Armed port whose peer sends only init FCPs that long goes down the same way, and a port in
+ *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 4 and 5).</li>
  *   <li>Transmit flushes ({@link #transmitFlushes()}): a link error that takes the port down from Armed or Active
  *   (a silent peer, a peer's close, a peer that initialized again, a run of stale FCPs) means the peer may not be the
  *   one the queued work was meant for, or lost what it held: everything the port's transmit path holds at that moment
@@ -53,6 +58,12 @@ public final class CreditControl
      * and its ABR or CL is wrong, which only re-training repairs.
      */
     public static final int STALE_RUN_LIMIT = 3;
+
+    /**
+     * The wait limit of a port without a silence limit, in FCP periods (docs/flow-control.md, "Link training", rules 4
+     * and 5): a peer heard only in init FCPs that long waits for this port, or initializes too.
+     */
+    public static final int WAIT_LIMIT_PERIODS = 64;
 
     /** No silence limit: a silent peer is never declared lost. */
     public static final long NO_SILENCE_LIMIT = Long.MAX_VALUE;
@@ -81,7 +92,12 @@ public final class CreditControl
     private final int[] staleRun;
     private long lastHeardNs;
     private long lastCheckNs;
-    private boolean peerArmed;
+    private long lastNormalNs;
+    private long lastFcpNs;
+    private long activeSinceNs;
+    private final long settledNs;
+    private final long waitLimitNs;
+    private final long pauseNs;
     private long errorRecoveries;
     private long downs;
     private long transmitFlushes;
@@ -107,15 +123,36 @@ public final class CreditControl
         final long silenceLimitNs,
         final StateListener listener)
     {
+        this(new LinkStateMachine(dataVls, automatic), dataVls, bufferBlocks, chunkBytes, fcpPeriodNs,
+            earlyThresholdBlocks, silenceLimitNs, listener);
+    }
+
+    /**
+     * Around a given link state machine: the model checker's seam, which runs the previous link-training rule in it
+     * to show that the checker finds that rule's ping-pong (LinkTrainingCheckTest).
+     */
+    CreditControl(
+        final LinkStateMachine link,
+        final int dataVls,
+        final int bufferBlocks,
+        final int chunkBytes,
+        final long fcpPeriodNs,
+        final int earlyThresholdBlocks,
+        final long silenceLimitNs,
+        final StateListener listener)
+    {
         if (silenceLimitNs <= 0)
         {
             throw new IllegalArgumentException("silence limit must be positive: " + silenceLimitNs + " ns");
         }
         this.dataVls = Credits.requireDataVls(dataVls);
-        this.link = new LinkStateMachine(dataVls, automatic);
+        this.link = link;
         this.receiver = new CreditReceiver(dataVls, bufferBlocks, chunkBytes);
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;
+        this.settledNs = 2 * fcpPeriodNs;
+        this.waitLimitNs = NO_SILENCE_LIMIT == silenceLimitNs ? WAIT_LIMIT_PERIODS * fcpPeriodNs : silenceLimitNs;
+        this.pauseNs = waitLimitNs >> 2;
         this.listener = listener;
         this.creditLimit = new int[dataVls];
         this.accepted = new long[dataVls];
@@ -204,7 +241,6 @@ public final class CreditControl
             receiver.reset();
             Arrays.fill(creditLimit, 0);
             Arrays.fill(staleRun, 0);
-            peerArmed = false;
             if (LinkState.INITIALIZE == state)
             {
                 schedule.reset(nowNs);
@@ -214,8 +250,14 @@ public final class CreditControl
         {
             schedule.makeAllDue(nowNs);
         }
+        else if (LinkState.ACTIVE == state)
+        {
+            activeSinceNs = nowNs;
+        }
         lastHeardNs = nowNs;
         lastCheckNs = nowNs;
+        lastNormalNs = nowNs;
+        lastFcpNs = nowNs;
         listener.onStateEntered(state);
         return true;
     }
@@ -241,17 +283,25 @@ public final class CreditControl
         final int op = Fcp.op(word);
         final int vl = Fcp.vl(word);
         LinkState state = link.state();
-        if (Fcp.OP_INIT == op && peerArmed)
+        final boolean restarted = link.peerRestarted(op);
+        final boolean settled = nowNs - activeSinceNs >= settledNs;
+        if (restarted)
         {
-            // An init FCP after the peer's normal ones (a link keeps their order): the peer initialized again, its
-            // counters restarted from zero while ours run on. Re-train.
+            // An init FCP while Active: the peer initialized again, its counters restarted from zero while ours run
+            // on, and data this port sent may be counted against the previous incarnation's credit. Re-train; the FCP
+            // is then applied as Initialize applies it (FCTBS 0, the peer's new FCCL) and counts for nothing more.
             errorRecoveries++;
             linkError(nowNs);
             state = link.state();
         }
+        lastFcpNs = nowNs;
         if (state.isUp())
         {
             lastHeardNs = nowNs;
+            if (Fcp.OP_NORMAL == op)
+            {
+                lastNormalNs = nowNs;
+            }
         }
         // allowed or not by the state it arrived in (a normal FCP that arms an initializing port is still discarded)
         final boolean allowed = state.mayReceiveFcp(op);
@@ -263,9 +313,15 @@ public final class CreditControl
         final boolean stale = allowed && Fcp.OP_NORMAL == op &&
             (Credits.distance(fctbs, receiver.blocksReceived(vl)) > Credits.MAX_CREDIT ||
             Credits.distance(fccl, creditLimit[vl]) > Credits.MAX_CREDIT);
-        if (link.onFcpReceived(vl, op))
+        final boolean owed = link.initOwed();
+        if (link.onFcpReceived(vl, op, restarted, settled))
         {
             entered(nowNs);
+        }
+        else if (!owed && link.initOwed())
+        {
+            // the peer (re)started while this port initializes: its init FCPs again, now
+            schedule.makeAllDue(nowNs);
         }
         if (!allowed)
         {
@@ -283,7 +339,6 @@ public final class CreditControl
         staleRun[vl] = 0;
         receiver.onBlocksSent(vl, fctbs);
         creditLimit[vl] = fccl;
-        peerArmed |= Fcp.OP_NORMAL == op;
         return APPLIED;
     }
 
@@ -306,9 +361,30 @@ public final class CreditControl
                 receiver.freeBlocks(vl) + " free: the receive buffer and its credit accounting disagree");
         }
         lastHeardNs = nowNs;
+        lastNormalNs = nowNs;
         if (link.onDataReceived())
         {
             entered(nowNs);
+        }
+    }
+
+    /**
+     * A data packet of {@code blocks} that the receive side stored before this port's link last re-initialized (it
+     * saw an earlier link epoch), reported only now: it takes its buffer space until released ({@code free -= NP}), but
+     * it came from the peer's incarnation before, whose blocks the new ABR must not count ({@code ABR} stays): counted,
+     * they would raise the FCCL this port advertises above what its buffer holds for the peer's new incarnation.
+     *
+     * @param vl     a data VL.
+     * @param blocks NP.
+     * @throws IllegalStateException if the accounting has no room: the buffer and this accounting disagree, a bug.
+     */
+    public void onAcceptedEarlier(final int vl, final int blocks)
+    {
+        accepted[vl] += receiver.chargedBlocks(blocks);
+        if (!receiver.occupy(vl, blocks))
+        {
+            throw new IllegalStateException("VL" + vl + ": " + blocks + " blocks stored with " +
+                receiver.freeBlocks(vl) + " free: the receive buffer and its credit accounting disagree");
         }
     }
 
@@ -350,6 +426,12 @@ public final class CreditControl
      * down and re-initializes ({@code Down -> Initialize}). A port in Initialize keeps waiting: its peer may not
      * be there yet. Call it every duty cycle: a gap between two calls of more than a quarter of the limit is time this
      * port was not running, and does not count as the peer's silence.
+     * <p>
+     * The same call keeps the training's two timeouts (docs/flow-control.md, "Link training", rules 4 and 5), on the
+     * wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one), from the peer's last
+     * normal FCP or packet: an Armed port whose peer sent only init FCPs that long initializes again (counted as
+     * {@link #downs()}), and a port in Initialize waiting for its peer, which sent only init FCPs that long, stops
+     * waiting.
      *
      * @param nowNs the clock.
      * @return true if the link went down.
@@ -361,15 +443,31 @@ public final class CreditControl
         // peer sent meanwhile is still waiting to be read. That time is not the peer's.
         final long sinceCheckNs = nowNs - lastCheckNs;
         lastCheckNs = nowNs;
-        if (sinceCheckNs > silenceLimitNs >> 2)
+        if (sinceCheckNs > pauseNs)
         {
             lastHeardNs += sinceCheckNs;
+            lastNormalNs += sinceCheckNs;
+            lastFcpNs += sinceCheckNs;
         }
         final LinkState state = link.state();
-        if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs)
+        final boolean peerInitializing = nowNs - lastNormalNs > waitLimitNs && nowNs - lastFcpNs <= waitLimitNs;
+        if (LinkState.INITIALIZE == state && peerInitializing && link.awaitsPeerInit() &&
+            Fcp.OP_INIT == link.peerOp())
         {
+            // both ends wait, each for the other: a peer in Initialize holds nothing of this port's earlier incarnations
+            link.peerInitializesToo();
+        }
+        if ((LinkState.ARMED == state || LinkState.ACTIVE == state) && nowNs - lastHeardNs > silenceLimitNs ||
+            LinkState.ARMED == state && link.automatic() && peerInitializing)
+        {
+            // silent, or (Armed) heard only in init FCPs: the peer waits for an init FCP of this port
             downs++;
             linkError(nowNs);
+            if (peerInitializing)
+            {
+                // it took nothing of this port (Initialize discards normal FCPs): its next change of Op answers this one
+                link.peerWaitedForInit();
+            }
             return true;
         }
         return false;
@@ -433,9 +531,9 @@ public final class CreditControl
         final int fccl = receiver.fccl(vl);
         schedule.onFcpSent(vl, nowNs, fccl);
         final int op = link.state().fcpOp();
-        if (Fcp.OP_INIT == op)
+        if (link.onFcpSent(op))
         {
-            link.onInitFcpSent();
+            entered(nowNs);
         }
         return Fcp.word(op, 0, vl, fccl);
     }

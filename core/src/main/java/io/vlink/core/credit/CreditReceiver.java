@@ -113,14 +113,31 @@ public final class CreditReceiver implements FcclSource
      */
     public boolean accept(final int vl, final int blocks)
     {
-        final int charge = (blocks + chunkBlocksMask) & ~chunkBlocksMask;
+        if (!occupy(vl, blocks))
+        {
+            return false;
+        }
+        blocksReceived[vl] = (blocksReceived[vl] + blocks) & Credits.MASK;
+        return true;
+    }
+
+    /**
+     * A packet stored before the link re-initialized, reported since: it takes its chunks until released, but ABR
+     * counts blocks of the peer's present incarnation only (its FCTBS restarted from zero since), so ABR stays.
+     *
+     * @param vl     the data VL.
+     * @param blocks NP, the packet's blocks.
+     * @return true if the buffer had room for it; false if not (nothing moves).
+     */
+    public boolean occupy(final int vl, final int blocks)
+    {
+        final int charge = chargedBlocks(blocks);
         final int free = freeBlocks[vl];
         if (charge > free)
         {
             return false;
         }
         freeBlocks[vl] = free - charge;
-        blocksReceived[vl] = (blocksReceived[vl] + blocks) & Credits.MASK;
         changes++;
         return true;
     }

@@ -19,12 +19,18 @@ public final class CreditEventRing implements CreditEvents
 {
     /** An FCP word follows. */
     static final int FCP = 1;
-    /** Data packets were stored: {@code vl << 16 | blocks} follows, summed since the VL's previous event. */
+    /**
+     * Data packets were stored: {@code epoch << 20 | vl << 16 | blocks} follows, summed since the VL's previous event,
+     * with the low bits of the credit epoch they were stored in.
+     */
     static final int ACCEPT = 2;
     /** The peer closed its end of the link (value 0). */
     static final int PEER_CLOSED = 3;
     /** The most blocks one ACCEPT event carries. */
     public static final int MAX_BLOCKS = 0xFFFF;
+    /** The bits of the credit epoch an ACCEPT event carries. */
+    public static final int EPOCH_MASK = 0xFFF;
+    private static final int EPOCH_SHIFT = 20;
     /** Every event's value. */
     private static final int LENGTH = Integer.BYTES;
 
@@ -73,11 +79,12 @@ public final class CreditEventRing implements CreditEvents
      *
      * @param vl     the data VL.
      * @param blocks at most {@link #MAX_BLOCKS}.
+     * @param epoch  the credit epoch they were stored in (its low {@link #EPOCH_MASK} bits travel).
      */
     @Override
-    public void onAccepted(final int vl, final int blocks)
+    public void onAccepted(final int vl, final int blocks, final int epoch)
     {
-        write(ACCEPT, (vl << 16) | blocks);
+        write(ACCEPT, ((epoch & EPOCH_MASK) << EPOCH_SHIFT) | (vl << 16) | blocks);
     }
 
     /**
@@ -123,7 +130,7 @@ public final class CreditEventRing implements CreditEvents
         }
         else if (ACCEPT == msgTypeId)
         {
-            sink.onAccepted(value >>> 16, value & MAX_BLOCKS);
+            sink.onAccepted((value >>> 16) & 0xF, value & MAX_BLOCKS, value >>> EPOCH_SHIFT);
         }
         else
         {

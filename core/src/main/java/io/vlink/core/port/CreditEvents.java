@@ -25,8 +25,12 @@ public interface CreditEvents
      * @param vl     a data VL.
      * @param blocks NP of the packets stored on the VL since its previous report, summed (at most
      *               {@link CreditEventRing#MAX_BLOCKS}; or one packet's, with chunks larger than a block).
+     * @param epoch  the credit epoch ({@code CreditLimits.epoch()}) the receive half stored them in, read before the
+     *               link state it admitted them by: blocks of an earlier epoch than the credit half's came from the
+     *               peer's previous incarnation, and the new ABR does not count them (docs/flow-control.md, "Link
+     *               training", rule 6). Only its low {@link CreditEventRing#EPOCH_MASK} bits travel.
      */
-    void onAccepted(int vl, int blocks);
+    void onAccepted(int vl, int blocks, int epoch);
 
     /**
      * The peer said it is closing (a link-level notice): the link is down at once.

@@ -46,6 +46,7 @@ public final class DirectPort implements PortCredit.Listener, CreditEvents
         QUEUED
     }
 
+    private final CreditLimits limits;
     private final NanoClock clock;
     private final PortReceive receive;
     private final PortCredit credit;
@@ -82,7 +83,7 @@ public final class DirectPort implements PortCredit.Listener, CreditEvents
             new CreditEventRing(memory(config.eventRingLength(), CreditEventRing.TRAILER_LENGTH)) : null;
         final FcpRequestRing fcpRequests =
             new FcpRequestRing(memory(FcpRequestRing.MIN_CAPACITY, FcpRequestRing.TRAILER_LENGTH));
-        final CreditLimits limits = new CreditLimits();
+        limits = new CreditLimits();
         receive = new PortReceive(config, buffers, null == ring ? this : ring, receiveCounters, null);
         transmit = new PortTransmit(config, link, source, fcpRequests, limits, transmitCounters, null);
         credit = new PortCredit(config, buffers, ring, fcpRequests, limits, creditCounters, this);
@@ -161,7 +162,7 @@ public final class DirectPort implements PortCredit.Listener, CreditEvents
     @Override
     public void onStateEntered(final LinkState state)
     {
-        receive.linkState(state);
+        receive.linkState(state, limits.epoch());
         transmit.linkState(state);
         listener.onStateEntered(state);
     }
@@ -179,9 +180,9 @@ public final class DirectPort implements PortCredit.Listener, CreditEvents
     }
 
     @Override
-    public void onAccepted(final int vl, final int blocks)
+    public void onAccepted(final int vl, final int blocks, final int epoch)
     {
-        credit.onAccepted(vl, blocks, clock.nanoTime());
+        credit.onAccepted(vl, blocks, epoch, clock.nanoTime());
     }
 
     @Override

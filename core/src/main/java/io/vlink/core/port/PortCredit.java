@@ -228,9 +228,9 @@ public final class PortCredit implements CreditControl.StateListener
         }
 
         @Override
-        public void onAccepted(final int vl, final int blocks)
+        public void onAccepted(final int vl, final int blocks, final int epoch)
         {
-            PortCredit.this.onAccepted(vl, blocks, nowNs);
+            PortCredit.this.onAccepted(vl, blocks, epoch, nowNs);
         }
 
         @Override
@@ -267,19 +267,31 @@ public final class PortCredit implements CreditControl.StateListener
     }
 
     /**
-     * Blocks the receive half stored on a data VL: {@code ABR += NP, free -= NP}.
+     * Blocks the receive half stored on a data VL: {@code ABR += NP, free -= NP}; or, stored in an earlier credit
+     * epoch (before this port's link last re-initialized, reported only now: in the same batch of events, behind an
+     * FCP that made it re-train), {@code free -= NP} alone: they came from the peer's previous incarnation
+     * ({@link CreditControl#onAcceptedEarlier}).
      *
      * @param vl     the data VL.
      * @param blocks NP, summed over the packets reported together.
+     * @param epoch  the credit epoch the receive half stored them in (its low {@link CreditEventRing#EPOCH_MASK} bits
+     *               compared).
      * @param nowNs  the clock.
      */
-    public void onAccepted(final int vl, final int blocks, final long nowNs)
+    public void onAccepted(final int vl, final int blocks, final int epoch, final long nowNs)
     {
         this.nowNs = nowNs;
         // the consumer may already have taken packets whose acceptance is reported only now (the receive half
         // stores a packet, then reports it): what it released frees the room they were stored in
         syncRelease(vl);
-        control.onAccepted(vl, blocks, nowNs);
+        if (((epoch ^ limits.epoch()) & CreditEventRing.EPOCH_MASK) == 0)
+        {
+            control.onAccepted(vl, blocks, nowNs);
+        }
+        else
+        {
+            control.onAcceptedEarlier(vl, blocks);
+        }
         counters.rxFreeBlocks[vl].setRelease(control.receiver().freeBlocks(vl));
         counters.rxAbr[vl].setRelease(control.receiver().blocksReceived(vl));
     }

@@ -36,6 +36,7 @@ public final class PortReceive
     private final int[] acceptedBlocks = new int[LrhFlyweight.VL_COUNT];
     private int acceptedVls;
     private LinkState state = LinkState.DOWN;
+    private int epoch;
 
     /**
      * @param config   the port's configuration (data VLs, MTU, chunk).
@@ -62,9 +63,18 @@ public final class PortReceive
 
     /**
      * @param state the link state to admit packets by, until the next call.
+     * @param epoch the credit epoch ({@code CreditLimits.epoch()}) read before that state: each report of stored blocks
+     *              carries it ({@link CreditEvents#onAccepted}). The credit half publishes a new epoch on Initialize and
+     *              the state after it, so a state read after the epoch is never one from before it.
      */
-    public void linkState(final LinkState state)
+    public void linkState(final LinkState state, final int epoch)
     {
+        if (epoch != this.epoch)
+        {
+            // blocks stored in the epoch before are reported as such
+            flushAccepted();
+            this.epoch = epoch;
+        }
         this.state = state;
     }
 
@@ -181,7 +191,7 @@ public final class PortReceive
     {
         if (!sumBlocks)
         {
-            events.onAccepted(vl, blocks);
+            events.onAccepted(vl, blocks, epoch);
             return;
         }
         if (acceptedBlocks[vl] + blocks > CreditEventRing.MAX_BLOCKS)
@@ -204,7 +214,7 @@ public final class PortReceive
         {
             final int vl = Integer.numberOfTrailingZeros(pending);
             pending &= pending - 1;
-            events.onAccepted(vl, acceptedBlocks[vl]);
+            events.onAccepted(vl, acceptedBlocks[vl], epoch);
             acceptedBlocks[vl] = 0;
         }
     }

@@ -31,16 +31,16 @@ class CreditControlTest
 
     private void bringUp(final long nowNs)
     {
-        control.up(nowNs);
-        for (int vl = 0; vl < 2; vl++)
-        {
-            assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, vl, 1024), nowNs));
-        }
-        for (int vl = 0; vl < 2; vl++)
-        {
-            assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, vl, 1024), nowNs));
-        }
-        assertEquals(ACTIVE, control.state());
+        activate(control, nowNs);
+        assertEquals(List.of(INITIALIZE, ARMED, ACTIVE), entered);
+    }
+
+    /** The next FCP due goes out: its Op. */
+    private static int send(final CreditControl c, final long nowNs)
+    {
+        final int vl = c.pollFcp(nowNs);
+        assertTrue(vl != FcpSchedule.NONE, "an FCP is due");
+        return Fcp.op(c.fcpRequest(vl, nowNs));
     }
 
     @Test
@@ -102,15 +102,198 @@ class CreditControlTest
     }
 
     @Test
+    void anActivePortRetrainedAfterASettledExchangeWaitsForThePeersNextChangeOtherwiseForItsRestart()
+    {
+        bringUp(0);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 2 * PERIOD_NS - 1);
+        assertEquals(1, control.errorRecoveries());
+        assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await(), "Active for less than two periods");
+        activate(control, 3 * PERIOD_NS);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 5 * PERIOD_NS);
+        assertEquals(2, control.errorRecoveries());
+        assertEquals(LinkStateMachine.AWAIT_INIT, control.link().await(), "two periods: a settled partner");
+        assertEquals(Fcp.OP_INIT, send(control, 5 * PERIOD_NS));
+        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 512), 6 * PERIOD_NS));
+        assertEquals(INITIALIZE, control.state(), "the peer's first FCP is no change: not armed");
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 6 * PERIOD_NS);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 512), 6 * PERIOD_NS);
+        assertFalse(control.link().awaitsPeerInit(), "its init FCP after a normal one: it heard of this port");
+
+        // settled counts from entering Active, not from the clock's start
+        activate(control, 10 * PERIOD_NS);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 11 * PERIOD_NS);
+        assertEquals(3, control.errorRecoveries());
+        assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await(), "Active for one period only");
+    }
+
+    @Test
+    void theWaitLimitCountsThePeersLastFcpWholeAndNotThePortsOwnPause()
+    {
+        // Armed on the peer's init FCPs at 0, then init FCPs only, the last at 1,000: down at exactly 1,000 plus the
+        // limit (no normal FCP for more than the limit, an FCP within it)
+        armOnInitFcps(control);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 1_000);
+        for (long now = 1_000; now < 1_000 + SILENCE_NS; now += 1_000)
+        {
+            assertFalse(control.checkLiveness(now), "at " + now);
+        }
+        assertTrue(control.checkLiveness(1_000 + SILENCE_NS));
+        assertEquals(1, control.downs());
+
+        // waiting in Initialize, the peer heard in init FCPs until 9,000; this port's thread stops from 9,000 to
+        // 30,000: the FCPs heard before the pause still count as heard just before it, so the wait ends at 32,000
+        final CreditControl c = new CreditControl(2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, s -> {});
+        armOnInitFcps(c);
+        assertEquals(Fcp.OP_NORMAL, send(c, 0));
+        c.down(0);
+        c.up(0);
+        send(c, 0);
+        for (long now = 1_000; now <= 9_000; now += 1_000)
+        {
+            c.onFcp(Fcp.word(Fcp.OP_INIT, 0, (int)(now / 1_000) & 1, 100), now);
+            c.checkLiveness(now);
+        }
+        assertTrue(c.link().awaitsPeerInit());
+        c.checkLiveness(30_000);
+        assertTrue(c.link().awaitsPeerInit(), "9,000 of the peer's time without a normal FCP");
+        c.checkLiveness(32_000);
+        assertFalse(c.link().awaitsPeerInit(), "11,000: the peer initializes too");
+    }
+
+    @Test
     void initFcpsOfAPeerStillInitializingAreAppliedWhileArmed()
     {
         control.up(0);
+        assertEquals(Fcp.OP_INIT, send(control, 0));
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        assertEquals(INITIALIZE, control.state(), "the peer's first init FCP owes it one more of this port's");
+        assertEquals(Fcp.OP_INIT, send(control, 0));
         assertEquals(ARMED, control.state());
+        assertEquals(Fcp.OP_NORMAL, send(control, 0), "on arming every FCP is due at once, now Op 0");
         assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 200), 1));
         assertEquals(ARMED, control.state());
+        assertEquals(200, control.creditLimit(0));
         assertEquals(0, control.errorRecoveries());
+        // even after its normal FCPs: an Armed port has sent no data, the init FCP's counters are all it needs
+        control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 300), 2);
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 3));
+        assertEquals(ARMED, control.state());
+        assertEquals(0, control.errorRecoveries());
+        assertEquals(100, control.creditLimit(0));
+    }
+
+    @Test
+    void thePeersFirstInitFcpMakesEveryInitFcpDueAgainAndArmingWaitsForOneOfThem()
+    {
+        control.up(0);
+        while (control.pollFcp(0) != FcpSchedule.NONE)
+        {
+            assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(control.pollFcp(0), 0)));
+        }
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 1);
+        assertTrue(control.pollFcp(1) != FcpSchedule.NONE, "due again at once, not a period later");
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 1);
+        assertEquals(INITIALIZE, control.state());
+        assertEquals(Fcp.OP_INIT, send(control, 1));
+        assertEquals(List.of(INITIALIZE, ARMED), entered, "armed as the owed init FCP goes out");
+    }
+
+    @Test
+    void anArmedPortHearsItsPeerInNormalFcpsAndDataOnlyAndInitializesAgainForAPeerThatWaitsForIt()
+    {
+        armOnInitFcps(control);
+        boolean down = false;
+        long now = 0;
+        while (!down)
+        {
+            now += 1_000;
+            control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+            down = control.checkLiveness(now);
+        }
+        assertEquals(SILENCE_NS + 1_000, now, "init FCPs alone for the silence limit");
+        assertEquals(1, control.downs());
+        assertEquals(INITIALIZE, control.state());
+        assertEquals(LinkStateMachine.AWAIT_INIT, control.link().await(), "the peer took nothing of this port");
+
+        // a peer heard in nothing at all: the next incarnation keeps its wait
+        activate(control, 2 * SILENCE_NS);
+        send(control, 2 * SILENCE_NS);
+        assertEquals(LinkStateMachine.AWAIT_INIT, control.link().await(), "announced, the peer seen Armed");
+        assertTrue(runUntil(2 * SILENCE_NS, 4 * SILENCE_NS, 1_000));
+        assertEquals(LinkStateMachine.AWAIT_INIT, control.link().await());
+
+        // under an SM the peer's init FCPs keep an Armed port alive: the SM arms the peer when it will
+        final CreditControl sm = new CreditControl(
+            2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, false, SILENCE_NS, (state) -> {});
+        sm.up(0);
+        sm.arm(0);
+        for (long t = 1_000; t <= 5 * SILENCE_NS; t += 1_000)
+        {
+            sm.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), t);
+            assertFalse(sm.checkLiveness(t));
+        }
+    }
+
+    @Test
+    void aWaitingPortThatHearsOnlyInitFcpsForTheSilenceLimitStopsWaiting()
+    {
+        // announced while the peer still initialized (so only its restart would end the wait), then bounced
+        armOnInitFcps(control);
+        assertEquals(Fcp.OP_NORMAL, send(control, 0));
+        assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await());
+        control.down(1);
+        control.up(1);
+        send(control, 1);
+        long now = 1;
+        while (control.link().awaitsPeerInit())
+        {
+            now += 1_000;
+            control.onFcp(Fcp.word(Fcp.OP_INIT, 0, (int)(now / 1_000) & 1, 100), now);
+            assertFalse(control.checkLiveness(now));
+            assertEquals(INITIALIZE, control.state());
+        }
+        assertEquals(1 + SILENCE_NS + 1_000, now, "the peer initializes too: it holds nothing of this port");
+        send(control, now);
+        assertEquals(ARMED, control.state(), "armed on its init FCPs");
+
+        // an Armed port counts the wait limit from the peer's last normal FCP (or packet): the peer armed then, and
+        // has initialized again since
+        final CreditControl c = new CreditControl(2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, s -> {});
+        armOnInitFcps(c);
+        for (int i = 1; i <= 20; i++)
+        {
+            c.onFcp(Fcp.word(i == 3 ? Fcp.OP_NORMAL : Fcp.OP_INIT, 0, 0, 100), i * 1_000L);
+            c.checkLiveness(i * 1_000L);
+            assertEquals(i < 14 ? 0 : 1, c.downs(), "at " + i + ": the limit counts from the normal FCP");
+        }
+    }
+
+    @Test
+    void blocksStoredBeforeAReinitializationHoldTheirSpaceButTheNewAbrDoesNotCountThem()
+    {
+        bringUp(0);
+        control.onAccepted(0, 10, 1);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 2);
+        assertEquals(INITIALIZE, control.state());
+        control.onAcceptedEarlier(0, 6);
+        assertEquals(0, control.receiver().blocksReceived(0), "the peer's FCTBS restarted: ABR counts from zero");
+        assertEquals(1024 - 16, control.receiver().freeBlocks(0), "both packets still fill the buffer");
+        assertEquals(1024 - 16, control.receiver().fccl(0));
+        assertTrue(control.releasePending(0));
+        assertEquals(16, control.onReleased(0, 16), "released as usual");
+        assertEquals(1024, control.receiver().freeBlocks(0));
+        assertThrows(IllegalStateException.class, () -> control.onAcceptedEarlier(1, 1025));
+
+        // in whole chunks of the buffer's allocation, up to the last free one
+        final CreditReceiver chunked = new CreditReceiver(1, 8, 128);
+        assertTrue(chunked.occupy(0, 3), "3 blocks take two 128-byte chunks");
+        assertEquals(4, chunked.freeBlocks(0));
+        assertEquals(0, chunked.blocksReceived(0));
+        assertTrue(chunked.occupy(0, 4), "exactly what is free");
+        assertEquals(0, chunked.freeBlocks(0));
+        assertFalse(chunked.occupy(0, 1), "nothing moves when it does not fit");
+        assertEquals(0, chunked.freeBlocks(0));
     }
 
     /** Run the port's liveness check every {@code stepNs} from {@code fromNs} to {@code toNs}. */
@@ -163,6 +346,42 @@ class CreditControlTest
         patient.arm(0);
         patient.activate(0);
         assertFalse(patient.checkLiveness(Long.MAX_VALUE));
+        assertEquals(ACTIVE, patient.state());
+    }
+
+    @Test
+    void withoutASilenceLimitTheWaitLimitIsSixtyFourFcpPeriods()
+    {
+        final CreditControl patient = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, CreditControl.NO_SILENCE_LIMIT, (state) -> {});
+        patient.up(0);
+        send(patient, 0);
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(patient, 0);
+        assertEquals(ARMED, patient.state());
+        final long limit = CreditControl.WAIT_LIMIT_PERIODS * PERIOD_NS;
+        long now = 0;
+        while (ARMED == patient.state())
+        {
+            now += PERIOD_NS;
+            patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+            patient.checkLiveness(now);
+        }
+        assertEquals(limit + PERIOD_NS, now, "an Armed port whose peer sends only init FCPs: rule 4 after 64 periods");
+        assertEquals(1, patient.downs());
+        assertEquals(INITIALIZE, patient.state());
+        // silence alone never takes it down
+        send(patient, now);
+        patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), now);
+        assertEquals(INITIALIZE, patient.state(), "waits for the peer's init FCP (AWAIT_INIT)");
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+        send(patient, now);
+        patient.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
+        patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), now);
+        patient.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 1, 100), now);
+        assertEquals(ACTIVE, patient.state());
+        assertFalse(patient.checkLiveness(Long.MAX_VALUE / 2));
         assertEquals(ACTIVE, patient.state());
     }
 
@@ -225,9 +444,8 @@ class CreditControlTest
         assertEquals(INITIALIZE, control.state(), "nor does it arm the port before its own init FCP went out");
         final int vl = control.pollFcp(0);
         assertEquals(Fcp.OP_INIT, Fcp.op(control.fcpRequest(vl, 0)));
-        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1), 0),
-            "a normal FCP in Initialize arms the port but is not applied");
-        assertEquals(ARMED, control.state());
+        assertEquals(ARMED, control.state(), "its init FCP out, the normal FCP seen arms it");
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1), 0), "now applied");
     }
 
     @Test
@@ -248,8 +466,10 @@ class CreditControlTest
         final CreditControl other = new CreditControl(
             2, 1024, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
         other.up(0);
+        send(other, 0);
         other.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 1), 0);
         other.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 1), 0);
+        send(other, 0);
         assertEquals(ARMED, other.state());
         // one check, then a pause of twice the limit (well over a quarter): not the peer's silence
         assertFalse(other.checkLiveness(1));
@@ -330,6 +550,20 @@ class CreditControlTest
         assertEquals(List.of(DOWN, INITIALIZE), entered, "a run of them: re-train");
         assertEquals(1, control.errorRecoveries());
         assertEquals(0, control.receiver().blocksReceived(0));
+
+        // a run is counted within one incarnation: a run broken by a re-initialization starts again
+        activate(control, 20);
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 2000, 0, 1024), 21));
+        for (int i = 1; i < CreditControl.STALE_RUN_LIMIT; i++)
+        {
+            control.onFcp(Fcp.word(Fcp.OP_NORMAL, 5, 0, 1024), 21 + i);
+        }
+        control.down(30);
+        activate(control, 30);
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_NORMAL, 2000, 0, 1024), 31));
+        assertEquals(DiscardReason.FCP_STALE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 5, 0, 1024), 32));
+        assertEquals(ACTIVE, control.state(), "the first stale FCP of this incarnation");
+        assertEquals(1, control.errorRecoveries());
     }
 
     @Test
@@ -365,8 +599,10 @@ class CreditControlTest
         assertEquals(0, c.transmitFlushes(), "nothing was sent while Initialize: no flush");
 
         // Armed: the peer closes
+        send(c, 2);
         c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 2);
         c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 2);
+        send(c, 2);
         assertEquals(ARMED, c.state());
         assertTrue(c.onPeerClosed(3));
         assertEquals(1, c.transmitFlushes());
@@ -404,13 +640,34 @@ class CreditControlTest
         assertEquals(List.of(0L, 1L, 2L, 3L, 4L, 4L), flushesAtDown);
     }
 
-    /** From Initialize (or Down) to Active: the peer's init FCPs, then its normal ones. */
+    /**
+     * From Initialize (or Down) to Active, whatever the port waits for: its init FCP out, then the peer's normal FCP
+     * (it was Armed), its init FCPs (it initialized again: a change of Op), the owed init FCP out (armed), and the
+     * peer's normal FCPs. No normal FCP of this port goes out.
+     */
+    /** Up at 0, its init FCPs out, the peer's init FCPs of both VLs, the owed one out again: Armed. */
+    private static void armOnInitFcps(final CreditControl c)
+    {
+        c.up(0);
+        send(c, 0);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(c, 0);
+        assertEquals(ARMED, c.state());
+    }
+
     private static void activate(final CreditControl c, final long nowNs)
     {
         c.up(nowNs);
+        send(c, nowNs);
+        c.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1024), nowNs);
         for (int vl = 0; vl < 2; vl++)
         {
             c.onFcp(Fcp.word(Fcp.OP_INIT, 0, vl, 1024), nowNs);
+        }
+        if (INITIALIZE == c.state())
+        {
+            assertEquals(Fcp.OP_INIT, send(c, nowNs));
         }
         for (int vl = 0; vl < 2; vl++)
         {

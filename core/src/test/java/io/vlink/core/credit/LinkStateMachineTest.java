@@ -33,7 +33,7 @@ class LinkStateMachineTest
             .fcpInterval(LineRate.EDR_4X, PortConfig.DEFAULT_FCP_INTERVAL_SYMBOLS).automatic(automatic).build();
     }
 
-    /** Two ports brought up together, both sending on VL0, after 20 steps. */
+    /** Two ports brought up together, both sending on VL0, after 250 steps (two FCP periods and more: settled). */
     private static TestLink activeLinkWithTraffic()
     {
         return activeLinkWithTraffic(DirectPort.Events.QUEUED);
@@ -46,7 +46,7 @@ class LinkStateMachineTest
         link.b.wantsToSend = true;
         link.a.port.up(link.now());
         link.b.port.up(link.now());
-        link.steps(20);
+        link.steps(250);
         assertEquals(ACTIVE, link.a.port.state());
         assertEquals(ACTIVE, link.b.port.state());
         return link;
@@ -75,13 +75,15 @@ class LinkStateMachineTest
             assertEquals(512, Fcp.fccl(fcp[1]));
         }
 
-        // step 2: each applies the peer's init FCPs, holds its FCCL for every VL: Armed, and sends normal FCPs at once
+        // step 2: each applies the peer's init FCPs, holds its FCCL for every VL, and owes the peer an init FCP sent
+        // after it heard of it: that one goes first and arms it; then the normal FCPs of every VL at once
         link.step();
         assertEquals(ARMED, link.a.port.state());
         assertEquals(ARMED, link.b.port.state());
         assertEquals(512, link.a.port.creditLimit(2), "credit known, yet no data in Armed");
+        assertEquals(Fcp.OP_INIT, Fcp.op(link.a.sentFcps.get(4)[1]), "the owed init FCP");
         assertEquals(Fcp.OP_NORMAL, Fcp.op(link.a.sentFcps.get(link.a.sentFcps.size() - 1)[1]));
-        assertEquals(8, link.a.sentFcps.size());
+        assertEquals(9, link.a.sentFcps.size());
         assertEquals(0, link.a.dataSent + link.b.dataSent);
 
         // step 3: each applies the peer's normal FCPs: Active, and data goes from this step's transmit on
@@ -154,14 +156,23 @@ class LinkStateMachineTest
             assertEquals(0, link.a.port.transmitter().blocksSent(vl), "the transmitter restarted on Initialize");
             assertEquals(0, link.a.port.counters.txFctbs(vl));
         }
-        // step 2 arms both, step 3 activates them; steps 3 to 12 carry one packet each
-        link.steps(11);
+        // the two had announced themselves: each waits until the other has shown it heard of the new incarnation.
+        // Neither can (both initialize), so once each has heard the other only in init FCPs for the wait limit, each
+        // stops waiting and they come up as at the first bring-up
+        for (int i = 0; i < 10_000 && link.b.port.state() != ACTIVE; i++)
+        {
+            link.step();
+        }
+        assertEquals(ACTIVE, link.a.port.state());
+        link.step();
+        final long sentBefore = link.a.port.transmitter().blocksSent(0);
+        link.steps(10);
         link.a.wantsToSend = false;
         link.b.wantsToSend = false;
         link.step();
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states());
-        assertEquals(40, link.a.port.transmitter().blocksSent(0), "ten 4-block packets since the new start");
-        assertEquals(40, link.b.port.receiver().blocksReceived(0));
+        assertEquals(sentBefore + 40, link.a.port.transmitter().blocksSent(0), "one 4-block packet a step");
+        assertEquals(link.a.port.transmitter().blocksSent(0), link.b.port.receiver().blocksReceived(0));
         assertEquals(0, link.a.dataSentWhileNotActive);
     }
 
@@ -176,7 +187,7 @@ class LinkStateMachineTest
         assertEquals(INITIALIZE, link.a.port.state());
         assertEquals(4, link.b.port.counters.discards(DiscardReason.FCP_STATE));
 
-        // b comes up; its init FCPs arm a, which then sends only Op 0; b must not wait for init FCPs forever
+        // b comes up; its init FCPs tell a that b (re)started: a owes it an init FCP, sends it, and arms on b's
         link.b.port.up(link.now());
         link.steps(2);
         assertEquals(ARMED, link.a.port.state());
@@ -186,6 +197,7 @@ class LinkStateMachineTest
         link.steps(5);
         assertTrue(link.b.dataReceived() > 0);
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states());
+        assertEquals(0, link.a.port.control().errorRecoveries() + link.b.port.control().errorRecoveries());
     }
 
     @Test
@@ -199,7 +211,8 @@ class LinkStateMachineTest
         link.b.port.up(link.now());
         link.steps(200);
         // b's init FCP after its normal ones tells a that b initialized again: a re-trains too (a link error
-        // recovered: down and at once Initialize), so both restart their counters from zero and come back Active
+        // recovered: down and at once Initialize), so both restart their counters from zero and come back Active; b,
+        // which waits for a's answer (it had announced itself), never re-trains
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states());
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states());
         assertEquals(1, link.a.port.control().errorRecoveries());
@@ -228,7 +241,7 @@ class LinkStateMachineTest
         link.a.wantsToSend = true;
         link.a.port.up(link.now());
         link.b.port.up(link.now());
-        link.steps(100);
+        link.steps(250);
         assertEquals(INITIALIZE, link.a.port.state(), "init FCPs alone do not arm without automatic transitions");
         assertEquals(512, link.a.port.creditLimit(0), "but they do carry credit");
 

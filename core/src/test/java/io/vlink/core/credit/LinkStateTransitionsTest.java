@@ -8,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link LinkStateMachine} alone, rule by rule (docs/flow-control.md, "The link state machine"): every command from
- * every state with what it returns, the bring-up count, and the automatic rules with every port width: Initialize
- * arms on an init FCP for every data VL or on the first normal FCP, Armed activates on a normal FCP for every data
- * VL since arming, and the VLs seen so far never carry over a state change.
+ * {@link LinkStateMachine} alone, rule by rule (docs/flow-control.md, "The link state machine" and "Link training: a
+ * peer that starts again"): every command from every state with what it returns, the bring-up count, and the automatic
+ * rules with every port width: the init FCP a port owes, arming on the peer's init FCPs or a normal one, Armed taking
+ * the peer's init FCPs, re-training only from Active, the wait of a port that announced itself and what ends it, and
+ * the VLs seen so far never carrying over a state change.
  */
 class LinkStateTransitionsTest
 {
@@ -98,8 +99,18 @@ class LinkStateTransitionsTest
         }
     }
 
+    /** A machine in Initialize that has sent its own init FCPs. */
+    private static LinkStateMachine announced(final int dataVls)
+    {
+        final LinkStateMachine link = at(LinkState.INITIALIZE, dataVls, true);
+        assertTrue(link.initOwed(), "an init FCP is owed from Initialize on");
+        assertFalse(link.onFcpSent(Fcp.OP_INIT));
+        assertFalse(link.initOwed());
+        return link;
+    }
+
     @Test
-    void initializeArmsOnceAnInitFcpHasArrivedForEveryDataVl()
+    void initializeArmsOnTheInitFcpsOfEveryVlOnlyOnceItsOwnInitFcpIsOut()
     {
         for (final int vls : WIDTHS)
         {
@@ -111,9 +122,47 @@ class LinkStateTransitionsTest
                 assertFalse(link.onFcpReceived(vl, Fcp.OP_INIT), vls + " VLs: VL " + vl + " again");
                 assertEquals(LinkState.INITIALIZE, link.state(), vls + " VLs: VL " + vl);
             }
-            assertTrue(link.onFcpReceived(vls - 1, Fcp.OP_INIT), vls + " VLs: the last VL arms");
+            assertFalse(link.onFcpReceived(vls - 1, Fcp.OP_INIT), vls + " VLs: the last VL, but an init FCP is owed");
+            assertEquals(LinkState.INITIALIZE, link.state());
+            assertTrue(link.onFcpSent(Fcp.OP_INIT), vls + " VLs: the owed init FCP goes out: armed");
             assertEquals(LinkState.ARMED, link.state());
         }
+    }
+
+    @Test
+    void thePeersFirstInitFcpOrOneAfterItsNormalOnesOwesItAnInitFcpAndStartsTheCountAgain()
+    {
+        final LinkStateMachine link = announced(2);
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT), "the peer's first init FCP: it (re)started");
+        assertTrue(link.initOwed(), "an init FCP it may not have heard is owed again");
+        assertEquals(Fcp.OP_INIT, link.peerOp());
+        assertFalse(link.onFcpSent(Fcp.OP_INIT), "VL 1's init FCP not seen yet");
+        assertTrue(link.onFcpReceived(1, Fcp.OP_INIT), "every VL seen since the peer started, the answer out: armed");
+        assertFalse(link.initOwed(), "a further init FCP is no news");
+
+        // the peer armed: the owed init FCP going out arms this port on the peer's normal FCP seen meanwhile
+        final LinkStateMachine again = announced(2);
+        again.onFcpReceived(0, Fcp.OP_INIT);
+        assertFalse(again.onFcpReceived(1, Fcp.OP_NORMAL), "not while an init FCP is owed");
+        assertTrue(again.onFcpSent(Fcp.OP_INIT));
+        assertEquals(LinkState.ARMED, again.state());
+        final LinkStateMachine later = announced(2);
+        later.onFcpReceived(0, Fcp.OP_INIT);
+        later.onFcpSent(Fcp.OP_INIT);
+        assertTrue(later.onFcpReceived(1, Fcp.OP_NORMAL), "or on one that comes after it");
+
+        // an init FCP after the peer's normal one, while the owed init FCP waits: the peer armed and started again;
+        // VL 0's init FCP was its previous incarnation's
+        final LinkStateMachine restart = announced(2);
+        restart.onFcpReceived(0, Fcp.OP_INIT);
+        restart.onFcpReceived(1, Fcp.OP_NORMAL);
+        assertEquals(Fcp.OP_NORMAL, restart.peerOp());
+        assertFalse(restart.onFcpReceived(1, Fcp.OP_INIT), "after its normal FCP: the peer started again");
+        assertTrue(restart.initOwed());
+        assertFalse(restart.onFcpSent(Fcp.OP_INIT), "VL 0 not seen since, and the peer initializes: not armed");
+        assertEquals(LinkState.INITIALIZE, restart.state());
+        assertTrue(restart.onFcpReceived(0, Fcp.OP_INIT));
+        assertEquals(LinkState.ARMED, restart.state());
     }
 
     @Test
@@ -121,17 +170,13 @@ class LinkStateTransitionsTest
     {
         for (final int vls : WIDTHS)
         {
-            final LinkStateMachine link = at(LinkState.INITIALIZE, vls, true);
+            final LinkStateMachine link = announced(vls);
             for (int vl = 0; vl < vls; vl++)
             {
                 link.onFcpReceived(vl, Fcp.OP_INIT);
             }
+            assertTrue(link.onFcpSent(Fcp.OP_INIT), "the answer to the peer's first init FCP arms it");
             assertEquals(LinkState.ARMED, link.state(), vls + " VLs");
-            // init FCPs still arriving from a peer in Initialize do not count
-            for (int vl = 0; vl < vls; vl++)
-            {
-                assertFalse(link.onFcpReceived(vl, Fcp.OP_INIT), vls + " VLs: init FCP on VL " + vl);
-            }
             for (int vl = 0; vl < vls - 1; vl++)
             {
                 assertFalse(link.onFcpReceived(vl, Fcp.OP_NORMAL), vls + " VLs: VL " + vl);
@@ -141,51 +186,177 @@ class LinkStateTransitionsTest
             assertTrue(link.onFcpReceived(vls - 1, Fcp.OP_NORMAL), vls + " VLs: the last VL activates");
             assertEquals(LinkState.ACTIVE, link.state());
             assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "Active stays Active");
-            assertFalse(link.onFcpReceived(0, Fcp.OP_INIT), "an init FCP does not retrain an Active port");
-            assertEquals(LinkState.ACTIVE, link.state());
         }
     }
 
     @Test
-    void aNormalFcpInInitializeArmsAtOnceAndCountsOnlyFromThere()
+    void anArmedPortTakesThePeersInitFcpsWithoutRetrainingAndWaitsForItToArmAgain()
     {
-        final LinkStateMachine link = at(LinkState.INITIALIZE, 2, true);
-        link.onInitFcpSent();
-        assertTrue(link.onFcpReceived(1, Fcp.OP_NORMAL), "the peer is Armed already");
+        final LinkStateMachine link = announced(2);
+        link.onFcpReceived(0, Fcp.OP_INIT);
+        link.onFcpReceived(1, Fcp.OP_INIT);
+        link.onFcpSent(Fcp.OP_INIT);
         assertEquals(LinkState.ARMED, link.state());
-        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "the arming FCP's VL 1 is not counted as seen in Armed");
+        link.onFcpReceived(0, Fcp.OP_NORMAL);
+        assertFalse(link.peerRestarted(Fcp.OP_INIT), "Armed has sent no data: the peer's init FCP is applied");
+        assertFalse(link.onFcpReceived(1, Fcp.OP_INIT));
+        assertEquals(Fcp.OP_INIT, link.peerOp());
+        assertFalse(link.onFcpReceived(1, Fcp.OP_NORMAL), "VL 0's normal FCP was before the peer initialized");
         assertEquals(LinkState.ARMED, link.state());
-        assertTrue(link.onFcpReceived(1, Fcp.OP_NORMAL));
+        assertTrue(link.onFcpReceived(0, Fcp.OP_NORMAL));
         assertEquals(LinkState.ACTIVE, link.state());
     }
 
     @Test
-    void aNormalFcpArmsOnlyAfterThisPortSentAnInitFcpSinceItEnteredInitialize()
+    void onlyAnActivePortRetrainsOnThePeersInitFcp()
+    {
+        for (final LinkState state : LinkState.values())
+        {
+            final LinkStateMachine link = at(state, 2, true);
+            link.onFcpReceived(0, Fcp.OP_NORMAL);
+            assertEquals(state, link.state());
+            assertEquals(state == LinkState.ACTIVE, link.peerRestarted(Fcp.OP_INIT), state.toString());
+            assertFalse(link.peerRestarted(Fcp.OP_NORMAL), state + ": a normal FCP never means a restart");
+        }
+        final LinkStateMachine sm = at(LinkState.ACTIVE, 2, false);
+        assertFalse(sm.peerRestarted(Fcp.OP_INIT), "activated by an SM before it heard the peer: init FCPs on their way");
+        sm.onFcpReceived(1, Fcp.OP_INIT);
+        assertFalse(sm.peerRestarted(Fcp.OP_INIT), "init after init: the same incarnation of the peer");
+        sm.onFcpReceived(1, Fcp.OP_NORMAL);
+        assertTrue(sm.peerRestarted(Fcp.OP_INIT), "after its normal FCPs, under an SM too: the counters start again");
+    }
+
+    @Test
+    void aNormalFcpArmsOnlyOnceThisPortsInitFcpIsOut()
     {
         final LinkStateMachine link = at(LinkState.INITIALIZE, 2, true);
-        // taken down and up while the peer stayed Active: the peer's next normal FCP must not arm this port before
-        // the peer has had an init FCP from it (it would never learn that this port's counters restarted)
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "the peer must hear of this incarnation first");
+        assertEquals(LinkState.INITIALIZE, link.state());
+        assertTrue(link.onFcpSent(Fcp.OP_INIT), "then the normal FCP seen arms it");
+        assertEquals(LinkState.ARMED, link.state());
+        // a normal FCP sent in Initialize (there is none: the Op follows the state) and one in Down change nothing
+        final LinkStateMachine down = new LinkStateMachine(2, true);
+        assertFalse(down.onFcpSent(Fcp.OP_NORMAL));
+        assertFalse(down.onFcpSent(Fcp.OP_INIT));
+        assertFalse(down.awaitsPeerInit());
+        assertFalse(down.onFcpReceived(0, Fcp.OP_INIT), "Down takes nothing");
+        assertEquals(LinkStateMachine.PEER_UNKNOWN, down.peerOp());
+    }
+
+    /** A port that was Active with its peer (its last announcement made when the peer was {@code peerOp}), then bounced. */
+    private static LinkStateMachine bounced(final int peerOp)
+    {
+        final LinkStateMachine link = announced(1);
+        link.onFcpReceived(0, Fcp.OP_INIT);
+        link.onFcpSent(Fcp.OP_INIT);
+        assertEquals(LinkState.ARMED, link.state());
+        if (peerOp == Fcp.OP_NORMAL)
+        {
+            link.onFcpReceived(0, Fcp.OP_NORMAL);
+            assertEquals(LinkState.ACTIVE, link.state());
+        }
+        assertFalse(link.awaitsPeerInit());
+        assertFalse(link.onFcpSent(Fcp.OP_NORMAL));
+        assertEquals(peerOp == Fcp.OP_NORMAL ? LinkStateMachine.AWAIT_INIT : LinkStateMachine.AWAIT_RESTART,
+            link.await(), "seen Armed or not when announcing");
+        link.down();
+        link.up();
+        assertTrue(link.awaitsPeerInit(), "the wait outlives the incarnation");
+        link.onFcpSent(Fcp.OP_INIT);
+        return link;
+    }
+
+    @Test
+    void aPortThatAnnouncedItselfTakesNothingToArmOnUntilThePeerShowsItHeardOfTheNewIncarnation()
+    {
+        // the peer still counts the previous incarnation: its normal FCPs do not arm this port
+        LinkStateMachine link = bounced(Fcp.OP_NORMAL);
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL));
         assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL));
         assertEquals(LinkState.INITIALIZE, link.state());
-        link.onInitFcpSent();
-        assertTrue(link.onFcpReceived(0, Fcp.OP_NORMAL));
+        // the peer re-trains: its init FCP after its normal ones ends the wait, and owes it an init FCP
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
+        assertFalse(link.awaitsPeerInit());
+        assertTrue(link.initOwed());
+        assertTrue(link.onFcpSent(Fcp.OP_INIT));
         assertEquals(LinkState.ARMED, link.state());
 
-        // an init FCP sent in another state (there is none: the Op follows the state) counts for nothing
-        assertTrue(link.down());
-        link.onInitFcpSent();
-        assertTrue(link.up());
-        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "Down's announcement does not carry into Initialize");
-        // and leaving Initialize forgets it: the next Initialize needs its own
-        link.onInitFcpSent();
-        assertTrue(link.down());
-        assertTrue(link.up());
-        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "a new Initialize, a new init FCP first");
-        assertEquals(LinkState.INITIALIZE, link.state());
-        // init FCPs from the peer for every VL arm it whether or not its own went first (the peer is initializing)
+        // seen Armed when this port announced itself: the peer's first init FCP since then ends the wait (it
+        // re-trained on this port's init FCP, or waits itself); then it arms on them as any port does
+        link = bounced(Fcp.OP_NORMAL);
         assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
-        assertTrue(link.onFcpReceived(1, Fcp.OP_INIT));
+        assertFalse(link.awaitsPeerInit());
+        assertTrue(link.initOwed(), "the peer's first init FCP: it (re)started");
+        assertTrue(link.onFcpSent(Fcp.OP_INIT));
         assertEquals(LinkState.ARMED, link.state());
+
+        // announced while the peer was still initializing: the peer's init FCPs and its arming may answer the earlier
+        // incarnation; only the peer's init FCP after its normal ones ends this wait
+        link = bounced(Fcp.OP_INIT);
+        assertEquals(LinkStateMachine.AWAIT_RESTART, link.await());
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
+        link.onFcpSent(Fcp.OP_INIT);
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "init -> normal does not end this wait");
+        assertEquals(LinkState.INITIALIZE, link.state());
+        assertTrue(link.awaitsPeerInit());
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT), "normal -> init does");
+        assertFalse(link.awaitsPeerInit());
+        assertTrue(link.onFcpSent(Fcp.OP_INIT));
+        assertEquals(LinkState.ARMED, link.state());
+    }
+
+    @Test
+    void theInitFcpThatMadeAPortRetrainCountsForNothingAndTheWaitFollowsHowSettledItWas()
+    {
+        for (final boolean settled : new boolean[] {true, false})
+        {
+            final LinkStateMachine link = at(LinkState.ACTIVE, 1, true);
+            link.onFcpReceived(0, Fcp.OP_NORMAL);
+            assertTrue(link.peerRestarted(Fcp.OP_INIT));
+            link.down();
+            link.up();
+            assertFalse(link.onFcpReceived(0, Fcp.OP_INIT, true, settled));
+            assertEquals(LinkStateMachine.PEER_UNKNOWN, link.peerOp(), "sent before the peer knew of this one");
+            assertEquals(settled ? LinkStateMachine.AWAIT_INIT : LinkStateMachine.AWAIT_RESTART, link.await());
+            assertFalse(link.onFcpSent(Fcp.OP_INIT), "its VL is not counted for arming");
+            assertEquals(LinkState.INITIALIZE, link.state());
+        }
+        final LinkStateMachine down = new LinkStateMachine(1, true);
+        assertFalse(down.onFcpReceived(0, Fcp.OP_INIT, true, true));
+        assertEquals(LinkStateMachine.AWAIT_NONE, down.await(), "Down takes nothing");
+    }
+
+    @Test
+    void theSilenceLimitsFallbacksEndOrShortenTheWaitOnlyInInitialize()
+    {
+        LinkStateMachine link = bounced(Fcp.OP_INIT);
+        link.peerInitializesToo();
+        assertEquals(LinkStateMachine.AWAIT_NONE, link.await());
+        link = bounced(Fcp.OP_INIT);
+        link.peerWaitedForInit();
+        assertEquals(LinkStateMachine.AWAIT_INIT, link.await());
+        link = bounced(Fcp.OP_INIT);
+        link.down();
+        link.peerInitializesToo();
+        link.peerWaitedForInit();
+        assertEquals(LinkStateMachine.AWAIT_RESTART, link.await(), "not while Down");
+    }
+
+    @Test
+    void aDataPacketInArmedActivatesAndCountsAsThePeersNormalFcp()
+    {
+        final LinkStateMachine link = announced(1);
+        link.onFcpReceived(0, Fcp.OP_INIT);
+        link.onFcpSent(Fcp.OP_INIT);
+        assertTrue(link.onDataReceived());
+        assertEquals(LinkState.ACTIVE, link.state());
+        assertEquals(Fcp.OP_NORMAL, link.peerOp());
+        assertFalse(link.onDataReceived());
+        assertFalse(new LinkStateMachine(1, true).onDataReceived());
+        final LinkStateMachine init = at(LinkState.INITIALIZE, 1, true);
+        assertFalse(init.onDataReceived());
+        assertEquals(LinkStateMachine.PEER_UNKNOWN, init.peerOp(), "Initialize takes no data");
     }
 
     @Test
@@ -202,7 +373,7 @@ class LinkStateTransitionsTest
         assertEquals(LinkState.ARMED, link.state());
 
         // the same three, then the link bounces: the fourth alone does not arm the new bring-up
-        link = at(LinkState.INITIALIZE, 4, true);
+        link = announced(4);
         for (int vl = 0; vl < 3; vl++)
         {
             link.onFcpReceived(vl, Fcp.OP_INIT);
@@ -210,7 +381,9 @@ class LinkStateTransitionsTest
         link.down();
         assertFalse(link.onFcpReceived(3, Fcp.OP_INIT), "Down takes nothing");
         link.up();
+        link.onFcpSent(Fcp.OP_INIT);
         assertFalse(link.onFcpReceived(3, Fcp.OP_INIT));
+        link.onFcpSent(Fcp.OP_INIT);
         assertEquals(LinkState.INITIALIZE, link.state());
 
         // normal FCPs on three VLs in Armed, then a data packet activates: nothing carries into a later arming

@@ -37,9 +37,9 @@ class PortRingsTest
             }
 
             @Override
-            public void onAccepted(final int vl, final int blocks)
+            public void onAccepted(final int vl, final int blocks, final int epoch)
             {
-                seen.add("accepted vl " + vl + " " + blocks);
+                seen.add("accepted vl " + vl + " " + blocks + " epoch " + epoch);
             }
 
             @Override
@@ -57,17 +57,18 @@ class PortRingsTest
         assertTrue(ring.isEmpty());
         final int room = ring.room();
         assertEquals(1024 / PortConfig.RING_RECORD_LENGTH - 1, room, "Agrona's ring asks for room beyond each record");
-        ring.onAccepted(3, 7);
+        ring.onAccepted(3, 7, 5);
         ring.onFcp(0x1ABC_3456);
-        ring.onAccepted(14, CreditEventRing.MAX_BLOCKS);
+        ring.onAccepted(14, CreditEventRing.MAX_BLOCKS, CreditEventRing.EPOCH_MASK + 2);
         ring.onPeerClosed();
         assertEquals(room - 4, ring.room());
         assertFalse(ring.isEmpty());
 
         assertEquals(2, ring.read(recorder, 2));
-        assertEquals(List.of("accepted vl 3 7", "fcp 1abc3456"), seen);
+        assertEquals(List.of("accepted vl 3 7 epoch 5", "fcp 1abc3456"), seen);
         assertEquals(2, ring.read(recorder, 256));
-        assertEquals(List.of("accepted vl 3 7", "fcp 1abc3456", "accepted vl 14 65535", "closed"), seen);
+        assertEquals(List.of("accepted vl 3 7 epoch 5", "fcp 1abc3456", "accepted vl 14 65535 epoch 1", "closed"),
+            seen);
         assertTrue(ring.isEmpty());
         assertEquals(room, ring.room());
     }
@@ -79,10 +80,10 @@ class PortRingsTest
         final int room = ring.room();
         for (int i = 0; i < room; i++)
         {
-            ring.onAccepted(0, 1);
+            ring.onAccepted(0, 1, 0);
         }
         assertEquals(0, ring.room(), "as many as it said fit");
-        final IllegalStateException full = assertThrows(IllegalStateException.class, () -> ring.onAccepted(0, 1));
+        final IllegalStateException full = assertThrows(IllegalStateException.class, () -> ring.onAccepted(0, 1, 0));
         assertTrue(full.getMessage().startsWith("credit event ring full"), full.getMessage());
     }
 

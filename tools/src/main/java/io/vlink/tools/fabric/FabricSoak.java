@@ -1456,8 +1456,12 @@ public final class FabricSoak
     }
 
     /**
-     * @return discards no fault explains: anything but a bring-up's FCP_STATE (at most 2 per port) and, on a port
-     * behind a faulty wire, exactly the data packets and FCPs the wire damaged discarded for their CRCs.
+     * @return discards no fault explains: anything but a bring-up's FCP_STATE and, on a port behind a faulty wire,
+     * exactly the data packets and FCPs the wire damaged discarded for their CRCs. A port that came up once and never
+     * re-initialized discarded only FCPs of a peer that was ahead of it: in Initialize, a port that sees the peer start
+     * owes it an init FCP and discards the normal FCPs the peer, Armed already, sends until its own has gone
+     * (docs/flow-control.md, "Link training", rule 1), as many as arrive in that time; one that re-initialized may
+     * discard 2 (a re-training on a cable no fault touched must not hide behind them).
      */
     private List<String> unexplainedDiscards()
     {
@@ -1471,6 +1475,7 @@ public final class FabricSoak
                 {
                     continue;
                 }
+                final boolean upOnce = 0 == c.linkDowned().get() && 0 == c.linkErrorRecovery().get();
                 for (final DiscardReason reason : DiscardReason.values())
                 {
                     final long count = c.discards(reason.id()).get();
@@ -1487,7 +1492,7 @@ public final class FabricSoak
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
                             ", the floods into it dropped " + flooded);
                     }
-                    else if (!crc && flooded < 0 && count > 0 && !(DiscardReason.FCP_STATE == reason && count <= 2) &&
+                    else if (!crc && flooded < 0 && count > 0 && !(DiscardReason.FCP_STATE == reason && (count <= 2 || upOnce)) &&
                         !(bounced(node, p) && BOUNCE_DISCARDS.contains(reason)))
                     {
                         unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count);

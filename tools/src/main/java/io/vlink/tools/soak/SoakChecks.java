@@ -24,7 +24,8 @@ final class SoakChecks
      * still in Initialize (which takes only init FCPs) is discarded, and arms the peer. At most one per port.
      */
     static final String PEER_ARMED_FIRST =
-        "link bring-up: the peer armed first and its first normal FCP reached this port in Initialize";
+        "link bring-up: the peer armed first and its normal FCPs reached this port in Initialize, before the init FCP " +
+        "this port owed it had gone";
     /** Why SMPs may be dropped in any run: VL15 has no credits, its 4-packet buffer takes what it can. */
     static final String VL15_UNCREDITED = "VL15 is not credited: an SMP that finds the 4-packet buffer full is dropped";
 
@@ -327,9 +328,11 @@ final class SoakChecks
             case VL15_STATE:
                 return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : silence;
             case FCP_STATE:
-                // a bounce puts FCPs on the wire to a port going Down; the bring-up discards at most one per port
+                // a bounce puts FCPs on the wire to a port going Down; a bring-up costs the port behind what arrives
+                // of the peer's normal FCPs until its owed init FCP has gone (docs/flow-control.md, "Link training",
+                // rule 1): as many as that, if neither port ever re-initialized; 2 otherwise
                 return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() :
-                    null != silence ? silence : count <= 2 ? PEER_ARMED_FIRST : null;
+                    null != silence ? silence : count <= 2 || upOnce() ? PEER_ARMED_FIRST : null;
             case FCP_STALE:
                 // FCPs a port built before it saw its peer's reset, arriving after it: refused, not applied
                 return spec.isOn(FaultKind.LINK_BOUNCE) ? FaultKind.LINK_BOUNCE.label() : silence;
@@ -338,6 +341,15 @@ final class SoakChecks
             default:
                 return null;
         }
+    }
+
+    /** Whether both ports came up once and never re-initialized (no silent or closed peer, no re-training). */
+    private boolean upOnce()
+    {
+        final PortCounters tx = rig.tx.counters();
+        final PortCounters rx = rig.rxCounters;
+        return 0 == tx.linkDowned().get() + tx.linkErrorRecovery().get() + rx.linkDowned().get() +
+            rx.linkErrorRecovery().get();
     }
 
     private void latency(final SoakResult result)

@@ -1,0 +1,88 @@
+package io.vlink.core.credit;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The exhaustive check of link training ({@link LinkTrainingCheck}, docs/flow-control.md, "Checking the rule"): every
+ * interleaving up to a depth, for each shape of link and set of events below. A broken property fails the test with the
+ * events that lead to it. {@code -Dvlink.check.deeper=N} adds N events to every depth, {@code -Dvlink.check.depth=N}
+ * sets them all (each event more takes about 2.5 times as long);
+ * {@code -Dvlink.check.verbose=true} lists every FCP of a counterexample's continuation.
+ */
+class LinkTrainingCheckTest
+{
+    static Stream<Arguments> shapes()
+    {
+        return Stream.of(
+            Arguments.of("a bounced, b up (duty cycles)", LinkTrainingConfig.builder().bounces(1, 0).build(), 10),
+            Arguments.of("a bounced, b up (agent turns)",
+                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).build(), 11),
+            Arguments.of("a bounced twice", LinkTrainingConfig.builder().bounces(2, 0).offers(1).build(), 10),
+            Arguments.of("both bounced", LinkTrainingConfig.builder().bounces(1, 1).offers(1).build(), 9),
+            Arguments.of("both bounced (agent turns)",
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), 10),
+            Arguments.of("bring-up, a bounced", LinkTrainingConfig.builder().bounces(1, 0).startActive(false).build(), 11),
+            Arguments.of("bring-up, both bounced",
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).startActive(false).build(), 11),
+            Arguments.of("two VLs, a bounced", LinkTrainingConfig.builder().dataVls(2).offers(1).bounces(1, 0).build(), 9),
+            Arguments.of("a bounced, a frame lost",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, true, false, false).build(), 10),
+            Arguments.of("a bounced, an FCP duplicated or a frame delayed",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, false, true, true).build(), 10),
+            Arguments.of("up, a frame lost",
+                LinkTrainingConfig.builder().bounces(0, 0).faults(1, true, false, false).build(), 10));
+    }
+
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shapes")
+    void everyInterleavingKeepsTheInvariantsAndProgresses(final String name, final LinkTrainingConfig config,
+        final int depth)
+    {
+        final LinkTrainingCheck.Result result =
+            new LinkTrainingCheck(config,
+                Integer.getInteger("vlink.check.depth", depth + Integer.getInteger("vlink.check.deeper", 0))).run();
+        System.out.println("link-training check, " + name + " (" + config + "): " + result);
+        assertNull(result.failure(), result::toString);
+        assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
+    }
+
+    /**
+     * The checker's test of itself, on the rule before this one ({@link PreviousTrainingRule}) with data offered: in a
+     * handful of events and without a wire fault it finds a port bounced alone that takes credit beyond its peer's
+     * buffer, and, the credit properties set aside, the ping-pong of issue 27: the bounced port re-trains after its
+     * peer re-trained, where it should never re-train.
+     */
+    @Test
+    void failsOnThePreviousRuleWithThePingPong()
+    {
+        final LinkTrainingCheck.Counterexample any = previousRule(LinkTrainingConfig.ALL);
+        assertTrue(any.property().startsWith("credit beyond the buffer"), any::toString);
+        final LinkTrainingCheck.Counterexample pingPong = previousRule(LinkTrainingConfig.RETRAINING);
+        assertTrue(pingPong.property().startsWith("re-training: a re-trained more often than b"), pingPong::toString);
+        assertTrue(pingPong.listing().contains("INITIALIZE (re-trained: link error)"), pingPong::toString);
+    }
+
+    private static LinkTrainingCheck.Counterexample previousRule(final int properties)
+    {
+        final LinkTrainingConfig config =
+            LinkTrainingConfig.builder().bounces(1, 0).previousRule(true).properties(properties).build();
+        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config, 6).run();
+        System.out.println("link-training check, the previous rule (" + config + "): " + result);
+        assertNotNull(result.failure(), "the checker fails on the previous rule: " + result);
+        assertTrue(result.failure().events().size() <= 6, result::toString);
+        assertTrue(result.failure().events().stream().noneMatch(e -> LinkTrainingModel.describe(e).contains("->")),
+            "no wire fault: " + result);
+        return result.failure();
+    }
+}

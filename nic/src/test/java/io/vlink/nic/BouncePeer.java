@@ -1,0 +1,100 @@
+package io.vlink.nic;
+
+import io.vlink.core.credit.LinkState;
+import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.link.ShmLink;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.File;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The peer process of {@link LinkBounceTwoJvmTest}: an engine with one port over UDP or shm that stays up while the
+ * other process takes its port down and up. It receives {@link LinkBounceTest#MESSAGES} messages (in order), sends as
+ * many back, and prints what its port went through: {@code OK recoveries R downs D transitions T}.
+ */
+public final class BouncePeer
+{
+    static final long LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+    static final long FCP_PERIOD_NS = 100_000;
+
+    private BouncePeer()
+    {
+    }
+
+    static Engine.Builder builder(final String name, final File dir, final Consumer<Engine.Builder> link)
+    {
+        final Engine.Builder builder = Engine.builder().name(name).directory(dir).threading(ThreadingMode.SHARED)
+            .idle("backoff").vlBufferBlocks(64).fcpPeriodNs(FCP_PERIOD_NS)
+            // a peer descheduled for a while on a loaded 2-core machine is not a dead one here
+            .linkTimeoutNs(LINK_TIMEOUT_NS);
+        link.accept(builder);
+        return builder;
+    }
+
+    static Consumer<Engine.Builder> link(final String[] args, final int from)
+    {
+        if ("shm".equals(args[from]))
+        {
+            return b -> b.shm(Path.of(args[from + 1]), ShmLink.Role.parse(args[from + 2]));
+        }
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        final int local = Integer.parseInt(args[from + 1]);
+        final int remote = Integer.parseInt(args[from + 2]);
+        return b -> b.udp(new InetSocketAddress(loopback, local), new InetSocketAddress(loopback, remote), 2, 1);
+    }
+
+    /**
+     * @param args {@code udp local remote} or {@code shm file role}, then the counters directory and the seconds
+     *             allowed.
+     */
+    public static void main(final String[] args)
+    {
+        final File dir = new File(args[3]);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[4]));
+        String result;
+        try (Engine engine = builder("bounce-peer", dir, link(args, 0)).build())
+        {
+            final Port port = engine.port(0);
+            final QueuePair qp = port.createQueuePair(200, 2, 100);
+            final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+            final long[] received = new long[1];
+            final String[] error = new String[1];
+            long sent = 0;
+            while ((received[0] < LinkBounceTest.MESSAGES || sent < LinkBounceTest.MESSAGES ||
+                UdpPeer.transmitted(port) < LinkBounceTest.MESSAGES) && System.nanoTime() < deadline)
+            {
+                port.poll((buffer, offset, length, header) ->
+                {
+                    if (buffer.getLong(offset) != received[0] && null == error[0])
+                    {
+                        error[0] = "got " + buffer.getLong(offset) + ", expected " + received[0];
+                    }
+                    received[0]++;
+                }, 64);
+                if (received[0] == LinkBounceTest.MESSAGES && sent < LinkBounceTest.MESSAGES &&
+                    port.linkState() == LinkState.ACTIVE)
+                {
+                    message.putLong(0, sent);
+                    if (qp.offer(message, 0, 64) >= 0)
+                    {
+                        sent++;
+                    }
+                }
+                Thread.onSpinWait();
+            }
+            result = null != error[0] ? "FAIL " + error[0] : received[0] < LinkBounceTest.MESSAGES ||
+                sent < LinkBounceTest.MESSAGES ? "FAIL timed out: received " + received[0] + ", sent " + sent + ", transmitted " + UdpPeer.transmitted(port) +
+                ", " + port.linkState() + ", link frames received " + port.counters().linkFramesReceived().get() +
+                ", FCTBS " + port.counters().txFctbs(0).get() + " CL " + port.counters().txCreditLimit(0).get() :
+                "OK recoveries " + port.counters().linkErrorRecovery().get() + " downs " +
+                port.counters().linkDowned().get() + " transitions " + port.counters().linkTransitions().get();
+        }
+        System.out.println(result);
+        System.exit(result.startsWith("OK") ? 0 : 1);
+    }
+}

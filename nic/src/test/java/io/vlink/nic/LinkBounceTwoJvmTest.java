@@ -1,0 +1,187 @@
+package io.vlink.nic;
+
+import io.vlink.core.credit.LinkState;
+import io.vlink.nic.link.ShmLink;
+import io.vlink.nic.test.Deadline;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.File;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.DatagramChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link LinkBounceTest} across two processes, over UDP and shm: this process takes its port down and up 20 times,
+ * the peer process ({@link BouncePeer}) stays up and re-trains exactly once each time, this port never; after each
+ * bounce this engine runs 200,000 duty cycles without a transition, and the peer's port went through exactly its
+ * bring-up and four states a bounce. Then 10,000 messages each way arrive in order.
+ */
+@Tag("long")
+class LinkBounceTwoJvmTest
+{
+    private static final int SECONDS = 120;
+
+    @TempDir
+    File dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"udp", "shm"})
+    void aPortBouncedTwentyTimesCostsThePeerProcessOneRetrainingEachTime(final String kind) throws Exception
+    {
+        final String[] childLink;
+        final String[] parentLink;
+        if ("udp".equals(kind))
+        {
+            final int portA = freeUdpPort();
+            final int portB = freeUdpPort();
+            childLink = new String[] {"udp", String.valueOf(portB), String.valueOf(portA)};
+            parentLink = new String[] {"udp", String.valueOf(portA), String.valueOf(portB)};
+        }
+        else
+        {
+            final String file = dir.toPath().resolve("bounce.shm").toString();
+            childLink = new String[] {"shm", file, "b"};
+            parentLink = new String[] {"shm", file, "a"};
+        }
+        final List<String> command = new ArrayList<>(List.of(
+            new File(System.getProperty("java.home"), "bin/java").getPath(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"), BouncePeer.class.getName()));
+        command.addAll(List.of(childLink));
+        command.add(dir.getPath());
+        command.add(String.valueOf(SECONDS));
+        final Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final LinkBounceTest.CountingClock clock = new LinkBounceTest.CountingClock();
+        try
+        {
+            final Engine.Builder builder = BouncePeer.builder("bounce-parent", dir, link(parentLink))
+                .clocks(clock::nanoTime, SystemEpochClock.INSTANCE);
+            try (Engine engine = builder.build())
+            {
+                final Port a = engine.port(0);
+                Deadline.await(SECONDS, "Active", () -> a.linkState() == LinkState.ACTIVE, null);
+                for (int i = 1; i <= LinkBounceTest.BOUNCES; i++)
+                {
+                    a.down();
+                    Deadline.await(10, "Down", () -> a.linkState() == LinkState.DOWN, null);
+                    a.up();
+                    Deadline.await(SECONDS, "Active after bounce " + i, () -> a.linkState() == LinkState.ACTIVE, null);
+                    final long transitions = a.counters().linkTransitions().get();
+                    final long from = clock.reads.get();
+                    Deadline.await(SECONDS, "duty cycles after bounce " + i, () ->
+                        clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES, null);
+                    assertEquals(transitions, a.counters().linkTransitions().get(), "after bounce " + i);
+                }
+                assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
+                try
+                {
+                    exchange(a);
+                }
+                catch (final AssertionError ex)
+                {
+                    // what each side saw, for the report
+                    throw new AssertionError(ex.getMessage() + "\n  this port: " + describe(a) + "\n  the peer: " +
+                        new String(child.getInputStream().readNBytes(child.getInputStream().available()),
+                        StandardCharsets.UTF_8), ex);
+                }
+                assertTrue(child.waitFor(SECONDS, TimeUnit.SECONDS), "the peer process finished");
+            }
+            final String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            final String there = output.substring(output.lastIndexOf('\n') + 1);
+            System.out.println(kind + " peer: " + there);
+            assertEquals(0, child.exitValue(), output);
+            // bring-up (Initialize, Armed, Active), then each bounce: Down, Initialize, Armed, Active
+            assertEquals("OK recoveries " + LinkBounceTest.BOUNCES + " downs 0 transitions " +
+                (3 + 4 * LinkBounceTest.BOUNCES), there);
+        }
+        finally
+        {
+            child.destroyForcibly();
+        }
+    }
+
+    private static java.util.function.Consumer<Engine.Builder> link(final String[] spec)
+    {
+        if ("shm".equals(spec[0]))
+        {
+            return b -> b.shm(java.nio.file.Path.of(spec[1]), ShmLink.Role.parse(spec[2]));
+        }
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        return b -> b.udp(new InetSocketAddress(loopback, Integer.parseInt(spec[1])),
+            new InetSocketAddress(loopback, Integer.parseInt(spec[2])), 1, 2);
+    }
+
+    /** Messages to the peer, which echoes as many once it has them all: every one arrives, in order. */
+    private static void exchange(final Port a)
+    {
+        final QueuePair qp = a.createQueuePair(100, 1, 200);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+        final long[] sent = new long[1];
+        final long[] received = new long[1];
+        final String[] error = new String[1];
+        Deadline.await(SECONDS, "messages both ways", () ->
+        {
+            if (sent[0] < LinkBounceTest.MESSAGES)
+            {
+                message.putLong(0, sent[0]);
+                if (qp.offer(message, 0, 64) >= 0)
+                {
+                    sent[0]++;
+                }
+            }
+            a.poll((buffer, offset, length, header) ->
+            {
+                if (buffer.getLong(offset) != received[0] && null == error[0])
+                {
+                    error[0] = "got " + buffer.getLong(offset) + ", expected " + received[0];
+                }
+                received[0]++;
+            }, 64);
+            return received[0] == LinkBounceTest.MESSAGES;
+        }, null);
+        assertEquals(null, error[0]);
+    }
+
+    private static String describe(final Port a)
+    {
+        final io.vlink.nic.status.PortCounters c = a.counters();
+        final StringBuilder out = new StringBuilder(a.linkState().toString())
+            .append(", link frames sent ").append(c.linkFramesSent().get())
+            .append(" received ").append(c.linkFramesReceived().get())
+            .append(", fcp sent ").append(c.fcpSent().get()).append(" received ").append(c.fcpReceived().get())
+            .append(" discarded ").append(c.fcpDiscarded().get())
+            .append(", link drops: session ").append(c.linkSessionDrops().get())
+            .append(" replay ").append(c.linkReplayDrops().get()).append(" length ").append(c.linkLengthDrops().get())
+            .append(", downed ").append(c.linkDowned().get());
+        for (int vl = 0; vl < UdpPeer.VLS; vl++)
+        {
+            out.append("; VL").append(vl).append(" tx ").append(c.txPackets(vl).get())
+                .append(" rx ").append(c.rxPackets(vl).get()).append(" delivered ").append(c.deliveredPackets(vl).get())
+                .append(" FCTBS ").append(c.txFctbs(vl).get()).append(" CL ").append(c.txCreditLimit(vl).get())
+                .append(" ABR ").append(c.rxAbr(vl).get()).append(" free ").append(c.rxFreeBlocks(vl).get())
+                .append(" stalls ").append(c.creditStalls(vl).get());
+        }
+        return out.toString();
+    }
+
+    private static int freeUdpPort() throws Exception
+    {
+        try (DatagramChannel probe = DatagramChannel.open())
+        {
+            probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return ((InetSocketAddress)probe.getLocalAddress()).getPort();
+        }
+    }
+}
