@@ -7,7 +7,7 @@ import io.vlink.nic.EngineConfiguration;
 import io.vlink.nic.MemoryRegion;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
-import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.PacketHandler;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
@@ -51,7 +51,7 @@ public final class EngineTransport implements PerfTransport
     private final MemoryRegion region;
     private final String description;
     private MessageHandler handler;
-    private final ReceiveHandler receiver = (buffer, offset, length, header) -> handler.onMessage(buffer, offset);
+    private final PacketHandler receiver = packet -> handler.onMessage(packet.buffer(), packet.payloadOffset());
     private long peerIncarnation = Link.UNKNOWN_INCARNATION;
     private long offered;
 
