@@ -73,7 +73,7 @@ class LauncherTest
         assertTrue(first.startsWith("vlink: first use: building the command with Maven into tools/target: 25 to 35 " +
             "s on a quiet 2-core machine, up to 2 minutes on a busy one"), first);
         final String module = err.readLine();
-        assertTrue(module.matches("vlink: building vlink-core 0\\.1\\.0-SNAPSHOT \\[1/2] \\(\\d+ s\\)"), module);
+        assertTrue(module.matches("vlink: building vlink-core \\d+\\.\\d+\\.\\d+-SNAPSHOT \\[1/2] \\(\\d+ s\\)"), module);
         Files.createFile(go);
         String line = err.readLine();
         while (null != line && line.startsWith("vlink: building "))

@@ -32,40 +32,35 @@ class ApiCheckTest
 {
     private static final long DEADLINE_S = 240;
 
-    private static final String BROKEN = """
-        package io.vlink.core.arb;
+    /** ArbiterSource as 0.1.0 has it, but for its last member(s). */
+    private static String arbiterSource(final String last)
+    {
+        return """
+            package io.vlink.core.arb;
 
-        public interface ArbiterSource
-        {
-            boolean hasVl15();
+            public interface ArbiterSource
+            {
+                boolean hasVl15();
 
-            boolean hasFcp();
+                boolean hasFcp();
 
-            int headSize(int vl);
+                int headSize(int vl);
 
-            boolean canSend(int vl, long size);
-        }
-        """;
+            %s
+            }
+            """.formatted(last);
+    }
 
-    private static final String EXTENDED = """
-        package io.vlink.core.arb;
+    private static final String BROKEN = arbiterSource("    boolean canSend(int vl, long size);");
 
-        public interface ArbiterSource
-        {
-            boolean hasVl15();
-
-            boolean hasFcp();
-
-            int headSize(int vl);
-
+    private static final String EXTENDED = arbiterSource("""
             boolean canSend(int vl, int size);
 
             default int priority(int vl)
             {
                 return 0;
             }
-        }
-        """;
+        """);
 
     @TempDir
     Path dir;
