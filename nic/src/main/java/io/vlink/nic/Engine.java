@@ -4,6 +4,7 @@ import io.vlink.core.config.ConfigException;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.QosPort;
 import io.vlink.core.qos.QosReader;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.Sizes;
@@ -606,7 +607,11 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * Read the QoS settings from an {@code opensm.conf}.
+         * Read the QoS settings from an {@code opensm.conf}, as OpenSM programs them on a vlink port
+         * ({@link QosPort#vlink()}); a file OpenSM would program differently from what it says (a misread list, a
+         * folded or masked VL, a lost entry) is refused, as {@code vlink qos check} refuses it, since a builder has no
+         * one to warn. {@link QosConfig#read(Path, PortType, QosPort, QosReader.Mode, boolean)} with
+         * {@code APPLY} gives what OpenSM programs anyway, with its warnings, for {@link #qos(QosConfig)}.
          *
          * @param file     the file.
          * @param portType whose {@code qos_<type>_} options apply.
@@ -615,7 +620,7 @@ public final class Engine implements AutoCloseable
          */
         public Builder qos(final Path file, final PortType portType)
         {
-            final QosReader.Result result = QosConfig.read(file, portType, false);
+            final QosReader.Result result = QosConfig.read(file, portType, QosPort.vlink(), QosReader.Mode.CHECK, false);
             if (!result.ok())
             {
                 throw new ConfigException(result.diagnostics());

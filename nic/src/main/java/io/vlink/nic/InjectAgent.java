@@ -109,6 +109,9 @@ final class InjectAgent implements Agent
         // the values of the two gauges as last written (both start at 0 in a new counters file)
         private int publishedOccupancy;
         private long publishedPriorityChanges;
+        // cells injected per VL (tx_cells), and a bit per VL injected on since they were last published
+        private final long[] injectedCells = new long[PortCounters.VL_SLOTS];
+        private int injectedVls;
 
         // one pending packet per injector
         private final QueuePair[] pendingQp = new QueuePair[INJECTORS];
@@ -185,9 +188,15 @@ final class InjectAgent implements Agent
             return work;
         }
 
-        /** The two figures this agent owns, written only when they moved (most duty cycles move neither). */
+        /** The figures this agent owns, written only when they moved (most duty cycles move neither gauge). */
         private void publishGauges()
         {
+            for (int vls = injectedVls; vls != 0; vls &= vls - 1)
+            {
+                final int vl = Integer.numberOfTrailingZeros(vls);
+                counters.txCells(vl).setRelease(injectedCells[vl]);
+            }
+            injectedVls = 0;
             final int occupancy = cells.totalCells() - cells.freeCells();
             if (occupancy != publishedOccupancy)
             {
@@ -340,6 +349,8 @@ final class InjectAgent implements Agent
                 writeReadyPacket(cell, qp, seq, bytes, size, vl);
             }
             cells.publish(cell, size);
+            injectedCells[vl] += cells.cellsFor(size);
+            injectedVls |= 1 << vl;
             final TxPacket packet = packets[cell];
             packet.size = size;
             packet.vl = vl;

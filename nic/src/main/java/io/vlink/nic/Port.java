@@ -483,6 +483,15 @@ public final class Port
         return injectionConfig;
     }
 
+    /**
+     * @return a copy of the injection configuration this port runs (docs/injection.md): the engine's whole one, or
+     * {@link InjectionConfig#forPort} of the engine's settings.
+     */
+    public InjectionConfig injection()
+    {
+        return injectionConfig.copy();
+    }
+
     QueuePair[] queuePairs()
     {
         return queuePairs;

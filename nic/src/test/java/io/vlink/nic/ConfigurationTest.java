@@ -72,12 +72,12 @@ class ConfigurationTest
     void aRefusedOpensmConfStartsNothingAndSaysWhereAndWhy() throws Exception
     {
         final Path conf = dir.toPath().resolve("opensm.conf");
-        Files.writeString(conf, "qos_ca_max_vls 8\nqos_ca_vlarb_low 0:0,1:300\n");
+        Files.writeString(conf, "qos TRUE\nmax_op_vls 4\nqos_ca_vlarb_low 0:0,1:300\n");
         final ConfigException refused = assertThrows(ConfigException.class,
             () -> Engine.builder().name("refused").directory(dir).qos(conf, PortType.CA));
-        final String message = refused.diagnostics().get(0).toString();
-        assertTrue(message.startsWith(conf + ":2:"), message);
-        assertTrue(message.contains("error"), message);
+        final String message = refused.diagnostics().stream().filter(d -> d.isError()).findFirst().orElseThrow()
+            .toString();
+        assertTrue(message.startsWith(conf + ":3:24: error: qos_ca_vlarb_low: weight 300"), message);
         assertEquals(0, dir.listFiles((d, name) -> name.endsWith(".counters")).length);
     }
 }

@@ -38,7 +38,8 @@ class EveryMethodAfterCloseTest
     private static final Set<String> ENGINE_FIXED = Set.of(
         "name", "configuration", "threading", "threads", "countersSnapshot", "captureFailure", "isClosed", "close");
     private static final Set<String> PORT_FIXED = Set.of(
-        "id", "engine", "qos", "currentQos", "dataVls", "mtu", "maxPacketSize", "localLid", "remoteLid", "closeReport");
+        "id", "engine", "qos", "currentQos", "dataVls", "mtu", "maxPacketSize", "localLid", "remoteLid", "closeReport",
+        "injection");
     private static final Set<String> QUEUE_PAIR_FIXED = Set.of(
         "qpn", "sl", "remoteQpn", "port", "inlineCapacity", "capacity");
     private static final Set<String> COUNTERS_FILE_FIXED = Set.of("file", "name", "isClosed", "close");

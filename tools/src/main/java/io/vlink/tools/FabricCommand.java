@@ -1,11 +1,13 @@
 package io.vlink.tools;
 
+import io.vlink.core.config.Diagnostic;
 import io.vlink.core.credit.LineRate;
 import io.vlink.core.fabric.LftReader;
 import io.vlink.core.fabric.MinHopRouting;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.fabric.TopologyReader;
+import io.vlink.core.fabric.UpDownRouting;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosReader;
@@ -54,12 +56,31 @@ public final class FabricCommand implements Runnable
             description = "Rate of links whose line gives no speed: SDR_4X .. XDR_4X (default: ${DEFAULT-VALUE}).")
         LineRate rate;
 
+        @Option(names = "--lmc", paramLabel = "N", defaultValue = "0",
+            description = "OpenSM's LMC (opensm -l N, 0..7): ports the file gives no LID get 2^N LIDs each, as OpenSM " +
+                "assigns them (default: ${DEFAULT-VALUE}).")
+        int lmc;
+
+        @Option(names = "--routing", paramLabel = "ENGINE", defaultValue = "minhop",
+            description = "The OpenSM routing engine whose tables vlink computes: minhop or updn (default: " +
+                "${DEFAULT-VALUE}); --lft reads tables a subnet manager dumped instead.")
+        String routing;
+
+        @Option(names = "--root", paramLabel = "GUID", split = ",",
+            description = "updn's root switches, node GUIDs such as 0x200000 (OpenSM's root_guid_file); default: " +
+                "the switches OpenSM would find.")
+        List<String> roots;
+
         /**
          * @return the topology, or null after printing every finding (the caller exits 1).
          */
-        Topology read(final PrintWriter err)
+        Topology read(final CommandSpec spec, final PrintWriter err)
         {
-            final TopologyReader.Result result = TopologyReader.read(file, rate);
+            if (lmc < 0 || lmc > 7)
+            {
+                throw new ParameterException(spec.commandLine(), "--lmc " + lmc + ": give 0..7, as opensm -l takes");
+            }
+            final TopologyReader.Result result = TopologyReader.read(file, rate, lmc);
             final int errors = Diagnostics.print(err, result.diagnostics());
             if (!result.ok())
             {
@@ -69,9 +90,73 @@ public final class FabricCommand implements Runnable
             }
             return result.topology();
         }
+
+        /**
+         * @param spec the command, for usage errors.
+         * @param t    the topology.
+         * @param lft  forwarding tables a subnet manager dumped, or null to route with {@code --routing}.
+         * @param err  where findings go.
+         * @return the routes, or null when the dump was refused (its findings printed).
+         */
+        Routes routes(final CommandSpec spec, final Topology t, final Path lft, final PrintWriter err)
+        {
+            final long[] rootGuids = rootGuids(spec);
+            if (null != lft)
+            {
+                return readRoutes(t, lft, err);
+            }
+            switch (routing)
+            {
+                case "minhop":
+                    if (rootGuids.length > 0)
+                    {
+                        throw new ParameterException(spec.commandLine(), "--root is for --routing updn");
+                    }
+                    return MinHopRouting.route(t);
+                case "updn":
+                    if (UpDownRouting.rootsOf(t, rootGuids).length == 0)
+                    {
+                        err.println(file + ": updn: " + (rootGuids.length == 0 ? "no switch qualifies as a root" :
+                            "no --root GUID names a switch of the topology") + "; OpenSM then routes with minhop, and " +
+                            "so does vlink");
+                        err.flush();
+                    }
+                    return UpDownRouting.route(t, rootGuids);
+                default:
+                    throw new ParameterException(spec.commandLine(), "--routing " + routing + ": give minhop or updn");
+            }
+        }
+
+        private long[] rootGuids(final CommandSpec spec)
+        {
+            if (null == roots)
+            {
+                return new long[0];
+            }
+            final long[] guids = new long[roots.size()];
+            for (int i = 0; i < guids.length; i++)
+            {
+                final String text = roots.get(i).trim();
+                final String digits = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
+                try
+                {
+                    if (digits.isEmpty() || digits.length() > 16)
+                    {
+                        throw new NumberFormatException();
+                    }
+                    guids[i] = Long.parseUnsignedLong(digits, 16);
+                }
+                catch (final NumberFormatException ex)
+                {
+                    throw new ParameterException(spec.commandLine(), "--root " + Diagnostic.excerpt(text) +
+                        ": give switch node GUIDs in hex, e.g. 0x200000");
+                }
+            }
+            return guids;
+        }
     }
 
-    /**
+/**
      * @param qos  an opensm.conf, or null for OpenSM's defaults with 8 data VLs.
      * @param type which port type's options.
      * @param err  where findings go.
@@ -90,16 +175,12 @@ public final class FabricCommand implements Runnable
 
     /**
      * @param t   the topology.
-     * @param lft forwarding tables a subnet manager dumped, or null for min-hop routing.
+     * @param lft forwarding tables a subnet manager dumped.
      * @param err where findings go.
      * @return the routes, or null when the dump was refused (its findings printed).
      */
-    static Routes readRoutes(final Topology t, final Path lft, final PrintWriter err)
+    private static Routes readRoutes(final Topology t, final Path lft, final PrintWriter err)
     {
-        if (null == lft)
-        {
-            return MinHopRouting.route(t);
-        }
         final LftReader.Result result = LftReader.read(lft, t);
         final int errors = Diagnostics.print(err, result.diagnostics());
         if (!result.ok())
@@ -135,7 +216,7 @@ public final class FabricCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final Topology t = topology.read(err);
+            final Topology t = topology.read(spec, err);
             if (null == t)
             {
                 return Vlink.EXIT_FAILURE;
@@ -159,7 +240,7 @@ public final class FabricCommand implements Runnable
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
-            final Routes routes = MinHopRouting.route(t);
+            final Routes routes = topology.routes(spec, t, null, err);
             final StringBuilder text = new StringBuilder();
             int switches = 0;
             int routers = 0;
@@ -290,12 +371,12 @@ public final class FabricCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final Topology t = topology.read(err);
+            final Topology t = topology.read(spec, err);
             if (null == t)
             {
                 return Vlink.EXIT_FAILURE;
             }
-            final Routes routes = readRoutes(t, lft, err);
+            final Routes routes = topology.routes(spec, t, lft, err);
             if (null == routes)
             {
                 return Vlink.EXIT_FAILURE;

@@ -294,14 +294,14 @@ final class FabricSoakCommand implements Callable<Integer>
             }
             options.directory = directory;
 
-            final Topology t = topology.read(err);
+            final Topology t = topology.read(spec, err);
             if (null == t)
             {
                 return Vlink.EXIT_FAILURE;
             }
             options.topology = t;
             options.label = topology.file.getFileName().toString();
-            options.routes = FabricCommand.readRoutes(t, lft, err);
+            options.routes = topology.routes(spec, t, lft, err);
             options.ca = FabricCommand.readQos(qos, PortType.CA, err);
             options.external = FabricCommand.readQos(qos, PortType.SWE, err);
             options.management = FabricCommand.readQos(qos, PortType.SW0, err);
@@ -317,8 +317,8 @@ final class FabricSoakCommand implements Callable<Integer>
             if (options.ca.dataVls() != options.external.dataVls())
             {
                 err.println(qos + ": CA ports get " + options.ca.dataVls() + " data VLs and switch ports " +
-                    options.external.dataVls() + "; a link runs one VL count at both ends: give qos_ca_max_vls and " +
-                    "qos_swe_max_vls the same value");
+                    options.external.dataVls() + "; a link runs one VL count at both ends (OpenSM gives both the lower of " +
+                    "their VL capabilities, within max_op_vls)");
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }

@@ -160,12 +160,27 @@ final class InjectScenario
         final CellBuffer cells = new CellBuffer(config);
         try
         {
-            return new Run(cells, new InjectorArbiter(config, cells), out).run();
+            final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+            return new Run(cells, arbiter, new InjectorWaits(config, arbiter, largestCells(), drain), out).run();
         }
         finally
         {
             cells.close();
         }
+    }
+
+    /** @return the largest packet any command makes, in cells (the bounds' P). */
+    private int largestCells()
+    {
+        long largest = 1;
+        for (final Injector injector : injectors)
+        {
+            for (final long[] c : injector.commands)
+            {
+                largest = Math.max(largest, ((c[0] != 0 ? c[1] : Math.min(c[1], mtu)) + cell - 1) / cell);
+            }
+        }
+        return (int)largest;
     }
 
     private static String share(final int k, final long cells, final double fraction)
@@ -188,8 +203,7 @@ final class InjectScenario
         private final long[] left;
         private final long[] bytesLeft;
         private final long[] injectedCells;
-        private final long[] wait;
-        private final long[] maxWait;
+        private final InjectorWaits waits;
         private final long[] changes;
         private final boolean[] high;
         private final boolean[] ready;
@@ -207,18 +221,17 @@ final class InjectScenario
         private long changesSeen;
         private long timerDemotionsSeen;
 
-        Run(final CellBuffer cells, final InjectorArbiter arbiter, final Consumer<String> out)
+        Run(final CellBuffer cells, final InjectorArbiter arbiter, final InjectorWaits waits, final Consumer<String> out)
         {
             this.cells = cells;
             this.arbiter = arbiter;
+            this.waits = waits;
             this.out = out;
             n = injectors.size();
             command = new int[n];
             left = new long[n];
             bytesLeft = new long[n];
             injectedCells = new long[n];
-            wait = new long[n];
-            maxWait = new long[n];
             changes = new long[n];
             high = new boolean[n];
             ready = new boolean[n];
@@ -373,13 +386,7 @@ final class InjectScenario
                     priority(i, true, "low-mark", cells.occ(i) - (i == chosen ? cells.cellsFor(arbiter.claimedSize()) : 0));
                 }
             }
-            for (int i = 0; i < n; i++)
-            {
-                if (waiting[i] && i != chosen)
-                {
-                    wait[i]++;
-                }
-            }
+            waits.step(waiting, chosen);
             if (chosen != InjectorArbiter.NONE)
             {
                 injected(chosen, prio);
@@ -410,8 +417,6 @@ final class InjectScenario
             wireCells[tail] = used;
             wireSize++;
             injectedCells[i] += used;
-            maxWait[i] = Math.max(maxWait[i], wait[i]);
-            wait[i] = 0;
             ready[i] = false;
 
             final List<long[]> commands = injectors.get(i).commands;
@@ -507,7 +512,7 @@ final class InjectScenario
             for (int i = 0; i < n; i++)
             {
                 out.accept("injector " + i + " cells=" + injectedCells[i] + " stalls=" + arbiter.stalls(i) +
-                    " max-wait=" + Math.max(maxWait[i], wait[i]) + " changes=" + changes[i]);
+                    " max-wait=" + waits.maxWait(i) + " changes=" + changes[i]);
             }
         }
     }

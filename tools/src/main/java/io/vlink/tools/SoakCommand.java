@@ -564,6 +564,16 @@ public final class SoakCommand implements Callable<Integer>
         }
         out.println(String.format(Locale.ROOT, "VL15: sent %d, received %d, dropped %d, flushed %d",
             result.vl15Sent, result.vl15Received, result.vl15Dropped, result.vl15Flushed));
+        final StringBuilder cells = new StringBuilder("cells per buffer class (share / weight share):");
+        for (final SoakResult.Vl v : result.vls)
+        {
+            if (v.driven)
+            {
+                cells.append(String.format(Locale.ROOT, " VL%d %d (%.4f / %.4f)", v.vl, v.injectedCells, v.cellShare,
+                    v.weightShare));
+            }
+        }
+        out.println(cells.append(String.format(Locale.ROOT, " VL15 %d", result.vl15InjectedCells)));
         out.println(String.format(Locale.ROOT, "FCP: sent %d, received %d, discarded %d", result.fcpSent,
             result.fcpReceived, result.fcpDiscarded));
         if (!result.faultsInjected.isEmpty())

@@ -48,7 +48,8 @@ class FabricCommandTest
         assertEquals(0, cli.exitCode, cli::toString);
         assertTrue(cli.out.startsWith(lines(
             "Switch1 lid 1: dlid 1 -> port 0 (0 hops)",
-            "Switch1 lid 1: dlid 2 -> port 3 (1 hop)")), cli::toString);
+            "Switch1 lid 1: dlid 2 -> port 1 (1 hop)",
+            "Switch1 lid 1: dlid 3 -> port 3 (1 hop)")), cli::toString);
         assertTrue(cli.out.endsWith(lines("routes: 6 destinations, max hops 2, ports balanced within 0")), cli::toString);
         assertEquals("", cli.err);
     }
@@ -56,19 +57,21 @@ class FabricCommandTest
     @Test
     void routesFromAnLftDump() throws IOException
     {
+        // OpenSM 3.3.23's dump form (decimal range, trailer); the second switch's table lacks Hca4 (LID 6)
         final String topo = file("topology/net.2sw2path4hca");
         final Path lft = resources.resolve("lfts.dump");
         Files.writeString(lft, String.join("\n",
-            "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):",
-            "0x0001 000 # Switch",
-            "0x0002 005 # Switch",
-            "0x0003 001 # Channel Adapter",
-            "0x0004 005 # Channel Adapter",
-            "0x0005 002 # Channel Adapter",
-            "Unicast lids [0x0-0x6] of switch Lid 2 guid 0x0000000000300000 ('Switch2'):",
+            "Unicast lids [0-6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):",
+            "0x0001 000 # Switch portguid 0x0000000000200000: 'Switch1'",
+            "0x0002 001 # Channel Adapter portguid 0x0000000000100001: 'Hca1'",
+            "0x0003 005 # Switch portguid 0x0000000000200001: 'Switch2'",
+            "0x0004 005 # Channel Adapter portguid 0x0000000000100004: 'Hca2'",
+            "0x0005 002 # Channel Adapter portguid 0x0000000000100007: 'Hca3'",
+            "5 lids dumped",
+            "Unicast lids [0x0-0x6] of switch Lid 3 guid 0x0000000000200001 ('Switch2'):",
             "0x0001 003 # Switch",
-            "0x0002 000 # Switch",
-            "0x0003 003 # Channel Adapter",
+            "0x0002 003 # Channel Adapter",
+            "0x0003 000 # Switch",
             "0x0004 001 # Channel Adapter",
             "0x0005 003 # Channel Adapter",
             "",
@@ -77,7 +80,35 @@ class FabricCommandTest
         assertEquals(0, cli.exitCode, cli::toString);
         assertTrue(cli.out.contains(lines("Switch1 lid 1: dlid 4 -> port 5 (2 hops)")), cli::toString);
         assertTrue(cli.out.contains(lines("Switch1 lid 1: dlid 6 -> no route")), cli::toString);
-        assertTrue(cli.out.contains(lines("Switch2 lid 2: dlid 6 -> no route")), cli::toString);
+        assertTrue(cli.out.contains(lines("Switch2 lid 3: dlid 6 -> no route")), cli::toString);
+    }
+
+    @Test
+    void updnWithAGivenRootAndLmcOne()
+    {
+        final Cli cli = Cli.run("fabric", "routes", file("topology/fattree-dbl"), "--routing", "updn", "--root",
+            "0x200000,0x200001", "--lmc", "1");
+        assertEquals(0, cli.exitCode, cli::toString);
+        assertEquals("", cli.err);
+        assertTrue(cli.out.contains(lines("Spine1 lid 1: dlid 4 -> no route")),
+            "OpenSM's up/down leaves no route between two roots: " + cli);
+        final Cli auto = Cli.run("fabric", "routes", file("topology/fattree-dbl"), "--routing", "updn", "--lmc", "1");
+        assertEquals(cli.out, auto.out, "the spines are the roots OpenSM finds");
+        final Cli fallBack = Cli.run("fabric", "routes", file("topology/ring6"), "--routing", "updn");
+        assertEquals(0, fallBack.exitCode, fallBack::toString);
+        assertTrue(fallBack.err.endsWith("ring6: updn: no switch qualifies as a root; OpenSM then routes with minhop, " +
+            "and so does vlink" + System.lineSeparator()), fallBack::toString);
+        assertEquals(Cli.run("fabric", "routes", file("topology/ring6")).out, fallBack.out);
+    }
+
+    @Test
+    void routingUsageErrors()
+    {
+        final String topo = file("topology/net.2sw2path4hca");
+        assertEquals(2, Cli.run("fabric", "routes", topo, "--routing", "ftree").exitCode);
+        assertEquals(2, Cli.run("fabric", "routes", topo, "--root", "0x200000").exitCode);
+        assertEquals(2, Cli.run("fabric", "routes", topo, "--routing", "updn", "--root", "zz").exitCode);
+        assertEquals(2, Cli.run("fabric", "routes", topo, "--lmc", "8").exitCode);
     }
 
     @Test
@@ -95,7 +126,7 @@ class FabricCommandTest
             "  [5] -> \"Switch2\"[5] 4x EDR")), cli::toString);
         assertTrue(cli.out.contains(lines(
             "Ca \"Hca1\", 1 of 2 ports cabled",
-            "  [1] -> \"Switch1\"[1] 4x EDR, lid 3, at most 2 hops from any switch")), cli::toString);
+            "  [1] -> \"Switch1\"[1] 4x EDR, lid 2, at most 2 hops from any switch")), cli::toString);
         assertTrue(cli.out.contains("qos swe: 8 data VLs, VLHighLimit 0, SL2VL "), cli::toString);
         assertTrue(cli.out.endsWith(lines("routes: 6 destinations, max hops 2, ports balanced within 0")), cli::toString);
     }

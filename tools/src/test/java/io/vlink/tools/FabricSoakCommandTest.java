@@ -134,7 +134,7 @@ class FabricSoakCommandTest
     @ValueSource(strings = {"1", "2"})
     void theSameRingWithTheDatelineSlPolicyAndSl1OnVl1Completes(final String threads) throws IOException
     {
-        final String qos = write("qos.conf", "qos TRUE\nqos_max_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+        final String qos = write("qos.conf", "qos TRUE\nmax_op_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
         final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "30000",
             "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--qos", qos, "--sl-policy", "dateline:S0[1]",
             "--dir", dir.toString(), "--threads", threads);
@@ -146,10 +146,10 @@ class FabricSoakCommandTest
     @Test
     void anSlMapAssignsTheSameSlsAsTheDatelineAndCompletes() throws IOException
     {
-        // LIDs: switches 1..5, CAs 6..10; H_i sends to H_{i+2}, clockwise; the paths from H4 (to H1) and from H0
-        // (to H2) cross S0[1] -> S1[2]
-        final String map = write("sl.map", "# SRC DST SL\n10 7 1\n6 8 1\n");
-        final String qos = write("qos.conf", "qos TRUE\nqos_max_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+        // OpenSM's LIDs (ibsim's GUIDs byte-swapped): S0 1, H0 2, S1 3, S2 4, H1 5, S3 6, S4 7, H2 8, H3 9, H4 10;
+        // H_i sends to H_{i+2}, clockwise; the paths from H4 (to H1) and from H0 (to H2) cross S0[1] -> S1[2]
+        final String map = write("sl.map", "# SRC DST SL\n10 5 1\n2 8 1\n");
+        final String qos = write("qos.conf", "qos TRUE\nmax_op_vls 2\nqos_sl2vl 0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
         final Cli cli = Cli.run("fabric", "soak", write("ring5", RING), "--pattern", "shift", "--packets", "20000",
             "--seconds", "60", "--vl-buffer", "64", "--stall-ms", "300", "--qos", qos, "--sl-map", map,
             "--dir", dir.toString());

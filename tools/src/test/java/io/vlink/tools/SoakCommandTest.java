@@ -91,6 +91,9 @@ class SoakCommandTest
             assertEquals(0L, number(vl, "lost"));
             assertEquals(number(vl, "sent_packets"), number(vl, "received_packets"), vl.toString());
             assertEquals(512 * number(vl, "sent_packets"), number(vl, "received_bytes"), vl.toString());
+            // each packet of 512 bytes took 2 cells of 256 in the sender's buffer class of its VL
+            assertEquals(2 * number(vl, "sent_packets"), number(vl, "injected_cells"), vl.toString());
+            assertTrue(number(vl, "class_weight") >= 1, vl.toString());
             sent += number(vl, "sent_packets");
             predicted += ((Number)vl.get("predicted_share")).doubleValue();
         }
@@ -105,6 +108,10 @@ class SoakCommandTest
         assertEquals(false, vls(json).get(4).get("driven"));
         assertEquals(0L, number(vls(json).get(4), "sent_packets"));
         assertEquals(number(map(json, "vl15"), "sent"), number(map(json, "vl15"), "received"));
+        // an SMP of 288 bytes takes 2 cells; VL15's class weighs the default 16
+        assertEquals(2 * number(map(json, "vl15"), "sent"), number(map(json, "vl15"), "injected_cells"));
+        assertEquals(16L, number(map(json, "vl15"), "class_weight"));
+        assertTrue(last.out.contains("\ncells per buffer class (share / weight share): VL0 "), last.out);
         assertEquals(number(map(json, "fcp"), "sent"), number(map(json, "fcp"), "received"));
         final Map<String, Object> latency = map(json, "latency_ns");
         assertTrue(number(latency, "p50") > 0 && number(latency, "p50") <= number(latency, "p99") &&

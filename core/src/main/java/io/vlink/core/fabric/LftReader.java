@@ -13,15 +13,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the forwarding tables a real subnet manager computed, in either form OpenSM's tools print them, and matches
- * them to a {@link Topology}: OpenSM's {@code opensm-lfts.dump}
+ * Reads the forwarding tables a real subnet manager computed, in every form OpenSM's tools print them, and matches
+ * them to a {@link Topology}: OpenSM's {@code opensm-lfts.dump} (OpenSM 3.3.23 writes the LID range in decimal and ends
+ * each switch with {@code N lids dumped}; other versions write the range in hex)
  * <pre>
- * Unicast lids [0x0-0x5] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):
+ * Unicast lids [0-6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):
  * 0x0001 000 # Switch portguid 0x0000000000200000: 'Switch1'
  * 0x0002 001 # Channel Adapter portguid 0x0000000000100001: 'Hca1'
+ * 6 lids dumped
  * </pre>
- * and {@code ibroute}'s (the same rows with {@code : (...)} instead of {@code # ...}, two heading lines and a trailing
- * {@code N valid lids dumped}). A table's switch is found by GUID, or by LID when the topology has no GUIDs. A row
+ * and {@code ibroute}'s and {@code dump_fts}' (a hex range, {@code Lid N} or {@code DR path ...} in the heading, the
+ * same rows with {@code : (...)} instead of {@code # ...}, two heading lines and a trailing
+ * {@code N valid lids dumped}). A table's switch is found by GUID; when no switch has the heading's GUID and the
+ * topology gave no GUIDs of its own, by LID. A row
  * whose port has no cable in the topology is an error at its line; so is a route that loops or leaves the fabric
  * before its destination. Hop counts are found by following the tables.
  */
@@ -33,7 +37,8 @@ public final class LftReader
     public static final int MAX_LINE_LENGTH = 4096;
 
     private static final Pattern HEADER = Pattern.compile(
-        "^Unicast lids \\[0x([0-9A-Fa-f]+)-0x([0-9A-Fa-f]+)\\] of switch (?:Lid (\\d+)|DR path .*?) guid 0x([0-9A-Fa-f]+)\\s*(.*)$");
+        "^Unicast lids \\[(0x[0-9A-Fa-f]+|\\d+)-(0x[0-9A-Fa-f]+|\\d+)\\] of switch (?:Lid (\\d+)|DR path .*?) guid " +
+        "0x([0-9A-Fa-f]+)\\s*(.*)$");
     private static final Pattern ROW = Pattern.compile("^0x([0-9A-Fa-f]+)\\s+(\\d+)\\s*([#:].*)?$");
     private static final Pattern TRAILER = Pattern.compile("^\\d+ (valid )?lids dumped\\s*$");
 
@@ -77,7 +82,6 @@ public final class LftReader
     {
         final List<Diagnostic> diagnostics = new ArrayList<>();
         final Routes routes = Routes.empty(topology);
-        final boolean byGuid = topology.switches().stream().anyMatch(sw -> sw.guid() != 0);
         final boolean[] seen = new boolean[topology.nodes().size()];
         final List<int[]> rows = new ArrayList<>();
         Topology.Node sw = null;
@@ -109,11 +113,11 @@ public final class LftReader
                 sw = null;
                 final long guid = Long.parseUnsignedLong(header.group(4), 16);
                 final int lid = null == header.group(3) ? 0 : Integer.parseInt(header.group(3));
-                sw = match(topology, byGuid, guid, lid);
+                sw = match(topology, guid, lid);
                 if (null == sw)
                 {
-                    diagnostics.add(error(file, number, 1, "no switch of the topology has " + (byGuid ?
-                        "guid 0x" + header.group(4) : "lid " + lid) + "; was the dump taken from this fabric?"));
+                    diagnostics.add(error(file, number, 1, "no switch of the topology has guid 0x" + header.group(4) +
+                        (lid == 0 ? "" : " or lid " + lid) + "; was the dump taken from this fabric?"));
                 }
                 else if (seen[sw.index()])
                 {
@@ -180,11 +184,18 @@ public final class LftReader
         return new Result(diagnostics.stream().anyMatch(Diagnostic::isError) ? null : routes, diagnostics);
     }
 
-    private static Topology.Node match(final Topology topology, final boolean byGuid, final long guid, final int lid)
+    private static Topology.Node match(final Topology topology, final long guid, final int lid)
     {
         for (final Topology.Node node : topology.switches())
         {
-            if (byGuid ? node.guid() == guid : node.baseLid(0) == lid && lid != 0)
+            if (node.guid() == guid)
+            {
+                return node;
+            }
+        }
+        for (final Topology.Node node : topology.switches())
+        {
+            if (!node.guidGiven() && node.baseLid(0) == lid && lid != 0)
             {
                 return node;
             }

@@ -52,6 +52,9 @@ public final class Topology
         private final String id;
         private final String description;
         private final long guid;
+        private final boolean guidGiven;
+        private final long systemGuid;
+        private final long[] portGuid;
         private final int portCount;
         private final Link[] links;
         private final int[] baseLid;
@@ -63,6 +66,8 @@ public final class Topology
             final String id,
             final String description,
             final long guid,
+            final boolean guidGiven,
+            final long systemGuid,
             final int portCount)
         {
             this.index = index;
@@ -70,6 +75,9 @@ public final class Topology
             this.id = id;
             this.description = description;
             this.guid = guid;
+            this.guidGiven = guidGiven;
+            this.systemGuid = systemGuid;
+            this.portGuid = new long[portCount + 1];
             this.portCount = portCount;
             this.links = new Link[portCount + 1];
             this.baseLid = new int[portCount + 1];
@@ -111,11 +119,39 @@ public final class Topology
         }
 
         /**
-         * @return the node GUID from a preceding {@code switchguid=}/{@code caguid=} line, or 0 when unknown.
+         * @return the node GUID: from a preceding {@code switchguid=}/{@code caguid=}/{@code rtguid=} line, else the one
+         * {@code ibsim} gives the node (see {@link TopologyReader}).
          */
         public long guid()
         {
             return guid;
+        }
+
+        /**
+         * @return whether the file gave the node GUID ({@link #guid()} is otherwise ibsim's assignment).
+         */
+        public boolean guidGiven()
+        {
+            return guidGiven;
+        }
+
+        /**
+         * @return the system image GUID from a preceding {@code sysimgguid=} line, else the node GUID (as ibsim reports
+         * it). OpenSM's LMC routing spreads a port's LIDs over neighbours of different systems.
+         */
+        public long systemGuid()
+        {
+            return systemGuid;
+        }
+
+        /**
+         * @param port 0..N.
+         * @return the port GUID: a switch's is its port 0's for every port; a CA's or router's port P has its own (from
+         * the port line, else the node GUID + P, as ibsim gives it).
+         */
+        public long portGuid(final int port)
+        {
+            return portGuid[isSwitch() ? 0 : port];
         }
 
         /**
@@ -375,11 +411,18 @@ public final class Topology
             final String id,
             final String description,
             final long guid,
+            final boolean guidGiven,
+            final long systemGuid,
             final int portCount)
         {
-            final Node node = new Node(nodes.size(), type, id, description, guid, portCount);
+            final Node node = new Node(nodes.size(), type, id, description, guid, guidGiven, systemGuid, portCount);
             nodes.add(node);
             return node;
+        }
+
+        void portGuid(final Node node, final int port, final long guid)
+        {
+            node.portGuid[port] = guid;
         }
 
         void link(final Node a, final int portA, final Node b, final int portB, final LineRate rate, final int width)

@@ -28,9 +28,19 @@ import java.util.regex.Pattern;
  * Ca      2 "H-0002c903000e8f4c"    # "node1 HCA-1"
  * [1](2c903000e8f4d)  "S-0002c902004a5ad8"[1]   # lid 5 lmc 0 "MF0;switch-1:IS5030/U1" lid 3 4xQDR
  * </pre>
- * Every error is reported in one pass as {@code FILE:LINE:COL: error: what; how to fix}, and a topology with an
- * error is refused whole. Links must be named from both ends. Ports without a LID in the file get the lowest free
- * LIDs from 1 upward, in file order (a switch one for its port 0, a CA one per connected port).
+ * Every form {@code ibnetdiscover} prints is read: the default, {@code -g} (chassis groups, {@code [ext N]} port
+ * suffixes), {@code -s} (its {@code DR path ...} progress lines), {@code -f} ({@code s= w= v=} in the comments) and
+ * {@code -m}. Every error is reported in one pass as {@code FILE:LINE:COL: error: what; how to fix}, and a topology
+ * with an error is refused whole. Links must be named from both ends.
+ * <p>
+ * GUIDs the file does not give are the ones {@code ibsim} gives the same file: switches from 0x200000 upward (one
+ * each), channel adapters from 0x100000 (node GUID, then one per port: a CA of N ports takes N + 1), routers from 0;
+ * a {@code switchguid=}/{@code caguid=}/{@code rtguid=} line sets the next node's GUID of that kind, as in ibsim.
+ * Ports without a LID in the file get the LIDs OpenSM assigns on a fresh fabric: first the subnet manager's port
+ * (ibsim runs it on the file's first node: a switch's port 0, a CA's port 1), then every other port in the order of
+ * OpenSM's port table (port GUIDs compared as the little-endian machine stores them, byte-swapped), each the lowest
+ * free range of {@code 2^lmc} LIDs aligned to its size (a switch's port 0 takes one LID), a range's LIDs skipped for
+ * alignment lost (docs/fabric.md).
  */
 public final class TopologyReader
 {
@@ -42,13 +52,17 @@ public final class TopologyReader
     private static final Pattern HEADER = Pattern.compile(
         "^(Switch|Ca|Hca|Rt)([ \\t]+)(\\d+)[ \\t]+\"([^\"]*)\"[ \\t]*(#.*)?$");
     private static final Pattern PORT = Pattern.compile(
-        "^\\[(\\d+)\\](\\(([0-9A-Fa-fx]+)\\))?[ \\t]+\"([^\"]*)\"\\[(\\d+)\\](\\(([0-9A-Fa-fx]+)\\))?" +
-        "([ \\t]+w=(\\d+))?[ \\t]*(#.*)?$");
+        "^\\[(\\d+)\\](?:\\[ext \\d+\\])?(\\(([0-9A-Fa-fx]+)\\))?[ \\t]+\"([^\"]*)\"\\[(\\d+)\\](?:\\[ext \\d+\\])?" +
+        "([ \\t]*\\(([0-9A-Fa-fx]+)\\))?([ \\t]+w=(\\d+))?[ \\t]*(#.*)?$");
     private static final Pattern SWITCH_LID = Pattern.compile("(?:base|enhanced)\\s+port\\s+0\\s+lid\\s+(\\d+)\\s+lmc\\s+(\\d+)");
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
     private static final Pattern LID = Pattern.compile("\\blid\\s+(\\d+)(?:\\s+lmc\\s+(\\d+))?");
     private static final Pattern SPEED = Pattern.compile("\\b(1|2|4|8|12)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\\b");
-    private static final Pattern GUID_LINE = Pattern.compile("^(switchguid|caguid|sysimgguid)=0x([0-9A-Fa-f]{1,16})(\\(.*\\))?\\s*$");
+    private static final Pattern CHASSIS = Pattern.compile("^Chassis \\d+( \\(guid 0x[0-9A-Fa-f]+\\))?$");
+    private static final Pattern GUID_LINE = Pattern.compile(
+        "^(switchguid|caguid|hcaguids|rtguid|sysimgguid)=0x([0-9A-Fa-f]{1,16})(?:\\(([0-9A-Fa-f]{1,16})\\))?\\s*(#.*)?$");
+    /** ibsim's first GUID of each kind of node (switch, CA, router). */
+    private static final long[] IBSIM_GUID_BASE = {0x200000L, 0x100000L, 0L};
 
     private TopologyReader()
     {
@@ -57,9 +71,21 @@ public final class TopologyReader
     /**
      * @param file        the topology file.
      * @param defaultRate the rate of links whose line does not give one.
-     * @return the topology, or every finding.
+     * @return the topology (LMC 0 for ports the file gives none), or every finding.
      */
     public static Result read(final Path file, final LineRate defaultRate)
+    {
+        return read(file, defaultRate, 0);
+    }
+
+    /**
+     * @param file        the topology file.
+     * @param defaultRate the rate of links whose line does not give one.
+     * @param lmc         the LMC (0..7) OpenSM runs with ({@code opensm -l}): the LMC of every CA and router port
+     *                    the file gives no LID ({@code 2^lmc} LIDs each); a switch's port 0 always takes one LID.
+     * @return the topology, or every finding.
+     */
+    public static Result read(final Path file, final LineRate defaultRate, final int lmc)
     {
         final String name = file.toString();
         try
@@ -73,7 +99,7 @@ public final class TopologyReader
                 return refused(new Diagnostic(name, 0, 0, Diagnostic.Severity.ERROR,
                     "cannot read: larger than " + MAX_FILE_BYTES + " bytes; a topology file is text of a few megabytes"));
             }
-            return parse(name, new String(Files.readAllBytes(file), StandardCharsets.UTF_8), defaultRate);
+            return parse(name, new String(Files.readAllBytes(file), StandardCharsets.UTF_8), defaultRate, lmc);
         }
         catch (final IOException ex)
         {
@@ -85,11 +111,27 @@ public final class TopologyReader
      * @param file        the name to report findings against.
      * @param text        the file's text.
      * @param defaultRate the rate of links whose line does not give one.
-     * @return the topology, or every finding.
+     * @return the topology (LMC 0), or every finding.
      */
     public static Result parse(final String file, final String text, final LineRate defaultRate)
     {
-        return new Parse(file, defaultRate).run(text);
+        return parse(file, text, defaultRate, 0);
+    }
+
+    /**
+     * @param file        the name to report findings against.
+     * @param text        the file's text.
+     * @param defaultRate the rate of links whose line does not give one.
+     * @param lmc         OpenSM's LMC (0..7), as in {@link #read(Path, LineRate, int)}.
+     * @return the topology, or every finding.
+     */
+    public static Result parse(final String file, final String text, final LineRate defaultRate, final int lmc)
+    {
+        if (lmc < 0 || lmc > 7)
+        {
+            throw new IllegalArgumentException("lmc must be 0..7, got " + lmc);
+        }
+        return new Parse(file, defaultRate, lmc).run(text);
     }
 
     private static Result refused(final Diagnostic diagnostic)
@@ -104,6 +146,9 @@ public final class TopologyReader
         String id;
         String description;
         long guid;
+        boolean guidGiven;
+        long portGuid;
+        long systemGuid;
         int ports;
         int line;
         int idColumn;
@@ -131,6 +176,7 @@ public final class TopologyReader
         int ownLidColumn;
         int remoteLid;
         int remoteLidColumn;
+        long ownGuid;
         LineRate rate;
         int rateWidth;
         boolean linked;
@@ -143,15 +189,21 @@ public final class TopologyReader
         private final List<Diagnostic> diagnostics = new ArrayList<>();
         private final List<NodeRecord> records = new ArrayList<>();
         private final Map<String, NodeRecord> byId = new HashMap<>();
+        private final int lmc;
         private NodeRecord current;
-        private long pendingGuid;
+        /** The GUID the next node of each kind gets (switch, CA, router), as ibsim counts. */
+        private final long[] nextGuid = IBSIM_GUID_BASE.clone();
+        private final boolean[] guidLine = new boolean[3];
+        private long pendingPortGuid;
+        private long pendingSystemGuid;
         /** Port lines under a refused header: already reported with the header, so passed over. */
         private final NodeRecord refused = new NodeRecord();
 
-        Parse(final String file, final LineRate defaultRate)
+        Parse(final String file, final LineRate defaultRate, final int lmc)
         {
             this.file = file;
             this.defaultRate = defaultRate;
+            this.lmc = lmc;
         }
 
         Result run(final String text)
@@ -176,7 +228,20 @@ public final class TopologyReader
             final Topology.Builder builder = new Topology.Builder();
             for (final NodeRecord record : records)
             {
-                record.node = builder.node(record.type, record.id, record.description, record.guid, record.ports);
+                record.node = builder.node(record.type, record.id, record.description, record.guid, record.guidGiven,
+                    record.systemGuid, record.ports);
+                builder.portGuid(record.node, 0, record.portGuid);
+                for (int p = 1; p <= record.ports; p++)
+                {
+                    builder.portGuid(record.node, p, record.guid + p);
+                }
+                for (final PortRecord port : record.portLines)
+                {
+                    if (port.ownGuid != 0)
+                    {
+                        builder.portGuid(record.node, port.port, port.ownGuid);
+                    }
+                }
             }
             links(builder);
             lids(builder);
@@ -199,24 +264,17 @@ public final class TopologyReader
                 current = null;
                 return;
             }
-            if (trimmed.startsWith("#") || trimmed.equals("Non-Chassis Nodes") ||
-                trimmed.startsWith("vendid=") || trimmed.startsWith("devid="))
+            if (trimmed.startsWith("#") || trimmed.equals("Non-Chassis Nodes") || CHASSIS.matcher(trimmed).matches() ||
+                trimmed.startsWith("vendid=") || trimmed.startsWith("devid=") || trimmed.startsWith("Hostname: ") ||
+                trimmed.startsWith("DR path "))
             {
-                return;
+                return;   // ibnetdiscover's comments, -g chassis headings, -s progress lines
             }
             final int indent = line.indexOf(trimmed.charAt(0));
-            if (trimmed.startsWith("switchguid=") || trimmed.startsWith("caguid=") || trimmed.startsWith("sysimgguid="))
+            if (trimmed.startsWith("switchguid=") || trimmed.startsWith("caguid=") || trimmed.startsWith("hcaguids=") ||
+                trimmed.startsWith("rtguid=") || trimmed.startsWith("sysimgguid="))
             {
-                final Matcher m = GUID_LINE.matcher(trimmed);
-                if (!m.matches())
-                {
-                    error(number, indent + trimmed.indexOf('=') + 2,
-                        "malformed GUID; write it as ibnetdiscover does, e.g. switchguid=0x2c902004a5ad8");
-                }
-                else if (!m.group(1).equals("sysimgguid"))
-                {
-                    pendingGuid = Long.parseUnsignedLong(m.group(2), 16);
-                }
+                guid(number, indent, trimmed);
                 return;
             }
             final Matcher header = HEADER.matcher(trimmed);
@@ -261,6 +319,38 @@ public final class TopologyReader
                 "(Switch, Ca, Hca, Rt), port lines '[P] \"REMOTE\"[Q]', GUID lines and '#' comments");
         }
 
+        private void guid(final int number, final int indent, final String trimmed)
+        {
+            final Matcher m = GUID_LINE.matcher(trimmed);
+            if (!m.matches())
+            {
+                error(number, indent + trimmed.indexOf('=') + 2,
+                    "malformed GUID; write it as ibnetdiscover does, e.g. switchguid=0x2c902004a5ad8");
+                return;
+            }
+            final long value = Long.parseUnsignedLong(m.group(2), 16);
+            switch (m.group(1))
+            {
+                case "sysimgguid" -> pendingSystemGuid = value;
+                case "switchguid" ->
+                {
+                    nextGuid[0] = value;
+                    guidLine[0] = true;
+                    pendingPortGuid = null == m.group(3) ? 0 : Long.parseUnsignedLong(m.group(3), 16);
+                }
+                case "rtguid" ->
+                {
+                    nextGuid[2] = value;
+                    guidLine[2] = true;
+                }
+                default ->
+                {
+                    nextGuid[1] = value;
+                    guidLine[1] = true;
+                }
+            }
+        }
+
         private void header(final int number, final int indent, final Matcher m)
         {
             final NodeRecord record = new NodeRecord();
@@ -275,8 +365,7 @@ public final class TopologyReader
             record.ports = parseInt(m.group(3));
             record.id = m.group(4);
             record.idColumn = indent + m.start(4);
-            record.guid = pendingGuid;
-            pendingGuid = 0;
+            final int kind = record.type == Topology.NodeType.SWITCH ? 0 : record.type == Topology.NodeType.CA ? 1 : 2;
             final String comment = m.group(5);
             record.description = record.id;
             current = refused;
@@ -322,6 +411,15 @@ public final class TopologyReader
                     }
                 }
             }
+            // ibsim's GUIDs: the node takes its kind's next GUID; a switch reserves one, a CA or router one per port too
+            record.guid = nextGuid[kind];
+            record.guidGiven = guidLine[kind];
+            guidLine[kind] = false;
+            nextGuid[kind] += kind == 0 ? 1 : record.ports + 1;
+            record.portGuid = kind == 0 && pendingPortGuid != 0 ? pendingPortGuid : record.guid;
+            record.systemGuid = pendingSystemGuid != 0 ? pendingSystemGuid : record.guid;
+            pendingPortGuid = 0;
+            pendingSystemGuid = 0;
             records.add(record);
             byId.put(record.id, record);
             current = record;
@@ -345,6 +443,10 @@ public final class TopologyReader
                 {
                     error(number, indent + m.start(9) + 1, "link width w=" + m.group(9) + " is not 1, 4 or 12");
                 }
+            }
+            if (null != m.group(3) && current.type != Topology.NodeType.SWITCH)
+            {
+                port.ownGuid = parseGuid(m.group(3));
             }
             final String comment = m.group(10);
             if (null != comment)
@@ -494,32 +596,8 @@ public final class TopologyReader
                     }
                 }
             }
-            // then the lowest free LID, in file order, for every port that needs one
-            int next = 1;
-            for (final NodeRecord record : records)
-            {
-                if (record.type == Topology.NodeType.SWITCH)
-                {
-                    if (record.node.baseLid(0) == 0)
-                    {
-                        next = free(owner, next);
-                        owner.put(next, record.id);
-                        builder.lid(record.node, 0, next, 0);
-                    }
-                }
-                else
-                {
-                    for (final PortRecord port : record.portLines)
-                    {
-                        if (record.node.baseLid(port.port) == 0 && port.ownLid == 0)
-                        {
-                            next = free(owner, next);
-                            owner.put(next, record.id);
-                            builder.lid(record.node, port.port, next, 0);
-                        }
-                    }
-                }
-            }
+            // then OpenSM's assignment for every port that needs a LID
+            assignLids(builder, owner);
             // remote LIDs the comments give must agree with the remote's own
             for (final NodeRecord record : records)
             {
@@ -539,6 +617,121 @@ public final class TopologyReader
                     }
                 }
             }
+        }
+
+        /**
+         * OpenSM's LID manager on a fresh fabric (no guid2lid cache, {@code reassign_lids FALSE}): the LIDs the ports
+         * already have are kept, the rest of 1..0xBFFF is a list of free ranges; the subnet manager's own port takes a
+         * range first, then every port in the order of the port table (a map keyed by the port GUID in network byte
+         * order, compared as a 64-bit number on a little-endian machine: the byte-swapped GUID). A range of 2^lmc LIDs
+         * starts at the first free LID, moved up to a multiple of 2^lmc; the LIDs passed over are lost.
+         */
+        private void assignLids(final Topology.Builder builder, final Map<Integer, String> owner)
+        {
+            final List<long[]> wanted = new ArrayList<>();   // {record index, port, sort key}
+            for (int r = 0; r < records.size(); r++)
+            {
+                final NodeRecord record = records.get(r);
+                if (record.type == Topology.NodeType.SWITCH)
+                {
+                    if (record.node.baseLid(0) == 0)
+                    {
+                        wanted.add(new long[]{r, 0, Long.reverseBytes(record.portGuid)});
+                    }
+                    continue;
+                }
+                for (final PortRecord port : record.portLines)
+                {
+                    if (record.node.baseLid(port.port) == 0 && port.ownLid == 0 && port.linked)
+                    {
+                        wanted.add(new long[]{r, port.port, Long.reverseBytes(record.node.portGuid(port.port))});
+                    }
+                }
+            }
+            final long[] sm = wanted.isEmpty() || wanted.get(0)[0] != 0 ? null : smPort(wanted);
+            wanted.sort((x, y) -> x == sm ? -1 : y == sm ? 1 : Long.compareUnsigned(x[2], y[2]));
+            final List<int[]> free = freeRanges(owner);
+            for (final long[] w : wanted)
+            {
+                final NodeRecord record = records.get((int)w[0]);
+                final int port = (int)w[1];
+                final int count = record.type == Topology.NodeType.SWITCH ? 1 : 1 << lmc;
+                final int lid = take(free, count);
+                if (lid == 0)
+                {
+                    error(record.line, record.idColumn, "no free LIDs left for \"" + quote(record.id) + "\" port " + port +
+                        "; a subnet has LIDs 1.." + Topology.MAX_UNICAST_LID);
+                    return;
+                }
+                builder.lid(record.node, port, lid, record.type == Topology.NodeType.SWITCH ? 0 : lmc);
+            }
+        }
+
+        /** ibsim attaches the subnet manager to the file's first node: a switch's port 0, else its first port. */
+        private static long[] smPort(final List<long[]> wanted)
+        {
+            long[] first = null;
+            for (final long[] w : wanted)
+            {
+                if (w[0] == 0 && (null == first || w[1] < first[1]))
+                {
+                    first = w;
+                }
+            }
+            return first;
+        }
+
+        private static List<int[]> freeRanges(final Map<Integer, String> owner)
+        {
+            final List<int[]> free = new ArrayList<>();
+            int start = 0;
+            for (int lid = 1; lid <= Topology.MAX_UNICAST_LID; lid++)
+            {
+                if (owner.containsKey(lid))
+                {
+                    if (start != 0)
+                    {
+                        free.add(new int[]{start, lid - 1});
+                        start = 0;
+                    }
+                }
+                else if (start == 0)
+                {
+                    start = lid;
+                }
+            }
+            if (start != 0)
+            {
+                free.add(new int[]{start, Topology.MAX_UNICAST_LID});
+            }
+            return free;
+        }
+
+        /** OpenSM's {@code lid_mgr_find_free_lid_range}: the first range that holds an aligned run of count LIDs. */
+        private static int take(final List<int[]> free, final int count)
+        {
+            for (int i = 0; i < free.size(); i++)
+            {
+                final int[] range = free.get(i);
+                int lid = range[0];
+                if (count > 1 && (lid & (count - 1)) != 0)
+                {
+                    lid = (lid + count) & ~(count - 1);
+                }
+                if (lid + count - 1 <= range[1])
+                {
+                    if (lid + count - 1 == range[1])
+                    {
+                        free.remove(i);
+                    }
+                    else
+                    {
+                        range[0] = lid + count;
+                    }
+                    return lid;
+                }
+            }
+            return 0;
         }
 
         private boolean claim(
@@ -578,16 +771,6 @@ public final class TopologyReader
             return true;
         }
 
-        private static int free(final Map<Integer, String> owner, final int from)
-        {
-            int lid = from;
-            while (owner.containsKey(lid))
-            {
-                lid++;
-            }
-            return lid;
-        }
-
         private void error(final int line, final int column, final String message)
         {
             diagnostics.add(new Diagnostic(file, line, column, Diagnostic.Severity.ERROR, message));
@@ -596,6 +779,19 @@ public final class TopologyReader
         private void warning(final int line, final int column, final String message)
         {
             diagnostics.add(new Diagnostic(file, line, column, Diagnostic.Severity.WARNING, message));
+        }
+
+        private static long parseGuid(final String hex)
+        {
+            final String digits = hex.startsWith("0x") || hex.startsWith("0X") ? hex.substring(2) : hex;
+            try
+            {
+                return digits.isEmpty() || digits.length() > 16 ? 0 : Long.parseUnsignedLong(digits, 16);
+            }
+            catch (final NumberFormatException ex)
+            {
+                return 0;
+            }
         }
 
         private static int parseInt(final String digits)

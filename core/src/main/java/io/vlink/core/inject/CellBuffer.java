@@ -243,6 +243,31 @@ public final class CellBuffer
     }
 
     /**
+     * Injecting thread: whether class {@code bufferClass} can take {@code cells} cells while class {@code waiting}
+     * waits for cells, without taking any cell the waiting class could use, now or later: the packet fits in the
+     * class's own reserved cells, or it fits and the shared cells held by every class but the waiting one stay within
+     * what the pool has beyond the waiting class's shared limit (so that limit, never the pool, caps the waiting
+     * class, whatever it holds). With a shared limit of the whole pool only reserved cells qualify; with shared limits
+     * that sum to the pool at most (an engine's port) every packet that fits does.
+     *
+     * @param bufferClass the class that would take the cells.
+     * @param cells       cells to take.
+     * @param waiting     the class waiting for cells.
+     * @return true when the claim would leave {@code available(waiting)} as it is, now and after any release.
+     */
+    boolean fitsBeside(final int bufferClass, final int cells, final int waiting)
+    {
+        final int room = this.room[bufferClass];
+        if (cells <= room)
+        {
+            return true;
+        }
+        final int shared = cells - Math.max(0, room);
+        final int heldByOthers = sharedUsed - Math.max(0, -this.room[waiting]);
+        return cells <= available(bufferClass) && heldByOthers + shared <= sharedPool - sharedLimit[waiting];
+    }
+
+    /**
      * Injecting thread. Take the cells of one packet, reserved cells of the class first, then shared ones.
      *
      * @param injector    the injector the packet comes from (its OCC grows).

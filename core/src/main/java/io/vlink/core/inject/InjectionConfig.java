@@ -1,5 +1,6 @@
 package io.vlink.core.inject;
 
+import io.vlink.core.arb.SharePrediction;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketChecker;
@@ -46,6 +47,12 @@ public final class InjectionConfig
     public static final int PORT_SMP_INJECTOR = LrhFlyweight.SL_COUNT;
     /** A port's injectors: one per SL and one for SMPs ({@link #forPort}). */
     public static final int PORT_INJECTORS = PORT_SMP_INJECTOR + 1;
+    /** The VL arbitration's decisions simulated to weigh a port's classes ({@link #forPort}), with packets of 64 bytes
+     * up to the MTU. */
+    private static final int PREDICTION_GRANTS = 8192;
+    private static final int PREDICTION_SMALLEST = 64;
+    /** The largest weight {@link #forPort} gives a class: 4,096 times the smallest. */
+    private static final int MAX_PORT_WEIGHT = DEFAULT_CLASS_WEIGHT << 12;
     /** Ours: an engine's port shares 2,048 cells (512 KiB) among its classes unless told otherwise. */
     public static final int PORT_SHARED_CELLS = 2048;
 
@@ -102,8 +109,12 @@ public final class InjectionConfig
      * VL15 (class {@code dataVls}), so that a backlog on one VL cannot take the cells every other VL needs. Each
      * class keeps room for its largest packet (the MTU and {@link PacketChecker#HEADERS_ALLOWANCE}) of its own and
      * may hold an equal share of the shared pool. An SL's injector is in its VL's class by the SL2VL table; an SL
-     * that SL2VL maps to VL15 or a VL the port lacks (whose packets are dropped) is put in class 0. Marks, timers
-     * and class weights are the defaults.
+     * that SL2VL maps to VL15 or a VL the port lacks (whose packets are dropped) is put in class 0. A data VL's class
+     * weighs the VL's share of the link when every VL the tables serve is backlogged ({@link SharePrediction}, packets
+     * of 64 bytes to the MTU), scaled so that the VL with the smallest share weighs {@link #DEFAULT_CLASS_WEIGHT} (at
+     * most 4,096 times that): when the host rather than the link is the bottleneck, the cells still go to the VLs in
+     * the proportions the link would send them. A VL the tables never serve, and VL15, weigh the default; marks and
+     * timers are the defaults.
      *
      * @param qos          the port's data VLs and SL2VL table.
      * @param mtu          the port's MTU.
@@ -124,9 +135,23 @@ public final class InjectionConfig
             .idcThreshold(idcThreshold);
         final int cellSize = config.cellSize();
         final int reserved = (mtu + PacketChecker.HEADERS_ALLOWANCE + cellSize - 1) / cellSize;
+        // each data VL's class weighs what the VL arbitration gives the VL when every VL is backlogged, scaled so that the
+        // VL with the smallest share weighs the default (no turn shorter than the default's): the cells go to the classes
+        // in the proportions the link sends them
+        final boolean[] servable = SharePrediction.servableVls(qos);
+        final double[] shares =
+            SharePrediction.backlogged(qos, servable, PREDICTION_SMALLEST, mtu, 1, PREDICTION_GRANTS);
+        double smallest = Double.MAX_VALUE;
+        for (int vl = 0; vl < dataVls; vl++)
+        {
+            smallest = shares[vl] > 0 ? Math.min(smallest, shares[vl]) : smallest;
+        }
         for (int c = 0; c < classes; c++)
         {
-            config.bufferClass(c, reserved, sharedCells / classes, DEFAULT_CLASS_WEIGHT, Policy.ROUND_ROBIN);
+            final int weight = c < dataVls && shares[c] > 0 ?
+                (int)Math.min(MAX_PORT_WEIGHT, Math.round(DEFAULT_CLASS_WEIGHT * shares[c] / smallest)) :
+                DEFAULT_CLASS_WEIGHT;
+            config.bufferClass(c, reserved, sharedCells / classes, weight, Policy.ROUND_ROBIN);
         }
         for (int sl = 0; sl < LrhFlyweight.SL_COUNT; sl++)
         {
@@ -354,6 +379,30 @@ public final class InjectionConfig
     public int classOf(final int injector)
     {
         return injectorClass[injector];
+    }
+
+    /**
+     * @param injector which.
+     * @return its own low mark (DMA commands), in cells.
+     */
+    public int lowMark(final int injector)
+    {
+        return lowMark[injector];
+    }
+
+    /** @return the global low mark of immediate-data commands, in cells. */
+    public int idcLowMark()
+    {
+        return idcLowMark;
+    }
+
+    /**
+     * @param bufferClass which.
+     * @return its weight: cells per turn of the class round robin.
+     */
+    public int weight(final int bufferClass)
+    {
+        return classWeight[bufferClass];
     }
 
     /** @return cell size in bytes. */

@@ -18,25 +18,30 @@ package io.vlink.core.inject;
  * <p>
  * <b>Selection</b> (Fig. 4B), one packet per {@link #select}:
  * <ol>
- * <li>among the enabled buffer classes (one of its injectors has a packet ready that fits in the cells the
- * class has available: reserved plus its share of the shared pool), weighted round robin counted in cells:
- * the class under the pointer keeps the turn while its credit is positive; each packet subtracts its cells
- * (the last may overdraw, the debt carries into the next turn, so packet size cannot skew the shares); a new
- * turn adds the class's weight; a class found not enabled forfeits a positive credit;</li>
- * <li>within the class, a high-priority injector with a packet ready, else a low-priority one; among equals
- * the first from the class's start point: after the previously chosen injector (round robin, the default) or
- * the class's first injector (first available). If the chosen injector's packet does not fit in the cells its
- * class has available, it is refused (a <em>stall</em>), the class counts as not enabled for this selection
- * and, under round robin, the injector keeps its place at the head of the class: smaller packets of its class
- * cannot overtake it for ever. With every class's reserved cells at least the cells of its largest packet
- * (the default: 17 cells of 256 bytes, a 4096-byte MTU packet with headers), no injector waits unboundedly.</li>
+ * <li>buffer classes by weighted round robin counted in cells: the class under the pointer keeps the turn while its
+ * credit is positive; each packet subtracts its cells (the last may overdraw, the debt carries into the next turn,
+ * so packet size cannot skew the shares); a new turn adds the class's weight; a class with no ready injector forfeits
+ * a positive credit;</li>
+ * <li>within the class, a high-priority injector with a packet ready, else a low-priority one; among equals the first
+ * from the class's start point: after the previously chosen injector (round robin, the default) or the class's first
+ * injector (first available).</li>
  * </ol>
+ * <b>A class holds its turn for cells.</b> When the chosen injector's packet does not fit in the cells its class has
+ * available, the class keeps its turn and its credit until it fits (a <em>stall</em> each selection), and the injector
+ * keeps its place at the head of the class: the cells the wire frees go to it, never to a class with smaller packets,
+ * so no class and no high-priority injector starves whatever the packet sizes. Meanwhile another class may inject a
+ * packet that takes none of the cells the waiting class could use (its own reserved cells, or shared cells beyond the
+ * waiting class's shared limit; {@link CellBuffer#fitsBeside}): the buffer is not left idle for a packet that could
+ * go. Such a packet is not charged to its class's credit and is counted apart ({@link #besideCells}).
+ * {@link InjectionBounds} gives the waits and the share slack this guarantees (docs/injection.md, "Guarantees").
+ * <p>
  * The chosen injector's cells are claimed at once; its packet is then consumed (call {@link #ready} for its
  * next packet).
  * <p>
  * Figures: OCC per injector and IDC cells apart, cells per class (from the {@link CellBuffer}), priority
- * changes, timer demotions, stalls (the injector chosen within its class had a packet ready and was refused
- * because its class lacked cells), cells injected per class and each class's share.
+ * changes, timer demotions, stalls (selections in which the injector chosen in the class whose turn it is had a
+ * packet ready and its class lacked the cells), cells injected per class (those beside a waiting class apart too) and
+ * each class's share.
  * <p>
  * Single-threaded (the injecting thread of the {@link CellBuffer} contract), allocation-free after
  * construction. OCC changes reach the arbiter through {@link CellBuffer#reclaim}'s handler ({@link #select}
@@ -73,10 +78,11 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private static final int WORD_BASE = 6;
     private static final int WORDS = 7;
     private static final int CLASS_INTS = 8;
-    // per class, longs: credit in cells, the weights it was granted and the surplus it forfeited (so the cells it
-    // injected are granted - forfeited - credit, with nothing counted per packet), the selection that last refused it
+    // per class, longs: credit in cells, the weights it was granted, the cells it injected beside a class waiting for
+    // cells (not charged to its credit) and the surplus it forfeited (so the cells it injected are granted - forfeited -
+    // credit + beside, with nothing counted per turn packet)
     private static final int GRANTED = 1;
-    private static final int REFUSED = 2;
+    private static final int BESIDE = 2;
     private static final int FORFEITED = 3;
     private static final int CLASS_LONGS = 4;
 
@@ -108,8 +114,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     // the injectors of each class in class order, the classes one after the other
     private final int[] members;
 
-    private long selections;
     private int classPointer;
+    // the class where the search for an injection beside a waiting class starts: after the last that injected so
+    private int besidePointer;
     private long now;
 
     private int claimedCell = CellBuffer.NO_CELL;
@@ -357,8 +364,16 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     /**
      * Everything the fast path of {@link #select} does not decide: stage 1's weighted round robin from class
-     * {@code start} (each class is refused at most once per selection; a class in debt gets its weight on every
-     * visit, so the loop ends with an injection or when every class was refused) and stage 2 in full.
+     * {@code start} and stage 2 in full. A class with no credit is passed (the next is granted its weight), a class
+     * with no ready injector forfeits a positive credit and is passed; the first class with credit and a ready
+     * injector has the turn: its chosen injector's packet is injected when it fits, else the class <em>holds</em> the
+     * turn (a stall) and another class may inject beside it: a packet that takes none of the cells the waiting class
+     * could use ({@link CellBuffer#fitsBeside}: its own reserved cells, or shared cells beyond the waiting class's
+     * shared limit), so the buffer is not left idle. The classes are tried in turn from the one after the last that
+     * injected so, each with its stage 2 choice (head of line: a smaller packet behind it does not go); such a packet
+     * is not charged to its class's credit (it takes nothing from the turns of the others) and is counted apart
+     * ({@link #besideCells}). A class in debt gets its weight on every visit and some class has a ready injector, so
+     * the loop ends.
      * <p>
      * One method on purpose: larger than C2's limit for inlining a hot callee ({@code FreqInlineSize}, 325 bytes of
      * bytecode), it is compiled on its own and stays out of {@code select}'s code, whose fast path then has the
@@ -371,68 +386,82 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         {
             return NONE;
         }
-        final long stamp = ++selections;
         final long[] classLong = this.classLong;
         final int[] classInt = this.classInt;
-        final int classes = this.classes;
-        int refused = 0;
         int c = start;
-        while (refused < classes)
+        while (true)
         {
             final int k = c * CLASS_LONGS;
-            if (classLong[k + REFUSED] == stamp)
+            if (classLong[k] > 0)
             {
-                // already refused in this selection: not examined again (one stall per selection), no surplus
-                forfeit(k);
-            }
-            else if (classLong[k] > 0)
-            {
-                // stage 2: a high-priority ready injector from the start point, else a low one
                 final int ck = c * CLASS_INTS;
                 final boolean roundRobin = classInt[ck + WRAP] != 0;
-                final int from = roundRobin ? classInt[ck] : 0;
-                final int chosen = anyReady(c) ? chooseByScan(c, from) : -1;
+                // stage 2: a high-priority ready injector from the start point, else a low one
+                final int chosen = anyReady(c) ? chooseByScan(c, roundRobin ? classInt[ck] : 0) : -1;
                 if (chosen >= 0)
                 {
                     final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
-                    final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
-                    final int used = (int)(packet >>> 32);
-                    if (used > cells.available(c))
+                    final int used = (int)(injectorLong[injector * INJECTOR_LONGS + PACKET] >>> 32);
+                    if (used <= cells.available(c))
                     {
-                        // refused for lack of cells: the class is not enabled, and the injector keeps its place
-                        // (head of line), so smaller packets of the class cannot starve it while its cells drain
-                        stalls[injector]++;
-                        totalStalls++;
-                        if (roundRobin)
-                        {
-                            classInt[ck] = chosen;
-                        }
-                    }
-                    else
-                    {
-                        if (roundRobin)
-                        {
-                            classInt[ck] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
-                        }
-                        claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
-                        claimedSize = (int)packet;
-                        final int at = injectorInt[injector * INJECTOR_INTS];
-                        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
+                        claim(c, chosen, injector);
                         charge(c, used);
-                        evaluate(injector);
                         return injector;
                     }
+                    // the class holds its turn and its credit until the packet fits: the cells it can use are kept
+                    // for it, and its injector keeps its place (head of line), so nothing of its own class overtakes it
+                    stalls[injector]++;
+                    totalStalls++;
+                    if (roundRobin)
+                    {
+                        classInt[ck] = chosen;
+                    }
+                    // beside it: the other classes in turn from the one after the last that injected so, each with its
+                    // stage 2 choice (head of line), the first whose packet takes none of the cells c could use
+                    int d = besidePointer;
+                    for (int n = 0; n < classes; n++)
+                    {
+                        if (d != c && anyReady(d))
+                        {
+                            final int dk = d * CLASS_INTS;
+                            final int next = chooseByScan(d, classInt[dk + WRAP] != 0 ? classInt[dk] : 0);
+                            final int other = members[classInt[dk + MEMBER_BASE] + next];
+                            final int cells = (int)(injectorLong[other * INJECTOR_LONGS + PACKET] >>> 32);
+                            if (this.cells.fitsBeside(d, cells, c))
+                            {
+                                claim(d, next, other);
+                                classLong[d * CLASS_LONGS + BESIDE] += cells;
+                                besidePointer = d + 1 == classes ? 0 : d + 1;
+                                return other;
+                            }
+                        }
+                        d = d + 1 == classes ? 0 : d + 1;
+                    }
+                    return NONE;
                 }
-                // not enabled: forfeit a surplus, keep a debt
+                // no ready injector: forfeit a surplus, keep a debt
                 forfeit(k);
-                classLong[k + REFUSED] = stamp;
-                refused++;
             }
             c = c + 1 == classes ? 0 : c + 1;
             classPointer = c;
             grant(c);
         }
-        return NONE;
+    }
+
+    /** Stage 2's injection: the start point moves past the chosen one (round robin), its cells are claimed. */
+    private void claim(final int c, final int chosen, final int injector)
+    {
+        final int ck = c * CLASS_INTS;
+        if (classInt[ck + WRAP] != 0)
+        {
+            classInt[ck] = chosen + 1 == classInt[ck + MEMBER_COUNT] ? 0 : chosen + 1;
+        }
+        final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
+        claimedCell = cells.take(injector, c, (int)(packet >>> 32), injectorInt[injector * INJECTOR_INTS + IDC] != 0);
+        claimedSize = (int)packet;
+        final int at = injectorInt[injector * INJECTOR_INTS];
+        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
+        evaluate(injector);
     }
 
     /**
@@ -767,7 +796,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 
     /**
      * @param injector which.
-     * @return times it had a packet ready but its class lacked the cells.
+     * @return selections in which it was chosen at its class's turn and its class lacked the cells (the class held its
+     * turn).
      */
     public long stalls(final int injector)
     {
@@ -787,7 +817,17 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     public long classInjectedCells(final int bufferClass)
     {
         final int k = bufferClass * CLASS_LONGS;
-        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k];
+        return classLong[k + GRANTED] - classLong[k + FORFEITED] - classLong[k] + classLong[k + BESIDE];
+    }
+
+    /**
+     * @param bufferClass which.
+     * @return cells its injectors injected beside another class that held its turn waiting for cells (in cells that
+     * class could not use; part of {@link #classInjectedCells}, not charged to its turns).
+     */
+    public long besideCells(final int bufferClass)
+    {
+        return classLong[bufferClass * CLASS_LONGS + BESIDE];
     }
 
     /**

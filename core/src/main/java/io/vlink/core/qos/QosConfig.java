@@ -10,8 +10,8 @@ import java.util.Objects;
  * <p>
  * Built from code with {@link #builder()} (e.g. {@code QosConfig.builder().dataVls(8).highLimit(6)
  * .vlarbHigh("0:4").vlarbLow("0:0,1:64").build()}), taken ready-made ({@link #seedExample()},
- * {@link #opensmDefaults(int)}), or read from an {@code opensm.conf} with OpenSM's fallbacks by
- * {@link #read(Path, PortType, boolean)}.
+ * {@link #opensmDefaults(int)}), or read from an {@code opensm.conf} as OpenSM 3.3.23 programs it on a port by
+ * {@link #read(Path, PortType, boolean)} and {@link #read(Path, PortType, QosPort, QosReader.Mode, boolean)}.
  */
 public final class QosConfig
 {
@@ -83,8 +83,9 @@ public final class QosConfig
     }
 
     /**
-     * Reads the QoS options of an {@code opensm.conf} for one port type, applying OpenSM's fallbacks
-     * ({@code qos_<type>_X}, else {@code qos_X}, else the default) and checking every value.
+     * Reads the QoS options of an {@code opensm.conf} for one port type as OpenSM programs them on a vlink port
+     * ({@link QosPort#vlink()}), applying OpenSM's fallbacks ({@code qos_<type>_X}, else {@code qos_X}, else the
+     * default) and reporting every value OpenSM would change as a warning.
      *
      * @param file     the file.
      * @param portType which {@code qos_<type>_} options apply.
@@ -94,6 +95,22 @@ public final class QosConfig
     public static QosReader.Result read(final Path file, final PortType portType, final boolean strict)
     {
         return QosReader.read(file, portType, strict);
+    }
+
+    /**
+     * Reads the QoS options of an {@code opensm.conf} as OpenSM programs them on one port ({@link QosReader}).
+     *
+     * @param file     the file.
+     * @param portType which {@code qos_<type>_} options apply.
+     * @param port     the port: VL capability, its neighbour's, its tables' capacity.
+     * @param mode     whether what OpenSM would change is refused ({@code CHECK}) or applied with a warning.
+     * @param strict   whether every warning is an error.
+     * @return the configuration OpenSM programs (null when refused) with every finding.
+     */
+    public static QosReader.Result read(
+        final Path file, final PortType portType, final QosPort port, final QosReader.Mode mode, final boolean strict)
+    {
+        return QosReader.read(file, portType, port, mode, strict);
     }
 
     /**

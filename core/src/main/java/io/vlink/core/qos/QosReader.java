@@ -12,34 +12,45 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Reads the QoS options of an OpenSM {@code opensm.conf} the way OpenSM does, but strictly (spec
- * docs/qos.md, OpenSM's manual): {@code key value} lines, {@code #} comments anywhere, one pair of
- * quotes removed, a later line for a key wins, unset forms ({@code (null)}, {@code 0} for
- * {@code *_max_vls}, a negative {@code *_high_limit}), and per-field fallback {@code qos_<type>_X}, else
- * {@code qos_X}, else OpenSM's default. Keys that are not QoS keys are ignored, so a whole
- * {@code opensm.conf} may be given.
+ * Reads the QoS options of an OpenSM {@code opensm.conf} twice: as OpenSM 3.3.23 reads them, to know what it
+ * programs on a port (docs/qos.md, {@link OpenSmQos}), and strictly, as the file says them, to report every place
+ * where the two differ. {@code key value} lines, {@code #} comments anywhere, one pair of quotes removed, a later
+ * line for a key wins, unset forms ({@code (null)}, {@code 0} for {@code *_max_vls}, a negative
+ * {@code *_high_limit}), and per-field fallback {@code qos_<type>_X}, else {@code qos_X}, else OpenSM's default.
+ * Keys that are not QoS keys are ignored, so a whole {@code opensm.conf} may be given.
  * <p>
- * Every problem is a {@link Diagnostic} pointing at the offending text ({@code FILE:LINE:COLUMN}, columns
- * count characters from 1, a tab is one column). Errors refuse the whole configuration; warnings are applied
- * as written; in strict mode every warning is an error. No value is ever folded into range.
+ * Every problem is a {@link Diagnostic} pointing at the offending text ({@code FILE:LINE:COLUMN}, columns count
+ * characters from 1, a tab is one column). What OpenSM would change without saying (a misread list, a folded VL or
+ * weight, a VL masked to the port's operational VLs, an entry past the port's table, an ignored line) is an error in
+ * {@link Mode#CHECK} and a warning in {@link Mode#APPLY}, where the configuration is exactly what OpenSM programs;
+ * other warnings are applied as written; in strict mode every warning is an error.
  * <p>
- * Use {@link #read(Path, PortType, boolean)} for a file, or feed lines one by one with {@link #line(int, String)}
- * and then {@link #finish(PortType, int, LowBurst, boolean)} (the arbitration simulator does this for the
- * {@code qos_*} lines of its scenarios).
+ * Use {@link #read(Path, PortType, QosPort, Mode, boolean)} for a file, or feed lines one by one with
+ * {@link #line(int, String)} and then {@link #finish(PortType, QosPort, Mode, LowBurst, boolean)} (the arbitration
+ * simulator does this for the {@code qos_*} lines of its scenarios).
  */
 public final class QosReader
 {
-    private static final String[] FIELDS = {"max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl"};
-    private static final int MAX_VLS = 0;
-    private static final int HIGH_LIMIT = 1;
-    private static final int VLARB_HIGH = 2;
-    private static final int VLARB_LOW = 3;
-    private static final int SL2VL = 4;
-    private static final int FIELD_COUNT = FIELDS.length;
+    /** How the differences between the file and what OpenSM programs count. */
+    public enum Mode
+    {
+        /** {@code vlink qos check}: each is an error, so an operator learns of it before OpenSM changes it. */
+        CHECK,
+        /** {@code vlink qos show} and the engine: the configuration OpenSM programs, each difference a warning. */
+        APPLY
+    }
+
+    static final String[] FIELDS = {"max_vls", "high_limit", "vlarb_high", "vlarb_low", "sl2vl"};
+    static final int MAX_VLS = 0;
+    static final int HIGH_LIMIT = 1;
+    static final int VLARB_HIGH = 2;
+    static final int VLARB_LOW = 3;
+    static final int SL2VL = 4;
+    static final int FIELD_COUNT = FIELDS.length;
     /** Prefix 0 is the generic {@code qos_}, prefix 1 + ordinal is a port type's. */
     private static final int PREFIX_COUNT = 1 + PortType.values().length;
-    private static final String MAX_OP_VLS = "max_op_vls";
-    private static final String UNSET = "(null)";
+    static final String MAX_OP_VLS = "max_op_vls";
+    static final String UNSET = "(null)";
     /** QoS keys that upstream or NVIDIA OpenSM define and the port configuration does not use. */
     private static final String[] ACCEPTED_UNUSED = {"qos", "qos_policy_file", "qos_config_vl_enabled"};
     /** Section keywords of OpenSM's QoS policy file (qos-policy.conf), never opensm.conf options. */
@@ -50,10 +61,54 @@ public final class QosReader
         "end-vlarb-tables", "sl2vl-tables", "end-sl2vl-tables", "vlarb-scope", "sl2vl-scope"};
     private static final List<String> KNOWN_KEYS = knownKeys();
 
+    /** What a finding is, before the mode and strictness decide its severity. */
+    enum Kind
+    {
+        /** Refused whatever the mode: the file cannot be what OpenSM reads. */
+        HARD,
+        /** OpenSM would change what the file says without saying so. */
+        CHANGE,
+        /** Applied as written, worth knowing. */
+        NOTE
+    }
+
+    /** A finding before its severity is decided. */
+    record Finding(int line, int column, Kind kind, String message)
+    {
+    }
+
+    /** One option line: OpenSM's stored value and the strict reading of it. */
+    static final class Option
+    {
+        final String key;
+        /** The value as OpenSM stores it ({@code clean_val}); {@link #UNSET} for {@code (null)}. */
+        final String raw;
+        final int line;
+        /** The column the value starts at. */
+        final int column;
+        /** The column the key starts at. */
+        int keyColumn;
+        /** The strict reading: Integer, VlArbTable or int[] (SL2VL); null when unset or refused. */
+        Object value;
+        /** Whether the strict reading found no problem (an unset form included). */
+        boolean valid = true;
+        int[] itemColumns = new int[0];
+
+        Option(final String key, final String raw, final int line, final int column)
+        {
+            this.key = key;
+            this.raw = raw;
+            this.line = line;
+            this.column = column;
+        }
+    }
+
     private final String file;
-    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private final List<Finding> findings = new ArrayList<>();
     private final Option[] options = new Option[PREFIX_COUNT * FIELD_COUNT];
     private Option maxOpVls;
+    private String qosFlag;
+    private int qosFlagLine;
     private boolean policyFile;
     private boolean qosOption;
 
@@ -66,7 +121,7 @@ public final class QosReader
     }
 
     /**
-     * Reads a whole file for one port type.
+     * Reads a whole file for one port type on a vlink port ({@link QosPort#vlink()}), as OpenSM programs it.
      *
      * @param path     the file.
      * @param portType which {@code qos_<type>_} options apply.
@@ -74,6 +129,22 @@ public final class QosReader
      * @return the configuration (null when refused) and every finding.
      */
     public static Result read(final Path path, final PortType portType, final boolean strict)
+    {
+        return read(path, portType, QosPort.vlink(), Mode.APPLY, strict);
+    }
+
+    /**
+     * Reads a whole file for one port type.
+     *
+     * @param path     the file.
+     * @param portType which {@code qos_<type>_} options apply.
+     * @param port     the port OpenSM programs: its VL capability, its neighbour's, its tables' capacity.
+     * @param mode     whether what OpenSM would change is an error ({@link Mode#CHECK}) or applied ({@link Mode#APPLY}).
+     * @param strict   whether every warning is an error.
+     * @return the configuration (null when refused) and every finding.
+     */
+    public static Result read(final Path path, final PortType portType, final QosPort port, final Mode mode,
+        final boolean strict)
     {
         final TextLines text = TextLines.read(path);
         if (text.error() != null)
@@ -86,14 +157,19 @@ public final class QosReader
         {
             reader.line(i + 1, lines.get(i));
         }
+        if (reader.qosOption && !reader.policyFile && !"TRUE".equals(reader.qosFlag))
+        {
+            reader.note(reader.qosFlagLine, 0, (reader.qosFlag == null ? "no 'qos TRUE' in the file" : "qos is '" +
+                Diagnostic.excerpt(reader.qosFlag) + "', not TRUE") + ": OpenSM programs none of these QoS options " +
+                "unless it runs with 'qos TRUE' (or opensm -Q)");
+        }
         if (!reader.qosOption && !reader.policyFile)
         {
-            reader.diagnostics.add(new Diagnostic(reader.file, 0, 0, Severity.WARNING, "no qos_* option in the file: " +
-                "the port gets OpenSM's defaults (vlink qos show prints them); set qos_max_vls, qos_high_limit, " +
-                "qos_vlarb_high, qos_vlarb_low and qos_sl2vl (or their qos_<type>_ forms), or check that this is the " +
-                "opensm.conf you meant"));
+            reader.note(0, 0, "no qos_* option in the file: the port gets OpenSM's defaults (vlink qos show prints " +
+                "them); set qos_max_vls, qos_high_limit, qos_vlarb_high, qos_vlarb_low and qos_sl2vl (or their " +
+                "qos_<type>_ forms), or check that this is the opensm.conf you meant");
         }
-        return reader.finish(portType, 0, LowBurst.WEIGHT, strict);
+        return reader.finish(portType, port, mode, LowBurst.WEIGHT, strict);
     }
 
     /**
@@ -112,13 +188,21 @@ public final class QosReader
      * Takes one line of the file. Lines that are blank, comments or non-QoS options are ignored.
      *
      * @param lineNumber the line's number, from 1.
-     * @param text       the line, without its line terminator.
+     * @param line       the line, without its line terminator.
      */
-    public void line(final int lineNumber, final String text)
+    public void line(final int lineNumber, final String line)
     {
         if (policyFile)
         {
             return;
+        }
+        String text = line;
+        if (text.length() > OpenSmQos.MAX_LINE)
+        {
+            change(lineNumber, OpenSmQos.MAX_LINE + 1, "line longer than " + OpenSmQos.MAX_LINE + " characters: " +
+                "OpenSM reads a line in pieces of " + OpenSmQos.MAX_LINE + " and takes the rest as a line of its own; " +
+                "split the option or shorten it");
+            text = text.substring(0, OpenSmQos.MAX_LINE);
         }
         final int hash = text.indexOf('#');
         final int end = QosSyntax.trimEnd(text, 0, hash < 0 ? text.length() : hash);
@@ -128,7 +212,7 @@ public final class QosReader
             return;
         }
         int keyEnd = keyStart;
-        while (keyEnd < end && !Character.isWhitespace(text.charAt(keyEnd)))
+        while (keyEnd < end && text.charAt(keyEnd) != ' ' && text.charAt(keyEnd) != '\t')
         {
             keyEnd++;
         }
@@ -138,11 +222,11 @@ public final class QosReader
         if (isPolicyKeyword(key) || key.startsWith("qos-") || key.startsWith("end-qos-"))
         {
             policyFile = true;
-            error(lineNumber, keyStart + 1, "'" + Diagnostic.excerpt(key) + "' starts a section of an OpenSM QoS policy file " +
-                "(qos-policy.conf: port-groups, qos-setup, qos-levels, qos-ulps, qos-match-rules), not opensm.conf " +
-                "options: vlink reads the port QoS options of opensm.conf (qos_max_vls, qos_high_limit, " +
-                "qos_vlarb_high, qos_vlarb_low, qos_sl2vl and their qos_<type>_ forms); give vlink the opensm.conf " +
-                "(OpenSM reads this policy file through its qos_policy_file option)");
+            findings.add(new Finding(lineNumber, keyStart + 1, Kind.HARD, "'" + Diagnostic.excerpt(key) + "' starts " +
+                "a section of an OpenSM QoS policy file (qos-policy.conf: port-groups, qos-setup, qos-levels, " +
+                "qos-ulps, qos-match-rules), not opensm.conf options: vlink reads the port QoS options of opensm.conf " +
+                "(qos_max_vls, qos_high_limit, qos_vlarb_high, qos_vlarb_low, qos_sl2vl and their qos_<type>_ forms); " +
+                "give vlink the opensm.conf (OpenSM reads this policy file through its qos_policy_file option)"));
             return;
         }
         if (!key.startsWith("qos") && !key.equals(MAX_OP_VLS))
@@ -150,42 +234,48 @@ public final class QosReader
             return;
         }
         qosOption |= key.startsWith("qos_");
-        int valueStart = QosSyntax.skipSpace(text, keyEnd, end);
+        final int valueStart = QosSyntax.skipSpace(text, Math.min(keyEnd + 1, end), end);
         if (equals >= 0 || (valueStart < end && text.charAt(valueStart) == '='))
         {
             final int equalsColumn = equals >= 0 ? keyStart + equals + 1 : valueStart + 1;
             final String after = equals >= 0 ? text.substring(keyStart + equals + 1, end).trim() :
                 text.substring(valueStart + 1, end).trim();
-            error(lineNumber, equalsColumn, "'" + Diagnostic.excerpt(text.substring(keyStart, end)) + "' uses '=': " +
+            change(lineNumber, equalsColumn, "'" + Diagnostic.excerpt(text.substring(keyStart, end)) + "' uses '=': " +
                 "opensm.conf separates key and value with a space: write '" + Diagnostic.excerpt(key + " " + after) +
-                "'");
+                "'" + (equals >= 0 ? " (OpenSM ignores the line: it reads '" + Diagnostic.excerpt(word) +
+                "' as the key)" : " (OpenSM reads '= " + Diagnostic.excerpt(after) + "' as the value)"));
+            if (equals >= 0)
+            {
+                return;
+            }
+        }
+        if (key.equals("qos"))
+        {
+            qosFlag = OpenSmQos.clean(text.substring(Math.min(keyEnd + 1, end), end));
+            qosFlagLine = lineNumber;
             return;
         }
         final int slot = slotOf(key);
-        final boolean known = slot >= 0 || key.equals(MAX_OP_VLS);
-        if (!known)
+        if (slot < 0 && !key.equals(MAX_OP_VLS))
         {
             if (!isAcceptedUnused(key) && key.startsWith("qos_"))
             {
-                error(lineNumber, keyStart + 1, "unknown QoS option '" + Diagnostic.excerpt(key) + "': did you mean '" + nearestKey(key) +
-                    "'?");
+                change(lineNumber, keyStart + 1, "unknown QoS option '" + Diagnostic.excerpt(key) + "': did you mean '" +
+                    nearestKey(key) + "'? (OpenSM ignores the line)");
             }
             return;
         }
-        int valueEnd = end;
-        if (valueEnd - valueStart >= 2 && text.charAt(valueStart) == '"' && text.charAt(valueEnd - 1) == '"')
+        final Option option = new Option(key, OpenSmQos.clean(text.substring(Math.min(keyEnd + 1, end), end)),
+            lineNumber, valueStart + 1);
+        option.keyColumn = keyStart + 1;
+        if (equals < 0 && valueStart < end && text.charAt(valueStart) == '=')
         {
-            valueStart++;
-            valueEnd--;
+            option.valid = false;   // reported above; OpenSM takes '= ...' as the value
         }
-        final String value = text.substring(valueStart, valueEnd);
-        if (value.isEmpty())
+        else
         {
-            error(lineNumber, keyStart + 1, key + " has no value: write '" + key + " " + example(slot) +
-                "', or (null) to leave it unset");
-            return;
+            strict(option, text.substring(valueStart, end), slot);
         }
-        final Option option = parse(key, slot, value, lineNumber, valueStart + 1);
         if (slot >= 0)
         {
             options[slot] = option;
@@ -196,235 +286,51 @@ public final class QosReader
         }
     }
 
-    /**
-     * Resolves the effective settings of one port type and checks them.
-     *
-     * @param portType         which {@code qos_<type>_} options apply.
-     * @param dataVlsOverride  0 to derive the data VLs from {@code max_op_vls} and {@code max_vls}, else
-     *                         the port's data VLs (1, 2, 4, 8 or 15).
-     * @param lowBurst         the low-table burst policy to build with.
-     * @param strict           whether every warning is an error.
-     * @return the configuration (null when refused) and every finding, in line order.
-     */
-    public Result finish(final PortType portType, final int dataVlsOverride, final LowBurst lowBurst, final boolean strict)
+    /** The strict reading of one option's value: every problem a {@link Kind#CHANGE} at its column. */
+    private void strict(final Option option, final String text, final int slot)
     {
-        final List<Diagnostic> found = new ArrayList<>(diagnostics);
-        final boolean parsedOk = found.stream().noneMatch(Diagnostic::isError);
-        QosConfig config = null;
-        if (parsedOk)
+        int valueStart = 0;
+        int valueEnd = text.length();
+        if (valueEnd - valueStart >= 2 && (text.charAt(valueStart) == '"' && text.charAt(valueEnd - 1) == '"' ||
+            text.charAt(valueStart) == '\'' && text.charAt(valueEnd - 1) == '\''))
         {
-            final int prefix = 1 + portType.ordinal();
-            final Option maxVls = effective(prefix, MAX_VLS);
-            final Option highLimit = effective(prefix, HIGH_LIMIT);
-            final Option high = effective(prefix, VLARB_HIGH);
-            final Option low = effective(prefix, VLARB_LOW);
-            final Option sl2vl = effective(prefix, SL2VL);
-            final int opVls = maxOpVls == null ? QosConfig.vlsOfMaxOpVls(QosConfig.DEFAULT_MAX_OP_VLS) :
-                QosConfig.vlsOfMaxOpVls((Integer)maxOpVls.value);
-            final int dataVls = dataVlsOverride > 0 ? dataVlsOverride :
-                QosConfig.dataVlsFor(maxVls == null ? QosConfig.DEFAULT_MAX_VLS : (Integer)maxVls.value, opVls);
-
-            final QosConfig.Builder builder = QosConfig.builder().dataVls(dataVls).lowBurst(lowBurst);
-            if (highLimit != null)
-            {
-                builder.highLimit((Integer)highLimit.value);
-            }
-            if (high != null)
-            {
-                builder.vlarbHigh((VlArbTable)high.value);
-            }
-            if (low != null)
-            {
-                builder.vlarbLow((VlArbTable)low.value);
-            }
-            if (sl2vl != null)
-            {
-                builder.sl2vl((int[])sl2vl.value);
-            }
-            config = builder.build();
-            checkEffective(config, portType, highLimit, high, low, sl2vl, found);
+            valueStart++;
+            valueEnd--;
         }
-        final List<Diagnostic> result = new ArrayList<>(found.size());
-        for (final Diagnostic diagnostic : found)
-        {
-            result.add(strict ? diagnostic.asError() : diagnostic);
-        }
-        result.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
-        final boolean refused = result.stream().anyMatch(Diagnostic::isError);
-        return new Result(refused ? null : config, result);
-    }
-
-    private void checkEffective(
-        final QosConfig config,
-        final PortType portType,
-        final Option highLimit,
-        final Option high,
-        final Option low,
-        final Option sl2vl,
-        final List<Diagnostic> found)
-    {
-        final int dataVls = config.dataVls();
-        final String vlRange = dataVls + " data VL" + (dataVls == 1 ? " (VL0)" : "s (VL0-" + (dataVls - 1) + ")");
-        if (dataVls > 1)
-        {
-            missingVlEntries(config.high(), high, portType, VLARB_HIGH, dataVls, vlRange, found);
-            missingVlEntries(config.low(), low, portType, VLARB_LOW, dataVls, vlRange, found);
-
-            final StringBuilder neither = new StringBuilder();
-            int count = 0;
-            for (int vl = 0; vl < dataVls; vl++)
-            {
-                if (!servesVl(config.high(), vl) && !servesVl(config.low(), vl))
-                {
-                    neither.append(count++ == 0 ? "" : ", ").append(vl);
-                }
-            }
-            if (count > 0)
-            {
-                final Option where = low != null ? low : high;
-                found.add(warning(where, where == null ? 0 : where.column,
-                    "data VL" + (count == 1 ? " " : "s ") + neither + (count == 1 ? " has" : " have") +
-                    " no entry with a non-zero weight in either table (" + describe(high, portType, VLARB_HIGH) + ", " +
-                    describe(low, portType, VLARB_LOW) + "): " + (count == 1 ? "it" : "they") + " will never send; " +
-                    "give each data VL a weight in one of the tables, or map no SL to it"));
-            }
-            if (config.highLimit() == QosConfig.HIGH_LIMIT_UNBOUNDED && config.low().hasValidEntry(dataVls))
-            {
-                found.add(warning(highLimit, highLimit == null ? 0 : highLimit.column,
-                    describe(highLimit, portType, HIGH_LIMIT) + " 255 makes the high table unbounded while " +
-                    describe(low, portType, VLARB_LOW) + " has entries that can send: the low table may starve " +
-                    "(OpenSM's manual); use 0..254 to bound the high table"));
-            }
-        }
-
-        if (sl2vl != null && ((int[])sl2vl.value).length < QosConfig.SL_COUNT)
-        {
-            final int given = ((int[])sl2vl.value).length;
-            found.add(warning(sl2vl, sl2vl.column, sl2vl.key + " lists " + given + " VL" + (given == 1 ? "" : "s") +
-                ": " + (given == 15 ? "SL15 maps" : "SL" + given + "..SL15 map") + " to VL0 (as in OpenSM); list all " +
-                "16 SLs to say what you mean"));
-        }
-
-        final StringBuilder dropped = new StringBuilder();
-        int firstDropped = -1;
-        for (int sl = 0; sl < QosConfig.SL_COUNT; sl++)
-        {
-            final int vl = config.sl2vl(sl);
-            if (vl >= dataVls)
-            {
-                dropped.append(dropped.length() == 0 ? "" : ", ").append("SL").append(sl).append("->VL").append(vl);
-                if (firstDropped < 0)
-                {
-                    firstDropped = sl;
-                }
-            }
-        }
-        if (firstDropped >= 0)
-        {
-            final int column = sl2vl == null ? 0 :
-                firstDropped < sl2vl.itemColumns.length ? sl2vl.itemColumns[firstDropped] : sl2vl.column;
-            found.add(warning(sl2vl, column, describe(sl2vl, portType, SL2VL) + " maps " + dropped + ", but the port " +
-                "has " + vlRange + " and VL15 is for subnet management: those SLs' packets are dropped; map them " +
-                "to a data VL below " + dataVls));
-        }
-    }
-
-    private void missingVlEntries(
-        final VlArbTable table,
-        final Option option,
-        final PortType portType,
-        final int field,
-        final int dataVls,
-        final String vlRange,
-        final List<Diagnostic> found)
-    {
-        final StringBuilder vls = new StringBuilder();
-        int first = -1;
-        for (int i = 0; i < table.size(); i++)
-        {
-            if (table.weight(i) != 0 && table.vl(i) >= dataVls)
-            {
-                vls.append(first < 0 ? "" : ", ").append(table.vl(i)).append(':').append(table.weight(i));
-                if (first < 0)
-                {
-                    first = i;
-                }
-            }
-        }
-        if (first >= 0)
-        {
-            found.add(warning(option, option == null ? 0 : option.itemColumns[first],
-                describe(option, portType, field) + " has entries " + vls + " for VLs the port does not have (" +
-                vlRange + "): the arbiter skips them; remove them or raise the port's VLs"));
-        }
-    }
-
-    private static boolean servesVl(final VlArbTable table, final int vl)
-    {
-        for (int i = 0; i < table.size(); i++)
-        {
-            if (table.vl(i) == vl && table.weight(i) != 0)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private String describe(final Option option, final PortType portType, final int field)
-    {
-        if (option != null)
-        {
-            return option.key;
-        }
-        return "the default " + FIELDS[field] + " (OpenSM's, as neither " + portType.prefix() + FIELDS[field] +
-            " nor qos_" + FIELDS[field] + " is set)";
-    }
-
-    private Diagnostic warning(final Option option, final int column, final String message)
-    {
-        return new Diagnostic(file, option == null ? 0 : option.line, column, Severity.WARNING, message);
-    }
-
-    private Option effective(final int prefix, final int field)
-    {
-        final Option typed = options[prefix * FIELD_COUNT + field];
-        return typed != null ? typed : options[field];
-    }
-
-    private Option parse(final String key, final int slot, final String value, final int lineNumber, final int column)
-    {
+        final String value = text.substring(valueStart, valueEnd);
+        final int column = option.column + valueStart;
         final int field = slot < 0 ? -1 : slot % FIELD_COUNT;
-        if (value.equals(UNSET))
+        final int before = findings.size();
+        if (value.isEmpty())
         {
-            return null;
+            change(option.line, option.keyColumn, option.key + " has no value: write '" + option.key + " " + example(field) +
+                "', or (null) to leave it unset (OpenSM reads an empty value as " + (field == VLARB_HIGH ||
+                field == VLARB_LOW ? "a table of 0:0 entries" : field == SL2VL ? "every SL on VL0" : "0") + ")");
         }
-        final QosSyntax.Problems problems = (offset, message) -> error(lineNumber, column + offset, message);
-        switch (field)
+        else if (!value.equals(UNSET))
         {
-            case VLARB_HIGH:
-            case VLARB_LOW:
+            final QosSyntax.Problems problems = (offset, message) -> change(option.line, column + offset, message);
+            switch (field)
             {
-                final int[] offsets = new int[VlArbTable.MAX_ENTRIES];
-                final VlArbTable table = QosSyntax.table(key, value, problems, offsets);
-                return table == null ? null : new Option(key, table, lineNumber, column, columns(offsets, column));
-            }
-            case SL2VL:
-            {
-                final int[] offsets = new int[QosConfig.SL_COUNT];
-                final int[] vls = QosSyntax.sl2vl(key, value, problems, offsets);
-                if (vls == null)
+                case VLARB_HIGH, VLARB_LOW ->
                 {
-                    return null;
+                    final int[] offsets = new int[VlArbTable.MAX_ENTRIES];
+                    option.value = QosSyntax.table(option.key, value, problems, offsets);
+                    option.itemColumns = columns(offsets, column);
                 }
-                return new Option(key, vls, lineNumber, column, columns(offsets, column));
+                case SL2VL ->
+                {
+                    final int[] offsets = new int[QosConfig.SL_COUNT];
+                    option.value = QosSyntax.sl2vl(option.key, value, problems, offsets);
+                    option.itemColumns = columns(offsets, column);
+                }
+                default -> option.value = number(option, field, value, column);
             }
-            default:
-                return parseNumber(key, field, value, lineNumber, column);
         }
+        option.valid = findings.size() == before;
     }
 
-    private Option parseNumber(final String key, final int field, final String value, final int lineNumber, final int column)
+    private Integer number(final Option option, final int field, final String value, final int column)
     {
         final long n = QosSyntax.number(value);
         final String range;
@@ -450,19 +356,93 @@ public final class QosReader
         }
         if (n == QosSyntax.NOT_A_NUMBER)
         {
-            error(lineNumber, column, key + ": '" + Diagnostic.excerpt(value) + "' is not a number: write " + range);
+            change(option.line, column, option.key + ": '" + Diagnostic.excerpt(value) + "' is not a number: write " +
+                range + " (OpenSM reads " + osmNumber(field, option.raw) + ")");
             return null;
         }
-        if (unset)
+        if (!unset && !inRange)
         {
+            change(option.line, column, option.key + ": " + value + " is out of range: write " + range +
+                (field == HIGH_LIMIT ? " (OpenSM leaves it unset and falls back)" : field == MAX_VLS ?
+                " (OpenSM leaves it unset)" : ""));
             return null;
         }
-        if (!inRange)
+        return unset ? null : (int)n;
+    }
+
+    private static String osmNumber(final int field, final String raw)
+    {
+        return Long.toString(field == HIGH_LIMIT ? (int)OpenSmQos.strtol(raw) :
+            OpenSmQos.strtoul(raw, 0, new OpenSmQos.Read()).value & (field == MAX_VLS ? 0xFFFFFFFFL : 0xFF));
+    }
+
+    /**
+     * Resolves the effective settings of one port type, as OpenSM programs them on a vlink port's data VLs given
+     * here, with tables of 64 entries: the arbitration simulator's port.
+     *
+     * @param portType        which {@code qos_<type>_} options apply.
+     * @param dataVlsOverride 0 to derive the data VLs from {@code max_op_vls} on a vlink port, else the port's
+     *                        operational VLs (1, 2, 4, 8 or 15).
+     * @param lowBurst        the low-table burst policy to build with.
+     * @param strict          whether every warning is an error.
+     * @return the configuration (null when refused) and every finding, in line order.
+     */
+    public Result finish(final PortType portType, final int dataVlsOverride, final LowBurst lowBurst, final boolean strict)
+    {
+        final QosPort port = dataVlsOverride > 0 ?
+            QosPort.vlink().vlCap(dataVlsOverride).peerVlCap(dataVlsOverride).caps(QosPort.MAX_CAP, QosPort.MAX_CAP) :
+            QosPort.vlink().caps(QosPort.MAX_CAP, QosPort.MAX_CAP);
+        return finish(portType, port, Mode.APPLY, lowBurst, strict);
+    }
+
+    /**
+     * Resolves what OpenSM programs on one port and checks it against what the file says.
+     *
+     * @param portType which {@code qos_<type>_} options apply.
+     * @param port     the port OpenSM programs.
+     * @param mode     whether what OpenSM would change is an error or applied.
+     * @param lowBurst the low-table burst policy to build with.
+     * @param strict   whether every warning is an error.
+     * @return the configuration (null when refused) and every finding, in line order.
+     */
+    public Result finish(
+        final PortType portType, final QosPort port, final Mode mode, final LowBurst lowBurst, final boolean strict)
+    {
+        final List<Finding> found = new ArrayList<>(findings);
+        QosConfig config = null;
+        if (found.stream().noneMatch(f -> f.kind == Kind.HARD))
         {
-            error(lineNumber, column, key + ": " + value + " is out of range: write " + range);
-            return null;
+            final int prefix = 1 + portType.ordinal();
+            final Option[] typed = new Option[FIELD_COUNT];
+            final Option[] generic = new Option[FIELD_COUNT];
+            for (int f = 0; f < FIELD_COUNT; f++)
+            {
+                typed[f] = options[prefix * FIELD_COUNT + f];
+                generic[f] = options[f];
+            }
+            config = new QosProgram(portType, port, typed, generic, maxOpVls, lowBurst, mode == Mode.APPLY, found)
+                .run();
         }
-        return new Option(key, (int)n, lineNumber, column, new int[0]);
+        final List<Diagnostic> result = new ArrayList<>(found.size());
+        for (final Finding finding : found)
+        {
+            final boolean error = strict || finding.kind == Kind.HARD || (finding.kind == Kind.CHANGE && mode == Mode.CHECK);
+            result.add(new Diagnostic(file, finding.line, finding.column, error ? Severity.ERROR : Severity.WARNING,
+                finding.message));
+        }
+        result.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
+        final boolean refused = result.stream().anyMatch(Diagnostic::isError);
+        return new Result(refused ? null : config, result);
+    }
+
+    private void change(final int line, final int column, final String message)
+    {
+        findings.add(new Finding(line, column, Kind.CHANGE, message));
+    }
+
+    private void note(final int line, final int column, final String message)
+    {
+        findings.add(new Finding(line, column, Kind.NOTE, message));
     }
 
     private static int[] columns(final int[] offsets, final int column)
@@ -475,18 +455,9 @@ public final class QosReader
         return columns;
     }
 
-    private void error(final int lineNumber, final int column, final String message)
+    private static String example(final int field)
     {
-        diagnostics.add(new Diagnostic(file, lineNumber, column, Severity.ERROR, message));
-    }
-
-    private static String example(final int slot)
-    {
-        if (slot < 0)
-        {
-            return "5";
-        }
-        switch (slot % FIELD_COUNT)
+        switch (field)
         {
             case MAX_VLS:
                 return "8";
@@ -494,8 +465,11 @@ public final class QosReader
                 return "6";
             case SL2VL:
                 return "0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7";
-            default:
+            case VLARB_HIGH:
+            case VLARB_LOW:
                 return "0:4,1:64";
+            default:
+                return "4";
         }
     }
 
@@ -608,24 +582,6 @@ public final class QosReader
         return previous[b.length()];
     }
 
-    private static final class Option
-    {
-        final String key;
-        final Object value;
-        final int line;
-        final int column;
-        final int[] itemColumns;
-
-        Option(final String key, final Object value, final int line, final int column, final int[] itemColumns)
-        {
-            this.key = key;
-            this.value = value;
-            this.line = line;
-            this.column = column;
-            this.itemColumns = itemColumns;
-        }
-    }
-
     /**
      * What reading a configuration gave: the configuration, unless refused, and every finding.
      */
@@ -641,7 +597,7 @@ public final class QosReader
         }
 
         /**
-         * @return the effective configuration, or null when it was refused.
+         * @return the configuration OpenSM programs, or null when it was refused.
          */
         public QosConfig config()
         {

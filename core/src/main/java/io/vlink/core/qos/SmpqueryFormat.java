@@ -16,12 +16,17 @@ public final class SmpqueryFormat
     }
 
     /**
-     * @param table a table.
-     * @return the default cap: the entry count rounded up to a multiple of 8, at least 8, at most 64.
+     * Appends {@code smpquery vlarb}'s output for tables as OpenSM programmed them: each table's size is the port's
+     * capacity for it (LowCap, HighCap).
+     *
+     * @param out    where to append.
+     * @param config the configuration.
+     * @param port   what smpquery names in the header: {@code Lid 2 port 1}.
+     * @return {@code out}.
      */
-    public static int defaultCap(final VlArbTable table)
+    public static StringBuilder vlarb(final StringBuilder out, final QosConfig config, final String port)
     {
-        return Math.min(VlArbTable.MAX_ENTRIES, Math.max(8, (table.size() + 7) & ~7));
+        return vlarb(out, config, port, config.low().size(), config.high().size());
     }
 
     /**
@@ -47,7 +52,7 @@ public final class SmpqueryFormat
     }
 
     /**
-     * Appends {@code smpquery sl2vl}'s output for a channel adapter port.
+     * Appends {@code smpquery sl2vl}'s output for a channel adapter port: one row, {@code in 0, out 0}.
      *
      * @param out    where to append.
      * @param config the configuration.
@@ -56,19 +61,41 @@ public final class SmpqueryFormat
      */
     public static StringBuilder sl2vl(final StringBuilder out, final QosConfig config, final String port)
     {
-        out.append("# SL2VL table: ").append(port).append('\n');
+        return sl2vl(out, config, port, 0, 0);
+    }
+
+    /**
+     * Appends {@code smpquery sl2vl}'s output for a switch's output port: a row per input port 0..N, each the table
+     * OpenSM programs for that (input, output) pair (one table for every pair, masked to the output port's VLs).
+     *
+     * @param out     where to append.
+     * @param config  the output port's configuration.
+     * @param header  what smpquery names in the header: {@code Lid 1}.
+     * @param inPorts the highest input port N (0 for a channel adapter).
+     * @param outPort the output port.
+     * @return {@code out}.
+     */
+    public static StringBuilder sl2vl(
+        final StringBuilder out, final QosConfig config, final String header, final int inPorts, final int outPort)
+    {
+        out.append("# SL2VL table: ").append(header).append('\n');
         out.append("#                 SL: ");
         for (int sl = 0; sl < QosConfig.SL_COUNT; sl++)
         {
             out.append('|').append(pad2(Integer.toString(sl), true));
         }
         out.append("|\n");
-        out.append("ports: in  0, out  0: ");
-        for (int sl = 0; sl < QosConfig.SL_COUNT; sl++)
+        for (int in = 0; in <= inPorts; in++)
         {
-            out.append('|').append(pad2(Integer.toString(config.sl2vl(sl)), true));
+            out.append("ports: in ").append(pad2(Integer.toString(in), true)).append(", out ")
+                .append(pad2(Integer.toString(outPort), true)).append(": ");
+            for (int sl = 0; sl < QosConfig.SL_COUNT; sl++)
+            {
+                out.append('|').append(pad2(Integer.toString(config.sl2vl(sl)), true));
+            }
+            out.append("|\n");
         }
-        return out.append("|\n");
+        return out;
     }
 
     private static void checkCap(final VlArbTable table, final int cap, final String name)

@@ -4,9 +4,10 @@ import java.util.Arrays;
 
 /**
  * One VLArbitration table (high or low): 1..64 entries of {@code VL:weight}, VL 0..14, weight 0..255 in
- * 64-byte blocks (IBA VL arbitration, "The Arbitration Elements"; OpenSM's manual). Immutable. Entries are kept as
- * written: an entry with weight 0 or for a VL the port lacks stays in the table (the arbiter skips it,
- * docs/arbitration.md); nothing is remapped.
+ * 64-byte blocks (IBA VL arbitration, "The Arbitration Elements"; OpenSM's manual). Immutable. A table read from an
+ * {@code opensm.conf} holds what OpenSM programs on the port ({@link QosReader}: the port's capacity of entries, VLs
+ * masked to its operational VLs); one built from code holds what it was given. An entry with weight 0 or for a VL the
+ * port lacks stays in the table (the arbiter skips it, docs/arbitration.md).
  */
 public final class VlArbTable
 {

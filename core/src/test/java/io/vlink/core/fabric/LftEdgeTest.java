@@ -33,7 +33,7 @@ class LftEdgeTest
         Files.writeString(file, LftReaderTest.OPENSM_DUMP);
         final LftReader.Result ok = LftReader.read(file, T);
         assertTrue(ok.ok());
-        assertEquals(5, ok.orThrow().outPort(T.node("Switch1"), 4));
+        assertEquals(5, ok.orThrow().outPort(T.node("Switch1"), 6));
         assertEquals(ok.routes(), ok.orThrow());
         final LftReader.Result directory = LftReader.read(dir, T);
         assertEquals(List.of(dir + ": error: cannot read: is a directory"),
@@ -47,16 +47,16 @@ class LftEdgeTest
     @Test
     void rowLimits()
     {
-        final String head = "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):\n";
+        final String head = "Unicast lids [0-6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):\n";
         assertEquals(List.of("lfts:2:1: error: lid 49152 is not a unicast LID"), findings(head + "0xc000 001 # x\n"));
         assertEquals(List.of("lfts:2:1: error: lid 0 is not a unicast LID"), findings(head + "0x0000 001 # x\n"));
         assertEquals(List.of(), findings(head + "0xbfff 001 # a unicast LID no port answers to: passed over\n"));
-        assertEquals(List.of(), findings(head + "0x0003 255 # 255: no route\n"));
+        assertEquals(List.of(), findings(head + "0x0002 255 # 255: no route\n"));
         assertEquals(List.of("lfts:2:8: error: port 9 of \"Switch1\" has no cable in the topology; the dump and the topology disagree"),
-            findings(head + "0x0003 009 # above the 8 ports\n"));
-        assertEquals(List.of(), findings(head + "0x0003 001\n"), "the comment is optional");
+            findings(head + "0x0002 009 # above the 8 ports\n"));
+        assertEquals(List.of(), findings(head + "0x0002 001\n"), "the comment is optional");
         assertEquals(List.of("lfts:1:1: error: table row before any 'Unicast lids ... of switch' heading"),
-            findings("0x0003 001\n"));
+            findings("0x0002 001\n"));
         assertEquals(List.of("lfts:2:4097: error: line longer than 4096 characters"),
             findings(head + "#" + "x".repeat(4097) + "\n").subList(0, 1));
         assertEquals(List.of("lfts:2:1: error: unknown line; an LFT dump has 'Unicast lids ...' headings and '0xLID PORT' rows"),
@@ -68,9 +68,10 @@ class LftEdgeTest
     {
         final String head = "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):\n";
         assertEquals(List.of("lfts:3:1: error: a second table for \"Switch1\"; each switch has one"),
-            findings(head + "0x0003 001\n" + head + "0x0003 001\n"));
-        assertEquals(List.of("lfts:1:1: error: no switch of the topology has lid 7; was the dump taken from this fabric?"),
-            findings(head.replace("Lid 1", "Lid 7") + "0x0003 009\n"), "the rows of an unknown switch are passed over");
+            findings(head + "0x0002 001\n" + head + "0x0002 001\n"));
+        assertEquals(List.of("lfts:1:1: error: no switch of the topology has guid 0x0000000000200007 or lid 7; was the " +
+            "dump taken from this fabric?"), findings(head.replace("Lid 1", "Lid 7").replace("200000", "200007") +
+            "0x0003 009\n"), "the rows of an unknown switch are passed over");
     }
 
     @Test

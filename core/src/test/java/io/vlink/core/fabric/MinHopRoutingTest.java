@@ -3,11 +3,14 @@ package io.vlink.core.fabric;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,37 +23,131 @@ class MinHopRoutingTest
         final Routes routes = MinHopRouting.route(TopologyFixtures.sample("net.2sw2path4hca"));
         final StringBuilder out = new StringBuilder();
         routes.print(out);
+        // OpenSM's LIDs (Switch1 1, Hca1 2, Switch2 3, Hca2 4, Hca3 5, Hca4 6) and its minhop tables
         assertEquals(String.join("\n",
             "Switch1 lid 1: dlid 1 -> port 0 (0 hops)",
-            "Switch1 lid 1: dlid 2 -> port 3 (1 hop)",
-            "Switch1 lid 1: dlid 3 -> port 1 (1 hop)",
+            "Switch1 lid 1: dlid 2 -> port 1 (1 hop)",
+            "Switch1 lid 1: dlid 3 -> port 3 (1 hop)",
             "Switch1 lid 1: dlid 4 -> port 3 (2 hops)",
             "Switch1 lid 1: dlid 5 -> port 2 (1 hop)",
             "Switch1 lid 1: dlid 6 -> port 5 (2 hops)",
-            "Switch2 lid 2: dlid 1 -> port 3 (1 hop)",
-            "Switch2 lid 2: dlid 2 -> port 0 (0 hops)",
-            "Switch2 lid 2: dlid 3 -> port 3 (2 hops)",
-            "Switch2 lid 2: dlid 4 -> port 1 (1 hop)",
-            "Switch2 lid 2: dlid 5 -> port 5 (2 hops)",
-            "Switch2 lid 2: dlid 6 -> port 2 (1 hop)",
+            "Switch2 lid 3: dlid 1 -> port 3 (1 hop)",
+            "Switch2 lid 3: dlid 2 -> port 3 (2 hops)",
+            "Switch2 lid 3: dlid 3 -> port 0 (0 hops)",
+            "Switch2 lid 3: dlid 4 -> port 1 (1 hop)",
+            "Switch2 lid 3: dlid 5 -> port 5 (2 hops)",
+            "Switch2 lid 3: dlid 6 -> port 2 (1 hop)",
             "routes: 6 destinations, max hops 2, ports balanced within 0",
             ""), out.toString());
     }
 
     @Test
-    void twoPortHcaOnOneSwitchGetsARoutePerPort()
+    void theSmallestCaseOfTheOldOrderDifferingFromOpenSm()
     {
-        final Topology t = TopologyFixtures.sample("net.2sw2path4hca2port");
+        // net.2sw2path: OpenSM routes Switch1's CA route (Hca2, LID 4) first, over port 3, so the route to Switch2's
+        // own LID 3 (not counted) takes the less used port 5
+        final Topology t = TopologyFixtures.sample("net.2sw2path");
         final Routes routes = MinHopRouting.route(t);
-        final Topology.Node s1 = t.node("Switch1");
-        // Hca1's two ports (LIDs 3 and 4) hang on Switch1 ports 1 and 2: each LID leaves by its own cable
-        assertEquals(1, routes.outPort(s1, t.node("Hca1").baseLid(1)));
-        assertEquals(2, routes.outPort(s1, t.node("Hca1").baseLid(2)));
-        // Hca2's two LIDs are two destinations over the two parallel paths: one each
-        final int a = routes.outPort(s1, t.node("Hca2").baseLid(1));
-        final int b = routes.outPort(s1, t.node("Hca2").baseLid(2));
-        assertEquals(Set2.of(3, 5), Set2.of(a, b));
-        assertEquals(0, routes.balance());
+        assertEquals(5, routes.outPort(t.node("Switch1"), 3));
+        assertEquals(3, routes.outPort(t.node("Switch1"), 4));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "net.2sw2path4hca, net.2sw2path4hca/minhop, 0, minhop",
+        "fattree-dbl,      fattree-dbl/minhop-lmc1, 1, minhop",
+        "ring6,            ring6/minhop,            0, minhop",
+        "fattree-3,        fattree-3/updn,          0, updn",
+        "mesh3x3,          mesh3x3/minhop-lmc1,     1, minhop",
+        "mesh3x3,          mesh3x3/updn,            0, updn",
+        "mesh3x3,          mesh3x3/updn-lmc1-root,  1, updn",
+        "ring6,            ring6/updn-root,         0, updn",
+        "fattree-dbl,      fattree-dbl/updn-lmc1,   1, updn",
+        "net,              net/updn-lmc1,           1, updn",
+        "fattree-3,        fattree-3/updn-lmc1-root, 1, updn",
+        "chassis3,         chassis3/minhop-lmc1,    1, minhop",
+        "chassis3,         chassis3/minhop-lmc2,    2, minhop",
+        "irregular-1,      irregular-1/minhop, 0, minhop",
+        "irregular-1,      irregular-1/minhop-lmc1, 1, minhop",
+        "irregular-1,      irregular-1/minhop-lmc2, 2, minhop",
+        "irregular-1,      irregular-1/updn-lmc1-root, 1, updn",
+        "irregular-2,      irregular-2/minhop, 0, minhop",
+        "irregular-2,      irregular-2/minhop-lmc1, 1, minhop",
+        "irregular-2,      irregular-2/minhop-lmc2, 2, minhop",
+        "irregular-2,      irregular-2/updn-lmc1-root, 1, updn",
+        "irregular-3,      irregular-3/minhop, 0, minhop",
+        "irregular-3,      irregular-3/minhop-lmc1, 1, minhop",
+        "irregular-3,      irregular-3/minhop-lmc2, 2, minhop",
+        "irregular-3,      irregular-3/updn-lmc1-root, 1, updn",
+        "irregular-4,      irregular-4/minhop, 0, minhop",
+        "irregular-4,      irregular-4/minhop-lmc1, 1, minhop",
+        "irregular-4,      irregular-4/minhop-lmc2, 2, minhop",
+        "irregular-4,      irregular-4/updn-lmc1-root, 1, updn"})
+    void equalsOpenSmsDumpEntryForEntry(final String net, final String run, final int lmc, final String engine)
+    {
+        final Topology t = TopologyFixtures.sample(net, lmc);
+        final Routes opensm = LftReader.parse(run, TopologyFixtures.opensm(run + "/opensm-lfts.dump"), t).orThrow();
+        // a run given its up/down roots (OpenSM's -a) keeps them in a file beside its dump
+        final long[] roots = run.endsWith("-root") ? TopologyFixtures.opensm(run + "/roots").lines()
+            .mapToLong(g -> Long.parseUnsignedLong(g.substring(2), 16)).toArray() : new long[0];
+        final Routes ours = engine.equals("updn") ? UpDownRouting.route(t, roots) : MinHopRouting.route(t);
+        assertLidsAsOpenSmAssigned(t, TopologyFixtures.opensm(run + "/opensm-lfts.dump"), run);
+        int entries = 0;
+        for (final Topology.Node sw : t.switches())
+        {
+            for (int lid = 1; lid <= t.maxLid(); lid++)
+            {
+                assertEquals(opensm.outPort(sw, lid), ours.outPort(sw, lid), run + " " + sw + " lid " + lid);
+                assertEquals(opensm.hops(sw, lid), ours.hops(sw, lid), run + " " + sw + " lid " + lid);
+                entries += opensm.outPort(sw, lid) == Routes.NO_ROUTE ? 0 : 1;
+            }
+        }
+        assertTrue(entries > 0);
+    }
+
+    /** Each row of OpenSM's dump names the port it routes to by GUID: that port holds the row's LID here too. */
+    private static void assertLidsAsOpenSmAssigned(final Topology t, final String dump, final String run)
+    {
+        final Matcher row = Pattern.compile("(?m)^0x([0-9a-f]{4}) \\d{3} # .* portguid 0x([0-9a-f]{16}):").matcher(dump);
+        int rows = 0;
+        while (row.find())
+        {
+            final int lid = Integer.parseInt(row.group(1), 16);
+            final long guid = Long.parseUnsignedLong(row.group(2), 16);
+            final Topology.Node node = t.nodeOfLid(lid);
+            assertEquals(guid, null == node ? 0 : node.portGuid(t.portOfLid(lid)), run + ": the port of LID " + lid);
+            rows++;
+        }
+        assertTrue(rows > 0, run);
+    }
+
+    @Test
+    void lmcOneSpreadsAHostsTwoLidsOverBothSpines()
+    {
+        final Topology t = TopologyFixtures.sample("fattree-dbl", 1);
+        final Routes routes = MinHopRouting.route(t);
+        int spread = 0;
+        int hostsAway = 0;
+        for (final Topology.Node leaf : t.switches())
+        {
+            if (!leaf.id().startsWith("Leaf"))
+            {
+                continue;
+            }
+            for (final Topology.Node host : t.nodes())
+            {
+                if (host.isSwitch() || host.link(1).remote() == leaf)
+                {
+                    continue;
+                }
+                hostsAway++;
+                final int base = host.baseLid(1);
+                spread += leaf.link(routes.outPort(leaf, base)).remote() !=
+                    leaf.link(routes.outPort(leaf, base + 1)).remote() ? 1 : 0;
+            }
+        }
+        assertEquals(36, hostsAway);
+        assertEquals(36, spread, "every host's two LIDs leave each leaf towards different spines");
     }
 
     @ParameterizedTest
@@ -81,7 +178,24 @@ class MinHopRoutingTest
         assertEquals(1, routes.outPort(t.node("A"), t.node("H").baseLid(1)));
         final StringBuilder out = new StringBuilder();
         routes.print(out);
-        assertTrue(out.toString().contains("A lid 1: dlid 4 -> no route"), out.toString());
+        assertTrue(out.toString().contains("A lid 1: dlid " + t.node("G").baseLid(1) + " -> no route"), out.toString());
+    }
+
+    @Test
+    void aCaPortCabledToACaOrToNothingHasNoRoute()
+    {
+        // C and D are cabled to each other only; E's port 2 has no cable: no switch reaches them (OpenSM would not
+        // even find them; vlink gives them LIDs and no route)
+        final Topology t = TopologyFixtures.parse("Switch 2 \"A\"\n[1] \"E\"[1]\n\nHca 2 \"E\"\n[1] \"A\"[1]\n\n" +
+            "Hca 1 \"C\"\n[1] \"D\"[1]\n\nHca 1 \"D\"\n[1] \"C\"[1]\n").orThrow();
+        for (final String engine : new String[]{"minhop", "updn"})
+        {
+            final Routes routes = engine.equals("updn") ? UpDownRouting.route(t) : MinHopRouting.route(t);
+            assertEquals(Routes.NO_ROUTE, routes.outPort(t.node("A"), t.node("C").baseLid(1)), engine);
+            assertEquals(Routes.NO_ROUTE, routes.outPort(t.node("A"), t.node("D").baseLid(1)), engine);
+            assertEquals(1, routes.outPort(t.node("A"), t.node("E").baseLid(1)), engine);
+            assertEquals(0, routes.outPort(t.node("A"), t.node("A").baseLid(0)), engine);
+        }
     }
 
     static void assertRoutedProperly(final Topology t)

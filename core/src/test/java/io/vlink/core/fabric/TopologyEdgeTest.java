@@ -72,6 +72,20 @@ class TopologyEdgeTest
     }
 
     @Test
+    void aFreeRangeTooSmallForAnAlignedRunIsPassedOver()
+    {
+        // A and B keep LIDs 1 and 3: LID 2 is a free range of one, and 4.. the next
+        final String text = "Switch 4 \"A\" # base port 0 lid 1 lmc 0\n[1] \"H1\"[1]\n[2] \"H2\"[1]\n[3] \"B\"[3]\n\n" +
+            "Switch 4 \"B\" # base port 0 lid 3 lmc 0\n[3] \"A\"[3]\n\nHca 1 \"H1\"\n[1] \"A\"[1]\n\nHca 1 \"H2\"\n[1] \"A\"[2]\n";
+        final Topology one = TopologyReader.parse("topo", text, LineRate.EDR_4X, 1).orThrow();
+        assertEquals(4, one.node("H1").baseLid(1), "LMC 1: LID 2 alone holds no pair");
+        assertEquals(6, one.node("H2").baseLid(1));
+        final Topology none = TopologyReader.parse("topo", text, LineRate.EDR_4X, 0).orThrow();
+        assertEquals(2, none.node("H1").baseLid(1), "LMC 0: the hole is taken first");
+        assertEquals(4, none.node("H2").baseLid(1), "and 3, B's, is passed over");
+    }
+
+    @Test
     void lidsOnCaLinesAndInsideDescriptions()
     {
         // no quotes: the first lid is the CA port's own, the second its remote's
@@ -154,8 +168,9 @@ class TopologyEdgeTest
             findings("switchguid=zz\nSwitch 4 \"S\"\n"));
         final Topology t = parse("sysimgguid=0x1\ncaguid=0x42\nRt 2 \"R\"\n[1] \"S\"[1]\n\nSwitch 4 \"S\"\n[1] \"R\"[1]\n").orThrow();
         assertEquals(Topology.NodeType.ROUTER, t.node("R").type());
-        assertEquals(0x42, t.node("R").guid());
-        assertEquals(0, t.node("S").guid(), "a GUID line belongs to the next header only");
+        assertEquals(0, t.node("R").guid(), "a caguid= line sets the next CA's GUID, not a router's");
+        assertEquals(0x200000, t.node("S").guid(), "ibsim's first switch GUID");
+        assertEquals(1, t.node("R").systemGuid(), "sysimgguid= belongs to the next header");
         assertEquals("Rt", t.node("R").type().label());
     }
 

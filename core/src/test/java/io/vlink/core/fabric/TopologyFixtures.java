@@ -18,7 +18,21 @@ final class TopologyFixtures
 
     static String text(final String name)
     {
-        try (InputStream in = TopologyFixtures.class.getResourceAsStream("/topology/" + name))
+        return resource("/topology/" + name);
+    }
+
+    /**
+     * @param path a file under the real OpenSM 3.3.23 outputs, e.g. {@code net.2sw2path4hca/minhop/opensm-lfts.dump}.
+     * @return its text.
+     */
+    static String opensm(final String path)
+    {
+        return resource("/opensm-3.3.23/" + path);
+    }
+
+    private static String resource(final String path)
+    {
+        try (InputStream in = TopologyFixtures.class.getResourceAsStream(path))
         {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -31,6 +45,11 @@ final class TopologyFixtures
     static Topology sample(final String name)
     {
         return TopologyReader.parse(name, text(name), LineRate.EDR_4X).orThrow();
+    }
+
+    static Topology sample(final String name, final int lmc)
+    {
+        return TopologyReader.parse(name, text(name), LineRate.EDR_4X, lmc).orThrow();
     }
 
     static TopologyReader.Result parse(final String text)

@@ -71,10 +71,17 @@ class TopologyReaderTest
         assertNull(s1.link(4));
         // the 'Hca \t2' header (a space, then a tab) is read
         assertEquals(Topology.NodeType.CA, t.node("Hca4").type());
-        // LIDs: lowest free from 1, in file order: switches' port 0, then each CA's connected port
+        // ibsim's GUIDs: switches 0x200000 up, CAs 0x100000 up taking ports + 1 each, a CA port node GUID + port
+        assertEquals(0x200000L, s1.guid());
+        assertEquals(0x200001L, t.node("Switch2").portGuid(0));
+        assertEquals(0x100003L, t.node("Hca2").guid());
+        assertEquals(0x10000aL, t.node("Hca4").portGuid(1));
+        assertFalse(s1.guidGiven());
+        // OpenSM's LIDs: the SM's port (ibsim puts it on the first node) first, then by byte-swapped port GUID:
+        // 0x100001 (Hca1), 0x200001 (Switch2), 0x100004 (Hca2), 0x100007 (Hca3), 0x10000a (Hca4)
         assertEquals(1, s1.baseLid(0));
-        assertEquals(2, t.node("Switch2").baseLid(0));
-        assertEquals(3, t.node("Hca1").baseLid(1));
+        assertEquals(2, t.node("Hca1").baseLid(1));
+        assertEquals(3, t.node("Switch2").baseLid(0));
         assertEquals(4, t.node("Hca2").baseLid(1));
         assertEquals(5, t.node("Hca3").baseLid(1));
         assertEquals(6, t.node("Hca4").baseLid(1));
@@ -84,6 +91,114 @@ class TopologyReaderTest
         assertEquals(6, t.maxLid());
         assertEquals(6, t.links().size(), "four CA cables and two switch-to-switch cables, each once");
         assertEquals(LineRate.EDR_4X, s1.link(1).rate(), "no speed in the file: the fabric's default");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "-g", "-s", "-f", "-m"})
+    void everyIbnetdiscoverFormIsTheSameFabricWithOpenSmsLids(final String form)
+    {
+        for (final String run : new String[]{"net.2sw2path4hca/minhop", "fattree-dbl/minhop-lmc1", "ring6/minhop"})
+        {
+            final String name = run + "/ibnetdiscover" + form + ".out";
+            final TopologyReader.Result result = TopologyReader.parse(name, TopologyFixtures.opensm(name), LineRate.EDR_4X);
+            assertEquals(List.of(), result.diagnostics(), name);
+            final Topology discovered = result.orThrow();
+            final int lmc = run.contains("lmc1") ? 1 : 0;
+            final Topology net = TopologyFixtures.sample(run.substring(0, run.indexOf('/')), lmc);
+            assertEquals(net.nodes().size(), discovered.nodes().size(), name);
+            assertEquals(net.links().size(), discovered.links().size(), name);
+            for (final Topology.Node node : net.nodes())
+            {
+                final Topology.Node twin = discovered.nodes().stream().filter(n -> n.guid() == node.guid()).findFirst()
+                    .orElseThrow(() -> new AssertionError(name + ": no node with " + node + "'s GUID"));
+                assertTrue(twin.guidGiven());
+                assertEquals(node.type(), twin.type());
+                assertEquals(node.id(), twin.description(), "ibsim's node ID is the node description");
+                for (int p = 0; p <= node.portCount(); p++)
+                {
+                    assertEquals(node.baseLid(p), twin.baseLid(p), name + " " + node + " port " + p);
+                    assertEquals(node.lmc(p), twin.lmc(p), name + " " + node + " port " + p);
+                    if (p > 0 && null != node.link(p))
+                    {
+                        assertEquals(node.link(p).remote().guid(), twin.link(p).remote().guid());
+                        assertEquals(node.link(p).remotePort(), twin.link(p).remotePort());
+                        assertEquals(node.portGuid(p), twin.portGuid(p));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void lmcOneGivesCaPortsAlignedPairsAndLosesTheLidsPassedOver()
+    {
+        final Topology t = TopologyFixtures.sample("fattree-dbl", 1);
+        // Spine1 (the SM's switch) 1; then by byte-swapped port GUID: Host1 (0x100001) needs an aligned pair: 2-3;
+        // Spine2 (0x200001) 4; Leaf1.. and the other hosts follow, each host's pair aligned, an odd LID skipped lost
+        assertEquals(1, t.node("Spine1").baseLid(0));
+        assertEquals(2, t.node("Host1").baseLid(1));
+        assertEquals(1, t.node("Host1").lmc(1));
+        assertEquals(4, t.node("Spine2").baseLid(0));
+        assertEquals(0, t.node("Spine2").lmc(0), "a switch's port 0 takes one LID");
+        assertEquals(6, t.node("Host2").baseLid(1), "LID 5 is passed over for alignment, and lost");
+        for (final Topology.Node node : t.nodes())
+        {
+            if (!node.isSwitch())
+            {
+                assertEquals(0, node.baseLid(1) & 1, node + " has an aligned pair");
+            }
+        }
+    }
+
+    @Test
+    void guidLinesSetTheNextGuidOfTheirKindAsIbsimDoes()
+    {
+        final Topology t = parse("switchguid=0x500\nSwitch 4 \"A\"\n[1] \"B\"[1]\n\nSwitch 4 \"B\"\n[1] \"A\"[1]\n[2] \"H\"[1]\n\n" +
+            "caguid=0x900\nsysimgguid=0x77\nCa 2 \"H\"\n[1](abc) \"B\"[2]\n")
+            .orThrow();
+        assertEquals(0x500, t.node("A").guid());
+        assertTrue(t.node("A").guidGiven());
+        assertEquals(0x501, t.node("B").guid(), "the next switch counts on from the line's GUID, as ibsim does");
+        assertFalse(t.node("B").guidGiven());
+        assertEquals(0x900, t.node("H").guid());
+        assertEquals(0xabc, t.node("H").portGuid(1), "a CA port line's own GUID");
+        assertEquals(0x902, t.node("H").portGuid(2), "else the node GUID + the port");
+        assertEquals(0x77, t.node("H").systemGuid());
+        assertEquals(0x500, t.node("A").systemGuid(), "without sysimgguid the node GUID, as ibsim reports it");
+    }
+
+    @Test
+    void ibnetdiscoverGroupedFormsWithChassisAndExternalPortNumbers()
+    {
+        final TopologyReader.Result result = parse(String.join("\n",
+            "#",
+            "# Topology file: generated on Fri Nov 27 16:37:08 2026",
+            "",
+            "Chassis 1 (guid 0x8f10400411f56)",
+            "",
+            "# Spine Nodes",
+            "vendid=0x8f1",
+            "devid=0x5a31",
+            "sysimgguid=0x8f10400411f56\t\t# Chassis 1 (ISR9288)",
+            "switchguid=0x8f10400411f5c(8f10400411f5c)\t# ISR9288 Voltaire sLB-24D Line 3 Chip 1",
+            "Switch\t24 \"S-0008f10400411f5c\"\t\t# \"ISR9288 Voltaire sLB-24D\" base port 0 lid 6 lmc 0",
+            "[1][ext 5]\t\"H-0002c903000e8f4c\"[1](2c903000e8f4d) \t\t# \"node1\" lid 5 4xQDR",
+            "",
+            "Non-Chassis Nodes",
+            "",
+            "DR path slid 0; dlid 0; 0 -> new Switch {0008f10400411f5c} portnum 0 lid 0-0 \"\"",
+            "caguid=0x2c903000e8f4c",
+            "Ca\t2 \"H-0002c903000e8f4c\"\t\t# \"node1\" (scp)",
+            "[1](2c903000e8f4d) \t\"S-0008f10400411f5c\"[1][ext 5]\t\t# lid 5 lmc 0 \"ISR9288\" lid 6 4xQDR s=4 w=2 v=4",
+            "",
+            "rtguid=0x2c903000e8f70",
+            "Rt\t1 \"R-0002c903000e8f70\"\t\t# \"router\"",
+            "[1](2c903000e8f71) \t\"H-0002c903000e8f4c\"[2] (2c903000e8f4e) \t\t# lid 9 lmc 0 \"node1\" lid 5 4xQDR",
+            ""));
+        assertEquals(List.of("topo:23:21: error: \"R-0002c903000e8f70\"[1] names \"H-0002c903000e8f4c\"[2], but " +
+            "\"H-0002c903000e8f4c\" has no line for port 2; a link must be written from both ends"),
+            result.diagnostics().stream().map(Object::toString).collect(Collectors.toList()),
+            "every line is read; the router's cable is one-sided");
     }
 
     @Test

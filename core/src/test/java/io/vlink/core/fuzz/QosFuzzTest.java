@@ -5,6 +5,7 @@ import io.vlink.core.config.Diagnostic;
 import io.vlink.core.qos.LowBurst;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.QosPort;
 import io.vlink.core.qos.QosReader;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -90,6 +91,23 @@ class QosFuzzTest
             throw new AssertionError(input + ": the reader threw", ex);
         }
         checkResult(result, file.toString(), lines, input);
+
+        // as check reads it, on a port of random VL capabilities and table capacities
+        final int[] vls = {1, 2, 4, 8, 15};
+        final QosPort port = QosPort.vlink().vlCap(vls[mutator.random().nextInt(vls.length)])
+            .peerVlCap(vls[mutator.random().nextInt(vls.length)])
+            .caps(1 + mutator.random().nextInt(QosPort.MAX_CAP), 1 + mutator.random().nextInt(QosPort.MAX_CAP));
+        final QosReader.Mode mode = mutator.random().nextBoolean() ? QosReader.Mode.CHECK : QosReader.Mode.APPLY;
+        final QosReader.Result checked;
+        try
+        {
+            checked = QosConfig.read(file, portType, port, mode, strict);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new AssertionError(input + ": the reader threw on " + port + " in " + mode, ex);
+        }
+        checkResult(checked, file.toString(), lines, input);
 
         // the line-by-line entry the arbitration simulator uses, with a data-VL override and the other burst policy
         final QosReader reader = new QosReader("scenario");

@@ -93,6 +93,49 @@ class CellBufferTest
     }
 
     @Test
+    void aPacketGoesBesideAWaitingClassOnlyInCellsThatClassCouldNeverUse()
+    {
+        // classes 0 and 1 may take the whole pool of 6: only class 1's 2 reserved cells are never class 0's
+        final InjectionConfig whole = new InjectionConfig().shape(3, 3).sharedCells(6).reservedCells(0);
+        whole.bufferClass(1, 2, Integer.MAX_VALUE, 16, InjectionConfig.Policy.ROUND_ROBIN);
+        final CellBuffer cells = new CellBuffer(whole);
+        assertTrue(cells.fitsBeside(1, 2, 0), "its reserved cells");
+        assertFalse(cells.fitsBeside(1, 3, 0), "a third cell would be the pool's");
+        assertFalse(cells.fitsBeside(2, 1, 0), "class 2 has only the pool");
+        cells.claim(1, 2 * 256, false);
+        assertFalse(cells.fitsBeside(1, 1, 0), "its reserved cells are taken");
+        assertFalse(cells.fitsBeside(0, 1, 1), "class 1 could use any cell of the pool too");
+
+        // shared limits that partition the pool (3 + 3 of 6, and class 2's 0): the waiting class's limit, never the
+        // pool, caps it, so every other class's packet that fits goes beside it
+        final InjectionConfig sliced = new InjectionConfig().shape(3, 3).sharedCells(6).reservedCells(0);
+        sliced.bufferClass(0, 0, 3, 16, InjectionConfig.Policy.ROUND_ROBIN)
+            .bufferClass(1, 1, 3, 16, InjectionConfig.Policy.ROUND_ROBIN)
+            .bufferClass(2, 0, 0, 16, InjectionConfig.Policy.ROUND_ROBIN);
+        final CellBuffer slices = new CellBuffer(sliced);
+        slices.claim(0, 3 * 256, false);
+        assertEquals(0, slices.available(0), "class 0 at its limit");
+        assertTrue(slices.fitsBeside(1, 4, 0), "1 reserved + 3 shared: class 0 can never use them");
+        assertFalse(slices.fitsBeside(1, 5, 0), "more than class 1 can take");
+        assertFalse(slices.fitsBeside(2, 1, 0), "class 2 can take nothing at all");
+        slices.claim(1, 4 * 256, false);
+        assertTrue(slices.fitsBeside(0, 0, 1), "nothing is always beside");
+        // a limit above what the pool has beyond the waiting class's limit: only the part that leaves room
+        final InjectionConfig over = new InjectionConfig().shape(2, 2).sharedCells(6).reservedCells(0);
+        over.bufferClass(0, 0, 4, 16, InjectionConfig.Policy.ROUND_ROBIN)
+            .bufferClass(1, 0, 4, 16, InjectionConfig.Policy.ROUND_ROBIN);
+        final CellBuffer overlapping = new CellBuffer(over);
+        assertTrue(overlapping.fitsBeside(1, 2, 0), "class 0 keeps its 4 of the 6");
+        assertFalse(overlapping.fitsBeside(1, 3, 0), "a third would leave class 0 only 3");
+        overlapping.claim(0, 3 * 256, false);
+        assertTrue(overlapping.fitsBeside(1, 2, 0), "what class 0 holds does not change what it may still get");
+        assertFalse(overlapping.fitsBeside(1, 3, 0));
+        cells.close();
+        slices.close();
+        overlapping.close();
+    }
+
+    @Test
     void aPublishedPacketReadsBackAcrossItsChainedCells()
     {
         final InjectionConfig config = new InjectionConfig().shape(1, 1).cellSize(64).reservedCells(0).sharedCells(16);

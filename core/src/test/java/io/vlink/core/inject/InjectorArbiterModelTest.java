@@ -44,6 +44,8 @@ class InjectorArbiterModelTest
         private final long[] injected;
         private final int[] start;
         private int pointer;
+        private int beside;
+        private int besides;
         private long now;
         private long priorityChanges;
         private long timerDemotions;
@@ -234,6 +236,35 @@ class InjectorArbiterModelTest
             return -1;
         }
 
+        /** Stage 2's injection: claim, the start point past the chosen one (round robin), re-evaluate. */
+        int inject(final int c, final int i)
+        {
+            if (config.policy[c] == InjectionConfig.Policy.ROUND_ROBIN)
+            {
+                start[c] = (position[i] + 1) % members[c].length;
+            }
+            claimedCell = cells.claim(i, packetSize[i], idc[i]);
+            claimedSize = packetSize[i];
+            ready[i] = false;
+            injected[c] += cells.cellsFor(packetSize[i]);
+            evaluate(i);
+            return i;
+        }
+
+        /** Whether a claim of {@code used} cells by class d leaves what class w can take as it is, now and later. */
+        boolean takesNothingOf(final int d, final int used, final int w)
+        {
+            final int reservedFree = config.reservedCells[d] - cells.classCells(d);
+            if (used <= reservedFree)
+            {
+                return true;
+            }
+            final int shared = used - Math.max(0, reservedFree);
+            final int heldByW = Math.max(0, cells.classCells(w) - config.reservedCells[w]);
+            return used <= cells.available(d) &&
+                (long)cells.sharedCellsUsed() - heldByW + shared <= (long)config.sharedCells - config.sharedLimit[w];
+        }
+
         int select(final long nowNs)
         {
             now = nowNs;
@@ -248,60 +279,56 @@ class InjectorArbiterModelTest
             {
                 return InjectorArbiter.NONE;
             }
-            final boolean[] refused = new boolean[classes];
-            int refusedCount = 0;
             int c = pointer;
-            while (refusedCount < classes)
+            while (true)
             {
-                if (refused[c])
-                {
-                    forfeit(c);
-                }
-                else if (credit[c] > 0)
+                if (credit[c] > 0)
                 {
                     final int i = stage2(c);
-                    final boolean roundRobin = config.policy[c] == InjectionConfig.Policy.ROUND_ROBIN;
                     if (i >= 0)
                     {
                         final int used = cells.cellsFor(packetSize[i]);
-                        if (used > cells.available(c))
+                        if (used <= cells.available(c))
                         {
-                            stalls[i]++;
-                            totalStalls++;
-                            if (roundRobin)
-                            {
-                                start[c] = position[i];
-                            }
-                        }
-                        else
-                        {
-                            if (roundRobin)
-                            {
-                                start[c] = (position[i] + 1) % members[c].length;
-                            }
-                            claimedCell = cells.claim(i, packetSize[i], idc[i]);
-                            claimedSize = packetSize[i];
-                            ready[i] = false;
-                            injected[c] += used;
+                            inject(c, i);
                             credit[c] -= used;
                             if (credit[c] <= 0)
                             {
                                 pointer = next(c);
                                 grant(pointer);
                             }
-                            evaluate(i);
                             return i;
                         }
+                        // the turn is held: a stall, the injector keeps its place; others may go beside
+                        stalls[i]++;
+                        totalStalls++;
+                        if (config.policy[c] == InjectionConfig.Policy.ROUND_ROBIN)
+                        {
+                            start[c] = position[i];
+                        }
+                        for (int n = 0; n < classes; n++)
+                        {
+                            final int d = (beside + n) % classes;
+                            if (d == c)
+                            {
+                                continue;
+                            }
+                            final int j = stage2(d);
+                            if (j >= 0 && takesNothingOf(d, cells.cellsFor(packetSize[j]), c))
+                            {
+                                beside = next(d);
+                                besides++;
+                                return inject(d, j);
+                            }
+                        }
+                        return InjectorArbiter.NONE;
                     }
                     forfeit(c);
-                    refused[c] = true;
-                    refusedCount++;
                 }
                 c = next(c);
                 pointer = c;
                 grant(c);
             }
-            return InjectorArbiter.NONE;
         }
     }
 
@@ -334,7 +361,8 @@ class InjectorArbiterModelTest
         return config;
     }
 
-    private static void run(final long seed, final InjectionConfig config)
+    /** @return the injections made beside a class holding its turn. */
+    private static int run(final long seed, final InjectionConfig config)
     {
         final Random random = new Random(seed);
         final CellBuffer realCells = new CellBuffer(config);
@@ -411,14 +439,14 @@ class InjectorArbiterModelTest
                 // compared plainly, and asserted only on a difference: this runs a million times
                 if (model.high[k] != arbiter.isHigh(k) || model.ready[k] != arbiter.isReady(k) ||
                     model.idc[k] != arbiter.isIdc(k) || model.stalls[k] != arbiter.stalls(k) ||
-                    modelCells.occ(k) != realCells.occ(k))
+                    modelCells.occ(k) != realCells.occ(k) || modelCells.idcOcc(k) != realCells.idcOcc(k))
                 {
                     assertEquals(
                         "high " + model.high[k] + " ready " + model.ready[k] + " IDC " + model.idc[k] + " stalls " +
-                            model.stalls[k] + " OCC " + modelCells.occ(k),
+                            model.stalls[k] + " OCC " + modelCells.occ(k) + " IDC OCC " + modelCells.idcOcc(k),
                         "high " + arbiter.isHigh(k) + " ready " + arbiter.isReady(k) + " IDC " + arbiter.isIdc(k) +
-                            " stalls " + arbiter.stalls(k) + " OCC " + realCells.occ(k),
-                        where.get() + ": injector " + k);
+                            " stalls " + arbiter.stalls(k) + " OCC " + realCells.occ(k) + " IDC OCC " +
+                            realCells.idcOcc(k), where.get() + ": injector " + k);
                 }
             }
             assertEquals(model.priorityChanges, arbiter.priorityChanges(), () -> where.get() + ": priority changes");
@@ -439,18 +467,25 @@ class InjectorArbiterModelTest
         }
         assertTrue(injections > STEPS / 10 && refusals > 0, "seed " + seed + ": the workload injects and refuses: "
             + injections + " injections, " + refusals + " selections with none");
+        for (int c = 0; c < config.classes; c++)
+        {
+            assertTrue(arbiter.besideCells(c) <= arbiter.classInjectedCells(c), "seed " + seed + " class " + c);
+        }
         realCells.close();
         modelCells.close();
+        return model.besides;
     }
 
     @Test
     void smallShapesDecideExactlyAsTheRules()
     {
+        int besides = 0;
         for (long seed = 1; seed <= 12; seed++)
         {
             final Random random = new Random(seed * 31);
-            run(seed, randomConfig(random, 1 + random.nextInt(12), 1 + random.nextInt(4)));
+            besides += run(seed, randomConfig(random, 1 + random.nextInt(12), 1 + random.nextInt(4)));
         }
+        assertTrue(besides > 100, "classes injected beside a held turn " + besides + " times");
     }
 
     @Test

@@ -374,6 +374,95 @@ class InjectorArbiterTest
     }
 
     @Test
+    void aClassShortOfCellsHoldsItsTurnWhileAnotherInjectsBesideItInCellsItCannotUse()
+    {
+        // three classes may take the whole pool of 8 cells; class 1 also has 2 reserved cells of its own
+        final InjectionConfig config = new InjectionConfig().shape(3, 3).sharedCells(8).reservedCells(0)
+            .marks(100, 200).priorityTimerNs(Long.MAX_VALUE);
+        config.bufferClass(1, 2, Integer.MAX_VALUE, 16, InjectionConfig.Policy.ROUND_ROBIN);
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        final int big = inject(arbiter, 0, 6, 0);
+        arbiter.ready(0, 4 * CELL);
+        arbiter.ready(1, CELL);
+        arbiter.ready(2, CELL);
+        assertEquals(1, arbiter.select(1), "class 0 holds its turn (4 cells, 2 free); class 1 goes in its own cells");
+        assertEquals(1, arbiter.stalls(0));
+        assertEquals(1, arbiter.besideCells(1));
+        assertEquals(1, arbiter.classInjectedCells(1));
+        arbiter.ready(1, 2 * CELL);
+        assertEquals(InjectorArbiter.NONE, arbiter.select(2), "class 1's 2 cells and class 2's cell would be the " +
+            "pool's, which class 0 waits for");
+        assertEquals(2, arbiter.stalls(0));
+        assertEquals(3, cells.freeCells(), "2 of the pool and 1 reserved for class 1 (its 2 cells need the pool)");
+        cells.free(big);
+        assertEquals(0, arbiter.select(3), "the wire freed its cells: class 0's packet goes, in its turn");
+        assertEquals(10, arbiter.classInjectedCells(0));
+        assertEquals(0, arbiter.besideCells(0));
+        assertEquals(1, arbiter.select(4), "its credit of 16 - 10 holds; class 1 has none and class 2 none: " +
+            "class 0 has nothing ready, forfeits, and the turn goes on to class 1");
+        assertEquals(2, arbiter.select(5));
+        assertEquals(1, arbiter.besideCells(1), "those went in turns");
+        assertEquals(3, arbiter.classInjectedCells(1));
+        assertEquals(1, arbiter.classInjectedCells(2));
+    }
+
+    @Test
+    void aLowInjectorOverItsHighMarkNeverTakesTheCellsAHighInjectorOfAnotherClassWaitsFor()
+    {
+        // one pool of 8 cells for both classes; injector 0 (class 0) is far over its high mark of 1, injector 1
+        // (class 1) is high and needs 6 cells while 2 are free
+        final InjectionConfig config = new InjectionConfig().shape(2, 2).sharedCells(8).reservedCells(0)
+            .marks(0, 0, 1).marks(1, 4, 8).priorityTimerNs(Long.MAX_VALUE);
+        config.classWeight(0, 6).classWeight(1, 16);
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        final int[] held = {inject(arbiter, 0, 3, 0), inject(arbiter, 0, 3, 1)};
+        assertFalse(arbiter.isHigh(0), "6 cells, over its high mark");
+        arbiter.ready(0, CELL);
+        arbiter.ready(1, 6 * CELL);
+        assertTrue(arbiter.isHigh(1));
+        for (int n = 2; n < 10; n++)
+        {
+            assertEquals(InjectorArbiter.NONE, arbiter.select(n), "class 1's turn: the 2 free cells are held for it");
+        }
+        assertEquals(2, cells.freeCells());
+        cells.free(held[0]);
+        assertEquals(InjectorArbiter.NONE, arbiter.select(10), "5 free: still held");
+        cells.free(held[1]);
+        assertEquals(1, arbiter.select(11), "8 free: its packet goes");
+        assertEquals(0, arbiter.select(12), "then the turn comes back to class 0");
+    }
+
+    @Test
+    void inAPortEveryClassWithRoomInjectsBesideAClassWaitingForItsOwnCells()
+    {
+        // the pool in slices, as InjectionConfig.forPort sizes it: 1 reserved cell and at most 4 of the 12 shared
+        final InjectionConfig config = new InjectionConfig().shape(3, 3).sharedCells(12)
+            .marks(100, 200).priorityTimerNs(Long.MAX_VALUE);
+        for (int c = 0; c < 3; c++)
+        {
+            config.bufferClass(c, 1, 4, 16, InjectionConfig.Policy.ROUND_ROBIN);
+        }
+        final CellBuffer cells = new CellBuffer(config);
+        final InjectorArbiter arbiter = new InjectorArbiter(config, cells);
+        inject(arbiter, 0, 5, 0);
+        assertEquals(0, cells.available(0), "class 0 holds its reserved cell and its 4 shared ones");
+        arbiter.ready(0, CELL);
+        arbiter.ready(1, 5 * CELL);
+        assertEquals(1, arbiter.select(1), "class 0 holds its turn for its own cells; class 1 fills its slice");
+        assertEquals(5, arbiter.besideCells(1));
+        arbiter.ready(2, 5 * CELL);
+        assertEquals(2, arbiter.select(2), "and class 2 its own");
+        assertEquals(5, arbiter.besideCells(2));
+        arbiter.ready(1, CELL);
+        assertEquals(InjectorArbiter.NONE, arbiter.select(3), "class 1 is at its limit too");
+        assertEquals(3, arbiter.stalls(0));
+        assertEquals(0, arbiter.stalls(1), "a class that cannot inject beside does not stall");
+        assertEquals(12, cells.sharedCellsUsed());
+    }
+
+    @Test
     void withTheRealNicsMarksNoInjectorWaitsUnboundedly()
     {
         // 96 injectors, 10 classes, 624 shared cells, marks 4 and 8: every injector always has a packet ready,

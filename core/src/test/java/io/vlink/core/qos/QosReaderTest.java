@@ -50,17 +50,33 @@ class QosReaderTest
 
     static QosReader.Result readText(final String text)
     {
+        return readText(text, QosReader.Mode.APPLY);
+    }
+
+    static QosReader.Result readText(final String text, final QosReader.Mode mode)
+    {
         final QosReader reader = new QosReader("t.conf");
         final String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++)
         {
             reader.line(i + 1, lines[i]);
         }
-        return reader.finish(PortType.CA, 0, LowBurst.WEIGHT, false);
+        return reader.finish(PortType.CA, QosPort.vlink(), mode, LowBurst.WEIGHT, false);
+    }
+
+    /** OpenSM's reading of a table, as programmed on a vlink port (15 VLs, 8 entries). */
+    static String programmed(final String text)
+    {
+        return readText("qos_vlarb_low " + text).orThrow().low().toString();
+    }
+
+    private static List<String> errors(final QosReader.Result result)
+    {
+        return result.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::toString).toList();
     }
 
     @Test
-    void highLimit6ExampleForCaAndSwe()
+    void highLimit6ExampleForCaAndSweIsProgrammedAsWritten()
     {
         for (final PortType type : new PortType[] {PortType.CA, PortType.SWE})
         {
@@ -68,28 +84,45 @@ class QosReaderTest
             final QosConfig config = result.config();
             assertEquals(15, config.dataVls());
             assertEquals(6, config.highLimit());
-            assertEquals("0:4", config.high().toString());
+            assertEquals("0:4,0:0,0:0,0:0,0:0,0:0,0:0,0:0", config.high().toString(), "a table of 8 entries");
             assertEquals("0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64", config.low().toString());
-            assertEquals(QosConfig.opensmDefaults(15).toBuilder().highLimit(6).vlarbHigh("0:4")
-                .vlarbLow("0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64").build(), config);
-            // VL4 has weight 0 and VLs 8-14 are in neither table: one warning at the low table's line.
-            assertEquals(1, result.diagnostics().size(), () -> messages(result).toString());
-            final Diagnostic warning = result.diagnostics().get(0);
-            assertFalse(warning.isError());
-            assertEquals(type == PortType.CA ? 4 : 10, warning.line());
-            assertEquals(type == PortType.CA ? 18 : 19, warning.column(), "the low table's value");
-            assertTrue(warning.message().contains("data VLs 4, 8, 9, 10, 11, 12, 13, 14 have no entry"),
-                warning::toString);
-            assertTrue(warning.message().contains("qos_" + type.label() + "_vlarb_low"), warning::toString);
+            assertEquals(7, config.sl2vl(15));
+            assertEquals(14, config.sl2vl(14), "15 operational VLs: nothing masked");
+            // VL4 has weight 0 and VLs 8-14 are in neither table; the file has no 'qos TRUE'
+            final List<String> warnings = messages(result);
+            assertEquals(2, warnings.size(), warnings::toString);
+            assertTrue(warnings.get(0).contains(": warning: no 'qos TRUE' in the file: OpenSM programs none of these"),
+                warnings::toString);
+            assertTrue(warnings.get(1).contains(":" + (type == PortType.CA ? "4:18" : "10:19") + ": warning: data " +
+                "VLs 4, 8, 9, 10, 11, 12, 13, 14 have no entry"), warnings::toString);
+            assertTrue(QosConfig.read(resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf"), type,
+                QosPort.vlink(), QosReader.Mode.CHECK, false).ok(), "nothing OpenSM changes");
         }
+    }
+
+    @Test
+    void onAnEightVlPortTheSameFileIsMaskedAndCheckRefusesIt()
+    {
+        final Path file = resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf");
+        final QosPort eight = QosPort.vlink().vlCap(8);
+        final QosReader.Result apply = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.APPLY, false);
+        assertEquals(8, apply.orThrow().dataVls());
+        assertEquals(0, apply.orThrow().sl2vl(8), "SL8 -> VL8 is programmed VL 8 & 7 = 0");
+        final QosReader.Result check = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.CHECK, false);
+        assertEquals(List.of(file + ":5:30: error: qos_ca_sl2vl: the port operates 8 data VLs (VL0-7) and OpenSM " +
+            "masks every VL but 15 to them: it programs SL8->VL8 as VL0, SL9->VL9 as VL1, SL10->VL10 as VL2, " +
+            "SL11->VL11 as VL3, SL12->VL12 as VL4, SL13->VL13 as VL5, SL14->VL14 as VL6; map the SLs to VLs below 8 " +
+            "(or allow more with max_op_vls)"), errors(check));
     }
 
     @Test
     void highLimit6ExampleHasNothingForSw0SoOpenSmDefaultsApply()
     {
         final QosReader.Result result = read("opensm-doc_opensm.conf_qos-example-highlimit6.conf", PortType.SW0);
-        assertEquals(QosConfig.opensmDefaults(15), result.config());
-        assertEquals(List.of(), result.diagnostics());
+        assertEquals("0:4,1:0,2:0,3:0,4:0,5:0,6:0,7:0", result.config().high().toString());
+        assertEquals("0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4", result.config().low().toString());
+        assertEquals(1, messages(result).size(), "OpenSM's defaults, on a file's silence, are not the file's: only " +
+            "the missing 'qos TRUE' is noted: " + messages(result));
     }
 
     @Test
@@ -110,41 +143,49 @@ class QosReaderTest
         "opensm-doc_opensm.conf_qos-defaults-ca-swe.conf",
         "rhel6-opensm-3.3.5_opensm.conf",
         "rhel6-opensm-3.3.9_opensm.conf"})
-    void defaultsWrittenOutOrLeftUnsetGiveOpenSmsDefaultsWithoutWarnings(final String name)
+    void defaultsWrittenOutOrLeftUnsetAreProgrammedAsOpenSmsDefaults(final String name)
     {
-        for (final PortType type : PortType.values())
+        final QosConfig defaults = readText("qos TRUE").orThrow();
+        for (final PortType type : new PortType[] {PortType.CA, PortType.SWE, PortType.SW0, PortType.RTR})
         {
             final QosReader.Result result = read(name, type);
-            assertEquals(List.of(), messages(result), name + " " + type);
-            assertEquals(QosConfig.opensmDefaults(15), result.config(), name + " " + type);
+            assertEquals(defaults, result.config(), name + " " + type);
+            assertTrue(result.diagnostics().stream().noneMatch(Diagnostic::isError), name + " " + type);
         }
     }
 
     @Test
-    void qosConfigTxtExamplesShortSl2vlWarnsAndMapsTheRestToVl0()
+    void openSmsDefaultsWrittenOutHaveFifteenEntriesAnEightEntryPortCannotHold()
     {
+        final Path file = resource("opensm/opensm-doc_qos-config.txt_defaults.conf");
+        final List<String> refused = errors(QosConfig.read(file, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK,
+            false));
+        assertEquals(1, refused.size(), refused::toString);
+        assertTrue(refused.get(0).contains("qos_vlarb_low has 15 entries but the port's table holds 8 (VLArbLowCap): " +
+            "OpenSM does not program 8:4, 9:4, 10:4, 11:4, 12:4, 13:4, 14:4; give at most 8 entries"), refused::toString);
+        assertTrue(QosConfig.read(file, PortType.CA, QosPort.vlink().caps(16, 16), QosReader.Mode.CHECK, false).ok(),
+            "a port that holds 16 entries");
+    }
+
+    @Test
+    void qosConfigTxtExamples()
+    {
+        final Path file = resource("opensm/opensm-doc_qos-config.txt_examples.conf");
         final QosReader.Result ca = read("opensm-doc_qos-config.txt_examples.conf", PortType.CA);
-        assertEquals(List.of(resource("opensm/opensm-doc_qos-config.txt_examples.conf") + ":2:14: warning: " +
-            "qos_ca_sl2vl lists 10 VLs: SL10..SL15 map to VL0 (as in OpenSM); list all 16 SLs to say what you mean"),
-            messages(ca));
+        assertTrue(messages(ca).contains(file + ":2:14: warning: qos_ca_sl2vl lists 10 VLs: SL10..SL15 map to VL0 " +
+            "(OpenSM reads the missing values as 0); list all 16 SLs to say what you mean"), messages(ca)::toString);
         final int[] expected = {0, 1, 2, 3, 5, 5, 5, 12, 12, 0, 0, 0, 0, 0, 0, 0};
         for (int sl = 0; sl < 16; sl++)
         {
             assertEquals(expected[sl], ca.config().sl2vl(sl), "SL" + sl);
         }
+        assertFalse(QosConfig.read(file, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false).ok());
 
-        final QosReader.Result swe = read("opensm-doc_qos-config.txt_examples.conf", PortType.SWE);
-        assertEquals(0, swe.config().highLimit());
-        assertEquals(List.of(), swe.diagnostics());
-
-        // qos_sw0_max_vls 2: two data VLs, so OpenSM's default tables and SL2VL name VLs the port lacks.
+        // qos_sw0_max_vls 2: OpenSM does not use it; the port operates 15 VLs
         final QosReader.Result sw0 = read("opensm-doc_qos-config.txt_examples.conf", PortType.SW0);
-        assertEquals(2, sw0.config().dataVls());
-        final List<String> warnings = messages(sw0);
-        assertEquals(2, warnings.size(), warnings::toString);
-        assertTrue(warnings.get(0).contains(": warning: the default vlarb_low (OpenSM's, as neither " +
-            "qos_sw0_vlarb_low nor qos_vlarb_low is set) has entries 2:4, 3:4"), warnings::toString);
-        assertTrue(warnings.get(1).contains("SL2->VL2"), warnings::toString);
+        assertEquals(15, sw0.config().dataVls());
+        assertTrue(messages(sw0).stream().anyMatch(m -> m.contains(":1:17: warning: qos_sw0_max_vls 2: OpenSM does " +
+            "not use qos_*max_vls; the port operates 15 data VLs (VL0-14)")), messages(sw0)::toString);
     }
 
     @Test
@@ -152,31 +193,27 @@ class QosReaderTest
     {
         final QosReader.Result result = read("nccl-docs_communicators_qos_example.conf", PortType.CA);
         final QosConfig config = result.config();
-        assertEquals(2, config.dataVls());
+        assertEquals(2, config.dataVls(), "max_op_vls 2");
         assertEquals(255, config.highLimit());
-        assertEquals("1:4", config.high().toString());
-        assertEquals("0:1,1:4", config.low().toString());
-        final List<Diagnostic> d = result.diagnostics();
-        assertEquals(2, d.size(), () -> messages(result).toString());
-        assertEquals(2, d.get(0).line());
-        assertEquals(16, d.get(0).column());
-        assertTrue(d.get(0).message().startsWith("qos_high_limit 255 makes the high table unbounded"), d.get(0)::toString);
-        assertEquals(5, d.get(1).line());
-        assertTrue(d.get(1).message().startsWith("qos_sl2vl lists 2 VLs: SL2..SL15 map to VL0"), d.get(1)::toString);
+        assertEquals("1:4,0:0,0:0,0:0,0:0,0:0,0:0,0:0", config.high().toString());
+        assertEquals("0:1,1:4,0:0,0:0,0:0,0:0,0:0,0:0", config.low().toString());
+        final List<String> m = messages(result);
+        assertTrue(m.stream().anyMatch(d -> d.contains(":2:16: warning: qos_high_limit 255 makes the high table " +
+            "unbounded")), m::toString);
+        assertTrue(m.stream().anyMatch(d -> d.contains(":5:11: warning: qos_sl2vl lists 2 VLs: SL2..SL15 map to VL0")),
+            m::toString);
     }
 
     @Test
-    void hpcAdvisoryCouncilExampleAcceptsSpacesAfterCommas()
+    void hpcAdvisoryCouncilExampleAcceptsSpacesAfterCommasAsOpenSmDoes()
     {
         final QosReader.Result result = read("hpcadvisorycouncil-wiki_qos-example.conf", PortType.CA);
         final QosConfig config = result.config();
-        assertEquals(4, config.dataVls());
-        assertEquals("1:192,2:128,3:64", config.high().toString());
-        assertEquals("0:64", config.low().toString());
-        final List<String> warnings = messages(result);
-        assertEquals(2, warnings.size(), warnings::toString);
-        assertTrue(warnings.get(0).contains(":3:16: warning: qos_high_limit 255"), warnings::toString);
-        assertTrue(warnings.get(1).contains(":6:11: warning: qos_sl2vl lists 4 VLs"), warnings::toString);
+        assertEquals(15, config.dataVls(), "OpenSM does not use qos_max_vls 4");
+        assertEquals("1:192,2:128,3:64,0:0,0:0,0:0,0:0,0:0", config.high().toString(), "strtoul skips the spaces");
+        assertEquals("0:64,0:0,0:0,0:0,0:0,0:0,0:0,0:0", config.low().toString());
+        assertTrue(messages(result).stream().anyMatch(d -> d.contains(":2:13: warning: qos_max_vls 4: OpenSM does not " +
+            "use")), messages(result)::toString);
     }
 
     @Test
@@ -187,11 +224,14 @@ class QosReaderTest
             final QosReader.Result result = read("mlnx-opensm-5.21_opensm_full.conf", type);
             assertTrue(result.ok(), () -> messages(result).toString());
             assertEquals(2, result.config().dataVls(), "max_op_vls 2");
+            assertEquals("0:0,1:4,0:4,1:4,0:4,1:4,0:4,1:4", result.config().low().toString(), "masked as OpenSM does");
             final List<String> warnings = messages(result);
             assertEquals(2, warnings.size(), warnings::toString);
             assertTrue(warnings.get(0).contains("the default vlarb_low"), warnings::toString);
             assertTrue(warnings.get(1).contains("the default sl2vl"), warnings::toString);
-            assertTrue(warnings.get(1).contains("SL2->VL2, SL3->VL3"), warnings::toString);
+            assertTrue(warnings.get(1).contains("SL2->VL2 as VL0, SL3->VL3 as VL1"), warnings::toString);
+            assertTrue(QosConfig.read(resource("opensm/mlnx-opensm-5.21_opensm_full.conf"), type, QosPort.vlink(),
+                QosReader.Mode.CHECK, false).ok(), "OpenSM's defaults masked: worth a warning, not a refusal");
         }
     }
 
@@ -217,11 +257,11 @@ class QosReaderTest
     }
 
     @Test
-    void everyDamagedLineIsAnErrorAtItsLineAndColumn() throws IOException
+    void everyDamagedLineIsAnErrorAtItsLineAndColumnInCheck() throws IOException
     {
         final Path path = resource("qos/damaged.conf");
         final List<String> lines = Files.readAllLines(path, StandardCharsets.ISO_8859_1);
-        final QosReader.Result result = QosConfig.read(path, PortType.CA, false);
+        final QosReader.Result result = QosConfig.read(path, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false);
         assertFalse(result.ok());
         // line -> the offending text the column must point at (its last occurrence on the line) and the message
         final Object[][] expected = {
@@ -232,7 +272,7 @@ class QosReaderTest
             {6, "1-64", "qos_ca_vlarb_high: entry '1-64' has no ':': write each entry as VL:weight"},
             {7, "0", "qos_ca_sl2vl: more than 16 values (value 17 is '0'): SL2VL maps the 16 SLs"},
             {8, "=", "'qos_ca_sl2vl=0,1,2' uses '=': opensm.conf separates key and value with a space: " +
-                "write 'qos_ca_sl2vl 0,1,2'"},
+                "write 'qos_ca_sl2vl 0,1,2' (OpenSM ignores the line"},
             {9, "qos_ca_vlarb_hihg", "unknown QoS option 'qos_ca_vlarb_hihg': did you mean 'qos_ca_vlarb_high'?"},
             {10, "16", "qos_swe_max_vls: 16 is out of range: write 1..15, or 0 to leave it unset"},
             {11, "6", "max_op_vls: 6 is out of range: write 1..5"},
@@ -243,24 +283,31 @@ class QosReaderTest
             {16, "16", "qos_sl2vl: VL 16 for SL15 is out of range: VLs are 0..15"},
             {17, "4:1", "qos_vlarb_high: more than 64 entries (entry 65 is '4:1')"},
             {18, "=", "'qos_ca_max_vls = 8' uses '=': opensm.conf separates key and value with a space: " +
-                "write 'qos_ca_max_vls 8'"},
+                "write 'qos_ca_max_vls 8' (OpenSM reads '= 8' as the value)"},
             {19, "a:4", "qos_swe_vlarb_low: VL 'a' in entry 'a:4' is not a number"},
             {20, "0x1g", "qos_sw2sw_high_limit: '0x1g' is not a number"},
             {21, "256", "qos_ca_vlarb_high: weight 256 in entry '1 : 256' is out of range"},
         };
-        assertEquals(expected.length, result.diagnostics().size(), () -> messages(result).toString());
+        final List<Diagnostic> errors = result.diagnostics().stream().filter(Diagnostic::isError).toList();
+        assertEquals(expected.length, errors.size(), () -> messages(result).toString());
         for (int i = 0; i < expected.length; i++)
         {
-            final Diagnostic d = result.diagnostics().get(i);
+            final Diagnostic d = errors.get(i);
             final int line = (Integer)expected[i][0];
             final String text = lines.get(line - 1);
             final String offending = (String)expected[i][1];
             final int column = offending.equals(",,") ? text.indexOf(",,") + 2 : text.lastIndexOf(offending) + 1;
-            assertTrue(d.isError(), d::toString);
             assertEquals(line, d.line(), d::toString);
             assertEquals(column, d.column(), d::toString);
             assertTrue(d.message().startsWith((String)expected[i][2]), d::toString);
             assertTrue(d.toString().startsWith(path + ":" + line + ":" + column + ": error: "), d::toString);
+        }
+        final QosReader.Result applied = QosConfig.read(path, PortType.CA, false);
+        assertTrue(applied.ok(), "OpenSM programs even this file: every mistake is a warning");
+        for (final Diagnostic error : errors)
+        {
+            assertTrue(applied.diagnostics().contains(new Diagnostic(error.file(), error.line(), error.column(),
+                Diagnostic.Severity.WARNING, error.message())), error::toString);
         }
     }
 
@@ -274,18 +321,17 @@ class QosReaderTest
             "qos_vlarb_high 0:4",
             "qos_ca_vlarb_high \"0:8\"  # quotes removed",
             "qos_ca_vlarb_high (null)",
-            "qos_max_vls 8",
-            "qos_ca_max_vls 0",
+            "max_op_vls 4",
             "qos_vlarb_low 0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4",
             "qos_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7"));
         assertEquals(List.of(), messages(result));
         assertEquals(3, result.config().highLimit());
-        assertEquals("0:4", result.config().high().toString());
+        assertEquals(programmed("0:4"), result.config().high().toString());
         assertEquals(8, result.config().dataVls());
     }
 
     @Test
-    void typedOptionOverridesGenericFieldByField()
+    void typedOptionOverridesGenericFieldByFieldAndAnOutOfRangeLimitFallsBackAsInOpenSm()
     {
         final QosReader.Result result = readText(String.join("\n",
             "qos_high_limit 3",
@@ -293,12 +339,17 @@ class QosReaderTest
             "qos_vlarb_high 0:4",
             "max_op_vls 3"));
         assertEquals(3, result.config().highLimit());
-        assertEquals("1:4", result.config().high().toString());
+        assertEquals(programmed("1:4"), result.config().high().toString());
         assertEquals(4, result.config().dataVls());
+        final QosReader.Result fallBack = readText("qos_high_limit 3\nqos_ca_high_limit 300");
+        assertEquals(3, fallBack.orThrow().highLimit(), "OpenSM unsets 300 and takes qos_high_limit");
+        assertEquals(List.of("t.conf:2:19: warning: qos_ca_high_limit: 300 is out of range: write 0..255 (4 KB " +
+            "units; 255 = unbounded, 0 = one packet), or a negative number to leave it unset (OpenSM leaves it unset " +
+            "and falls back)"), messages(fallBack));
     }
 
     @Test
-    void entriesForMissingVlsAndDroppedSlsWarnWithColumns()
+    void maskedEntriesAndDroppedSlsAreReportedWithColumns()
     {
         final QosReader.Result result = readText(String.join("\n",
             "max_op_vls 2",
@@ -307,13 +358,14 @@ class QosReaderTest
             "qos_ca_sl2vl 0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,15"));
         final List<Diagnostic> d = result.diagnostics();
         assertEquals(2, d.size(), () -> messages(result).toString());
-        assertEquals(2, d.get(0).line());
-        assertEquals(23, d.get(0).column());
-        assertTrue(d.get(0).message().startsWith("qos_ca_vlarb_high has entries 5:8, 7:1 for VLs the port does not " +
-            "have (2 data VLs (VL0-1)): the arbiter skips them"), d.get(0)::toString);
+        assertEquals("t.conf:2:23: warning: qos_ca_vlarb_high: the port operates 2 data VLs (VL0-1) and OpenSM masks " +
+            "every VL to them: it programs 5:8 as 1:8, 7:1 as 1:1; use VLs below 2 (or allow more with max_op_vls)",
+            d.get(0).toString());
+        assertEquals("0:4,1:8,1:0,1:1,0:0,0:0,0:0,0:0", result.config().high().toString());
         assertEquals(4, d.get(1).line());
         assertEquals(44, d.get(1).column());
         assertTrue(d.get(1).message().startsWith("qos_ca_sl2vl maps SL15->VL15"), d.get(1)::toString);
+        assertFalse(readText("max_op_vls 2\nqos_ca_vlarb_high 0:4,5:8", QosReader.Mode.CHECK).ok());
     }
 
     @Test
@@ -327,7 +379,7 @@ class QosReaderTest
             "qos_config_vl_enabled FALSE",
             "max_op_vls_ca 3"));
         assertEquals(List.of(), messages(result));
-        assertEquals(QosConfig.opensmDefaults(15), result.config());
+        assertEquals(readText("").config(), result.config());
     }
 
     @Test

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SmpqueryFormatTest
 {
@@ -31,8 +32,6 @@ class SmpqueryFormatTest
             entries.append(i == 0 ? "" : ",").append(i % 15).append(':').append(255 - i);
         }
         final QosConfig config = QosConfig.builder().vlarbLow(entries.toString()).build();
-        final VlArbTable low = config.low();
-        assertEquals(40, SmpqueryFormat.defaultCap(low));
         final String[] lines = SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 40, 16).toString().split("\n", -1);
         assertEquals("# VLArbitration tables: p LowCap 40 HighCap 16", lines[0]);
         assertEquals(32, lines[2].chars().filter(c -> c == 'x').count());
@@ -46,13 +45,36 @@ class SmpqueryFormatTest
     @Test
     void capRules()
     {
-        assertEquals(8, SmpqueryFormat.defaultCap(VlArbTable.parse("0:4")));
-        assertEquals(16, SmpqueryFormat.defaultCap(VlArbTable.parse(QosConfig.DEFAULT_VLARB_LOW)));
         final QosConfig config = QosConfig.opensmDefaults(15);
         assertThrows(IllegalArgumentException.class,
             () -> SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 8, 16));
         assertThrows(IllegalArgumentException.class,
             () -> SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 65, 16));
+        assertTrue(SmpqueryFormat.vlarb(new StringBuilder(), config, "p").toString()
+            .startsWith("# VLArbitration tables: p LowCap 15 HighCap 15\n"), "a table's own size by default");
+    }
+
+    @Test
+    void capsAtTheirLimits()
+    {
+        final QosConfig config = QosConfig.builder().vlarbLow("0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1").vlarbHigh("0:1").build();
+        assertTrue(SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 8, 64).toString()
+            .contains("HighCap 64"), "a cap equal to the entries, and the largest cap");
+        assertThrows(IllegalArgumentException.class, () -> SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 8, 0),
+            "the high table is checked too");
+        final String[] lines = SmpqueryFormat.vlarb(new StringBuilder(), config, "p", 32, 8).toString().split("\n", -1);
+        assertEquals("# High priority VL Arbitration Table:", lines[4], "32 entries: one block, no empty one after");
+    }
+
+    @Test
+    void aSwitchPortHasARowPerInputPort()
+    {
+        final String text = SmpqueryFormat.sl2vl(new StringBuilder(), QosConfig.opensmDefaults(8), "Lid 1", 12, 3)
+            .toString();
+        final String[] lines = text.split("\n");
+        assertEquals(15, lines.length);
+        assertEquals("ports: in  0, out  3: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|12|13|14| 7|", lines[2]);
+        assertEquals("ports: in 12, out  3: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|12|13|14| 7|", lines[14]);
     }
 
     @Test

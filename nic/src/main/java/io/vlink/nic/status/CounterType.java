@@ -47,6 +47,9 @@ public enum CounterType
     /** Messages the transmit path discarded at a link error (a ready packet or an SMP is one message), by the VL
      * their SL maps to (docs/engine.md, "A peer's life and death"). */
     TX_FLUSHED_MESSAGES(21, "tx_flushed_messages", CounterScope.VL),
+    /** Cells of the transmit cell buffer the packets injected on a VL took (an engine's port has a buffer class per
+     * VL: docs/injection.md), counted by the injection agent. */
+    TX_CELLS(22, "tx_cells", CounterScope.VL),
 
     /** Received packets discarded, by reason (length, CRCs, protocol violations: never thrown). */
     DISCARDS(20, "discards", CounterScope.REASON),

@@ -58,6 +58,7 @@ public final class PortCounters
     private final AtomicCounter[] txCreditLimit = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] rxAbr = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] txFlushedMessages = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] txCells = new AtomicCounter[VL_SLOTS];
     private final AtomicCounter[] discards;
 
     /**
@@ -153,6 +154,7 @@ public final class PortCounters
                 rxBytes[vl] = vlCounter(file, CounterType.RX_BYTES, vl);
                 deliveredPackets[vl] = vlCounter(file, CounterType.DELIVERED_PACKETS, vl);
                 txFlushedMessages[vl] = vlCounter(file, CounterType.TX_FLUSHED_MESSAGES, vl);
+                txCells[vl] = vlCounter(file, CounterType.TX_CELLS, vl);
             }
             if (vl < dataVls)
             {
@@ -205,6 +207,15 @@ public final class PortCounters
     public AtomicCounter txFlushedMessages(final int vl)
     {
         return txFlushedMessages[vl];
+    }
+
+    /**
+     * @param vl a data VL or VL15.
+     * @return cells the packets injected on it took in the transmit cell buffer.
+     */
+    public AtomicCounter txCells(final int vl)
+    {
+        return txCells[vl];
     }
 
     public AtomicCounter txBytes(final int vl)

@@ -106,9 +106,10 @@ class CountersFileTest
                 assertFalse(values.containsKey("credit_stalls/15/-1"));
                 assertEquals(DiscardReasons.count(), values.keySet().stream().filter((k) -> k.startsWith("discards/")).count());
                 assertEquals(0L, values.get("tx_flushed_messages/15/-1"));
-                // 8 data VLs + VL15 have tx/rx packets/bytes, deliveries and flushed messages; 8 have stalls, free
-                // blocks and the credit gauges FCTBS, CL and ABR.
-                assertEquals(9 * 6 + 8 * 5 + DiscardReasons.count() + 22, values.size());
+                assertEquals(0L, values.get("tx_cells/15/-1"));
+                // 8 data VLs + VL15 have tx/rx packets/bytes, deliveries, flushed messages and cells; 8 have stalls,
+                // free blocks and the credit gauges FCTBS, CL and ABR.
+                assertEquals(9 * 7 + 8 * 5 + DiscardReasons.count() + 22, values.size());
             }
         }
         assertFalse(file.exists());

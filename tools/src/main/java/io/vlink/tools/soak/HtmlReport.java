@@ -241,6 +241,21 @@ public final class HtmlReport
                 .append("</td></tr>\n");
         }
         html.append("</table>\n");
+        html.append("<h2>Cells per buffer class</h2>\n<p>The sender's injector arbiter (docs/injection.md): the cells ")
+            .append("each VL's buffer class took, against the class's weight share among the driven VLs.</p>\n")
+            .append("<table><tr><th>VL</th><th>cells</th><th>share</th><th>weight</th><th>weight share</th>")
+            .append("<th>share / weight share</th></tr>\n");
+        for (final SoakResult.Vl v : result.vls)
+        {
+            if (v.driven)
+            {
+                html.append(String.format(Locale.ROOT, "<tr><td>%d</td><td>%d</td><td>%.4f</td><td>%d</td>" +
+                    "<td>%.4f</td><td>%.3f</td></tr>%n", v.vl, v.injectedCells, v.cellShare, v.classWeight,
+                    v.weightShare, v.cellShare / v.weightShare));
+            }
+        }
+        html.append(String.format(Locale.ROOT, "<tr><td>15</td><td>%d</td><td></td><td>%d</td><td></td><td></td>" +
+            "</tr>%n</table>%n", result.vl15InjectedCells, result.vl15ClassWeight));
     }
 
     private static void faultsTable(final StringBuilder html, final SoakResult result)

@@ -2,6 +2,7 @@ package io.vlink.tools.soak;
 
 import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.DiscardReason;
+import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.status.DiscardReasons;
@@ -183,6 +184,8 @@ final class SoakChecks
     private Totals vls(final SoakResult result)
     {
         final double[] predicted = phases.predicted(driven, options.sizeMin, options.sizeMax, options.seed);
+        final PortCounters sender = rig.tx.counters();
+        final InjectionConfig injection = rig.tx.injection();
         final Totals totals = new Totals();
         final WireCounts wire = rig.wire;
         for (int vl = 0; vl < dataVls; vl++)
@@ -202,6 +205,9 @@ final class SoakChecks
             v.duplicated = traffic.duplicated[vl];
             v.creditStalls = rig.tx.counters().creditStalls(vl).get();
             v.predictedShare = predicted[vl];
+            v.injectedCells = sender.txCells(vl).get();
+            final int sl = SoakRunner.slOf(options.qos, vl);
+            v.classWeight = sl < 0 ? 0 : injection.weight(injection.classOf(sl));
             result.vls.add(v);
             totals.lost += v.lost;
             totals.missing += traffic.missing(vl);
@@ -220,6 +226,9 @@ final class SoakChecks
             maxError = Math.max(maxError, Math.abs(v.share - v.predictedShare));
         }
         result.maxShareError = maxError;
+        result.computeCellShares();
+        result.vl15InjectedCells = sender.txCells(LrhFlyweight.VL15).get();
+        result.vl15ClassWeight = injection.weight(injection.classOf(InjectionConfig.PORT_SMP_INJECTOR));
         return totals;
     }
 

@@ -44,6 +44,15 @@ public final class SoakResult
         public double share;
         /** The fraction the configuration predicts (arbiter simulation), NaN if not computed. */
         public double predictedShare = Double.NaN;
+        /** Cells the sender's injector arbiter gave this VL's buffer class (its {@code tx_cells}). */
+        public long injectedCells;
+        /** This VL's fraction of the cells of the driven VLs' classes. */
+        public double cellShare;
+        /** The weight of this VL's buffer class (cells a turn of the class round robin). */
+        public int classWeight;
+        /** Its weight over the weights of the driven VLs' classes: the share of cells the injection rule gives it when
+         * every driven VL is backlogged (docs/injection.md); NaN for a VL not driven. */
+        public double weightShare = Double.NaN;
 
         public Vl(final int vl)
         {
@@ -69,6 +78,11 @@ public final class SoakResult
     public long vl15Received;
     public long vl15Dropped;
     public long vl15Flushed;
+    /** Cells the SMPs took in the sender's cell buffer, and the weight of VL15's buffer class. */
+    public long vl15InjectedCells;
+    public int vl15ClassWeight;
+    /** The largest difference between a driven VL's cell share and its weight share (NaN if not computed). */
+    public double maxCellShareError = Double.NaN;
     public long fcpSent;
     public long fcpReceived;
     public long fcpDiscarded;
@@ -197,6 +211,31 @@ public final class SoakResult
     }
 
     /**
+     * Sets each driven VL's {@code cellShare} and {@code weightShare} among the driven VLs, and the largest difference.
+     */
+    public void computeCellShares()
+    {
+        long cells = 0;
+        long weights = 0;
+        for (final Vl v : vls)
+        {
+            cells += v.driven ? v.injectedCells : 0;
+            weights += v.driven ? v.classWeight : 0;
+        }
+        double maxError = 0;
+        for (final Vl v : vls)
+        {
+            if (v.driven)
+            {
+                v.cellShare = cells == 0 ? 0.0 : (double)v.injectedCells / cells;
+                v.weightShare = (double)v.classWeight / weights;
+                maxError = Math.max(maxError, Math.abs(v.cellShare - v.weightShare));
+            }
+        }
+        maxCellShareError = maxError;
+    }
+
+    /**
      * @return the JSON summary, one document.
      */
     public String toJson()
@@ -254,15 +293,21 @@ public final class SoakResult
                 .field("credit_stalls", v.creditStalls)
                 .name("share").value(v.share, 4)
                 .name("predicted_share").value(v.predictedShare, 4)
+                .field("injected_cells", v.injectedCells)
+                .name("cell_share").value(v.cellShare, 4)
+                .field("class_weight", v.classWeight)
+                .name("weight_share").value(v.weightShare, 4)
                 .endObject();
         }
         json.endArray();
 
         json.name("max_share_error").value(maxShareError, 4);
+        json.name("max_cell_share_error").value(maxCellShareError, 4);
 
         json.name("vl15").beginObject()
             .field("sent", vl15Sent).field("received", vl15Received).field("dropped", vl15Dropped)
-            .field("flushed", vl15Flushed).endObject();
+            .field("flushed", vl15Flushed).field("injected_cells", vl15InjectedCells)
+            .field("class_weight", vl15ClassWeight).endObject();
         json.name("fcp").beginObject()
             .field("sent", fcpSent).field("received", fcpReceived).field("discarded", fcpDiscarded).endObject();
 

@@ -61,6 +61,12 @@ class HtmlReportTest
         assertTrue(html.contains(">VL3</text>"));
         assertTrue(html.contains("<td>4 (not driven)</td>"));
         assertTrue(html.contains("drop-data"));
+        // cells per buffer class against the weight share, driven VLs only (VL3: 600 of 4,800 cells, 1 of 6 weights)
+        assertTrue(html.contains("<h2>Cells per buffer class</h2>"));
+        assertTrue(html.contains("<tr><td>3</td><td>600</td><td>0.1250</td><td>3</td><td>0.1667</td><td>0.750</td></tr>"),
+            html);
+        assertFalse(html.contains("<tr><td>4</td><td>0</td>"));
+        assertTrue(html.contains("<tr><td>15</td><td>42</td><td></td><td>16</td>"));
     }
 
     @Test

@@ -29,9 +29,14 @@ class SoakResultTest
             v.receivedPackets = v.sentPackets;
             v.receivedBytes = v.sentBytes;
             v.predictedShare = 0.1;
+            v.injectedCells = 2 * v.sentPackets;
+            v.classWeight = 3;
             r.vls.add(v);
         }
         r.computeShares();
+        r.computeCellShares();
+        r.vl15InjectedCells = 42;
+        r.vl15ClassWeight = 16;
         r.faultsInjected.put(FaultKind.DROP_DATA, 7L);
         r.faultsDetected.put(FaultKind.DROP_DATA, 7L);
         r.invariants.put("no_loss", true);
@@ -55,14 +60,16 @@ class SoakResultTest
         assertEquals(4096L, doc.get("packet_size"));
         final Map<String, Object> vl1 = ((List<Map<String, Object>>)doc.get("vls")).get(1);
         for (final String key : List.of("vl", "sent_packets", "sent_bytes", "received_packets", "received_bytes",
-            "lost", "out_of_order", "duplicated", "credit_stalls", "share"))
+            "lost", "out_of_order", "duplicated", "credit_stalls", "share", "injected_cells", "cell_share",
+            "class_weight", "weight_share"))
         {
             assertTrue(vl1.containsKey(key), key);
         }
         assertEquals(1L, vl1.get("vl"));
         // shares: VL v carries 100*v packets over VLs 1,2,3,5,6,7 (sum 24)
         assertEquals(Math.round(1 / 24.0 * 10_000) / 10_000.0, (Double)vl1.get("share"), 1e-9);
-        assertEquals(Map.of("sent", 0L, "received", 0L, "dropped", 0L, "flushed", 0L), doc.get("vl15"));
+        assertEquals(Map.of("sent", 0L, "received", 0L, "dropped", 0L, "flushed", 0L, "injected_cells", 42L,
+            "class_weight", 16L), doc.get("vl15"));
         assertEquals(Map.of("sent", 0L, "received", 0L, "discarded", 0L), doc.get("fcp"));
         final Map<String, Object> faults = (Map<String, Object>)doc.get("faults");
         assertEquals(Map.of("drop-data", 7L), faults.get("injected"));
@@ -71,6 +78,27 @@ class SoakResultTest
             doc.get("invariants"));
         assertEquals(Map.of("p50", 0L, "p99", 0L, "p999", 0L, "max", 0L, "warmup_seconds", 0.0, "after_warmup", false,
             "whole_run", Map.of("p50", 0L, "p99", 0L, "p999", 0L, "max", 0L)), doc.get("latency_ns"));
+    }
+
+    @Test
+    void cellSharesAndWeightSharesAreAmongTheDrivenVls()
+    {
+        final SoakResult r = sample();
+        for (final SoakResult.Vl v : r.vls)
+        {
+            v.injectedCells = 10L * v.vl;
+            v.classWeight = v.vl;
+        }
+        r.computeCellShares();
+        // driven: VLs 1, 2, 3, 5, 6, 7 (sum 24 of both)
+        assertEquals(2 / 24.0, r.vl(2).cellShare, 1e-12);
+        assertEquals(2 / 24.0, r.vl(2).weightShare, 1e-12);
+        assertTrue(Double.isNaN(r.vl(4).weightShare), "not driven");
+        assertEquals(0.0, r.maxCellShareError, 1e-12);
+        r.vl(7).injectedCells = 94;
+        r.computeCellShares();
+        assertEquals(94 / 264.0, r.vl(7).cellShare, 1e-12);
+        assertEquals(94 / 264.0 - 7 / 24.0, r.maxCellShareError, 1e-12);
     }
 
     @Test
