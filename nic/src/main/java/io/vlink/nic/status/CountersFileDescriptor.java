@@ -3,6 +3,7 @@ package io.vlink.nic.status;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
+import org.agrona.SystemUtil;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -87,8 +88,12 @@ public final class CountersFileDescriptor
     }
 
     /**
-     * @return the directory engines write their counters files to: the {@value #DIR_PROP_NAME} property, else
+     * Where engines write their counters files and {@code vlink stat} reads them, one directory per user, as Aeron
+     * keeps {@code /dev/shm/aeron-$USER}: the {@value #DIR_PROP_NAME} property, else on Linux
+     * {@code /dev/shm/vlink-${user.name}} (memory, never written back to a disk), else
      * {@code ${java.io.tmpdir}/vlink-${user.name}}.
+     *
+     * @return the directory of counters files.
      */
     public static File defaultDirectory()
     {
@@ -97,7 +102,19 @@ public final class CountersFileDescriptor
         {
             return new File(dir);
         }
-        return new File(IoUtil.tmpDirName(), "vlink-" + System.getProperty("user.name", "default"));
+        return defaultDirectory(SystemUtil.isLinux() ? new File("/dev/shm") : null, IoUtil.tmpDirName(),
+            System.getProperty("user.name", "default"));
+    }
+
+    /**
+     * @param shm    the shared-memory file system's directory ({@code /dev/shm}), null where there is none.
+     * @param tmpDir the temporary directory.
+     * @param user   the user's name.
+     * @return {@code SHM/vlink-USER} if SHM is a directory, else {@code TMPDIR/vlink-USER}.
+     */
+    static File defaultDirectory(final File shm, final String tmpDir, final String user)
+    {
+        return new File(null != shm && shm.isDirectory() ? shm.getPath() : tmpDir, "vlink-" + user);
     }
 
     /**
