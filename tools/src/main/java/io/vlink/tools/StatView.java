@@ -113,7 +113,16 @@ final class StatView
             }
             catch (final IllegalStateException ex)
             {
-                err.println("vlink stat: skipped " + ex.getMessage());
+                final long pid = CountersFileDescriptor.pidInName(file);
+                if (filter.prune && pid > 0 && !running(pid) && file.delete())
+                {
+                    // a file its engine never finished making: its process was killed while starting
+                    err.println("vlink stat: pruned " + file + " (incomplete; pid " + pid + " is not running)");
+                }
+                else
+                {
+                    err.println("vlink stat: skipped " + ex.getMessage());
+                }
                 continue;
             }
             try (reader)
@@ -174,6 +183,11 @@ final class StatView
             out.println("# " + notRunning.size() + " not running (--all lists them" +
                 (dead > 0 ? "; --prune deletes the files of the " + dead + " whose process is gone)" : ")"));
         }
+    }
+
+    private static boolean running(final long pid)
+    {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     private static String engineLine(final CountersFileReader reader, final EngineLiveness liveness, final long nowMs)

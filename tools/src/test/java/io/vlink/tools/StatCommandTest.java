@@ -83,6 +83,9 @@ class StatCommandTest
             buffer.putLong(CountersFileDescriptor.PID_OFFSET, process.pid());
             Files.write(new File(dir, "gone-" + process.pid() + ".counters").toPath(), bytes);
             Files.write(new File(dir, "broken-1.counters").toPath(), new byte[10]);
+            // a file whose engine was killed while making it
+            final File halfMade = new File(dir, "half-made-" + process.pid() + ".counters");
+            Files.write(halfMade.toPath(), new byte[10]);
 
             final File deadFile = new File(dir, "gone-" + process.pid() + ".counters");
             final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--watch", "--count", "2", "--interval", "10",
@@ -105,6 +108,7 @@ class StatCommandTest
                 "whose process is gone)\n"), read.out);
             assertFalse(read.err.contains("pruned"), read.err);
             assertTrue(deadFile.exists(), "a read-only command deletes nothing");
+            assertTrue(halfMade.exists(), "a read-only command deletes nothing");
 
             // --prune deletes the files of processes that are gone, and only those
             final Cli pruned = Cli.run("stat", "--dir", dir.getPath(), "--prune");
@@ -112,6 +116,10 @@ class StatCommandTest
             assertFalse(pruned.out.contains("pid=" + process.pid()), pruned.out);
             assertFalse(pruned.out.contains("not running"), pruned.out);
             assertTrue(file.file().exists(), "a running engine's file stays");
+            assertTrue(pruned.err.contains("vlink stat: pruned " + halfMade + " (incomplete; pid " + process.pid() +
+                " is not running)"), pruned.err);
+            assertFalse(halfMade.exists());
+            assertTrue(new File(dir, "broken-1.counters").exists(), "pid 1 runs: its file is not ours to judge");
             assertTrue(pruned.err.contains("vlink stat: pruned " + deadFile + " (pid " + process.pid() +
                 " is not running)"), pruned.err);
             assertFalse(deadFile.exists(), "a dead engine's file is deleted");

@@ -144,6 +144,29 @@ public final class CountersFileDescriptor
     }
 
     /**
+     * @param file a counters file, named as {@link #file} names one.
+     * @return the process id in its name, or -1 if its name holds none: what is known of a file too incomplete to
+     * read (its process killed while making it).
+     */
+    public static long pidInName(final File file)
+    {
+        final String name = file.getName();
+        final int dash = name.lastIndexOf('-');
+        if (!name.endsWith(FILE_SUFFIX) || dash < 0)
+        {
+            return -1;
+        }
+        try
+        {
+            return Long.parseLong(name.substring(dash + 1, name.length() - FILE_SUFFIX.length()));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
+    }
+
+    /**
      * @param metadataLength counters metadata length.
      * @param valuesLength   counters values length.
      * @param errorLogLength error log length.
