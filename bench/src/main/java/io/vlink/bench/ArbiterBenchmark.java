@@ -2,6 +2,7 @@ package io.vlink.bench;
 
 import io.vlink.core.arb.ArbiterSource;
 import io.vlink.core.arb.VlArbiter;
+import io.vlink.core.credit.CreditTransmitter;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Sizes;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,8 +24,9 @@ import java.util.concurrent.TimeUnit;
  * tables ({@code seed}: limit 6, high {@code 0:4}, low {@code 0:0,1:64,2:128,3:192,4:0,5:64,6:64,7:64}) and
  * under full 64-entry tables ({@code full64}), against a plain round-robin over the same 8 ready flags
  * ({@code roundRobin}) and a round-robin asking the same source ({@code roundRobinSource}).
- * Each decision of the arbiter includes the source's VL15/FCP checks, the head size and the credit check
- * ({@code (CL - CR) mod 4096 <= 2048}) of the chosen VL, and the charge of the packet.
+ * Each decision of the arbiter includes the source's VL15/FCP checks, the head size and the credit check of the chosen
+ * VL ({@link CreditTransmitter#mayTransmit}: {@code (CL - CR) mod 4096 <= 2048}, the class a port's transmit half
+ * runs), and the charge of the packet.
  * <p>
  * Run: {@code bench/run ArbiterBenchmark -prof gc}.
  */
@@ -52,8 +54,8 @@ public class ArbiterBenchmark
     static final class Backlog implements ArbiterSource
     {
         private final int[] headSize = new int[VlArbiter.VL_COUNT];
-        private final int[] creditLimit = new int[VlArbiter.VL_COUNT];
-        private final int[] blocksSent = new int[VlArbiter.VL_COUNT];
+        // the check the transmit half makes (PortTransmit.canSend): CL 2000, FCTBS 100, never charged here
+        private final CreditTransmitter transmitter = new CreditTransmitter(VLS);
         boolean vl15;
         boolean fcp;
 
@@ -62,8 +64,8 @@ public class ArbiterBenchmark
             for (int vl = 0; vl < VLS; vl++)
             {
                 headSize[vl] = 256 << (vl & 3);
-                creditLimit[vl] = 2000;
-                blocksSent[vl] = 100;
+                transmitter.onTransmit(vl, 100);
+                transmitter.onCreditLimit(vl, 2000);
             }
         }
 
@@ -88,7 +90,7 @@ public class ArbiterBenchmark
         @Override
         public boolean canSend(final int vl, final int size)
         {
-            return ((creditLimit[vl] - (blocksSent[vl] + Sizes.blocks(size))) & 0xFFF) <= 2048;
+            return transmitter.mayTransmit(vl, Sizes.blocks(size));
         }
     }
 

@@ -4,7 +4,8 @@ import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
 import io.vlink.nic.status.CountersFile;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.SystemEpochClock;
 
@@ -116,7 +117,7 @@ public final class CpuPerPacket
     {
         final File directory = Files.createTempDirectory("vlink-cpu").toFile();
         final CountersFile file = CountersFile.create(directory, "cpu", 256, 4096, SystemEpochClock.INSTANCE);
-        final PortCounters counters = new PortCounters(file, 0, 1);
+        final LinkCounters counters = new PortCounterSet(file, 0, 1).link();
         final LoopbackLink[] ends = LoopbackLink.pair(LoopbackLink.DEFAULT_CAPACITY, counters, counters);
         final long[] sum = new long[1];
         final FrameHandler handler = (type, buffer, offset, length) -> sum[0] += buffer.getByte(offset);

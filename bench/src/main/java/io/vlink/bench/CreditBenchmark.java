@@ -1,12 +1,23 @@
 package io.vlink.bench;
 
 import io.vlink.core.credit.CreditControl;
+import io.vlink.core.credit.CreditLimits;
 import io.vlink.core.credit.CreditTransmitter;
 import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.FcpSchedule;
+import io.vlink.core.port.FcpRequestRing;
+import io.vlink.core.port.PortConfig;
+import io.vlink.core.port.PortCredit;
+import io.vlink.core.port.ReceiveBuffers;
+import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Sizes;
 import io.vlink.core.wire.Fcp;
+import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,17 +29,21 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.io.File;
+import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Link-level flow control costs, on the classes the engine runs: the credit check plus the accounting of one send
- * ({@link CreditTransmitter}, as the arbiter agent does it; goal under 5 ns), and one FCP from request to applied
- * (goal under 15 ns): port a's {@link CreditControl} makes the request, a's transmitter adds its FCTBS, port b's
- * {@link CreditControl} checks and applies it and b's transmitter takes the new credit limit, as the credit and
- * arbiter agents do; also through the bytes (encode with LPCRC, decode and check, apply). All 0 B/op, with a baseline
- * of the same shape as the credit check (a 12-bit add and compare on a field) for the ratio.
+ * Link-level flow control costs, on the classes a port runs: the credit check plus the accounting of one send
+ * ({@link CreditTransmitter}, as a port's transmit half does it; goal under 5 ns), and one FCP from request to applied
+ * (goal under 15 ns): port a's {@link CreditControl} makes the request and a's transmitter adds its FCTBS (what a
+ * port's credit and transmit halves call), port b's credit half ({@link PortCredit#onFcp}) checks and applies it,
+ * publishes the new credit limit and counts it; also through the bytes (encode with LPCRC, decode and check, apply).
+ * All 0 B/op, with a baseline of the same shape as the credit check (a 12-bit add and compare on a field) for the
+ * ratio.
  * <p>
  * Run: {@code bench/run CreditBenchmark -prof gc}.
  */
@@ -49,28 +64,56 @@ public class CreditBenchmark
     private CreditTransmitter transmitter;
     private CreditControl a;
     private CreditTransmitter aTransmitter;
-    private CreditControl b;
-    private CreditTransmitter bTransmitter;
+    private PortCredit b;
+    private CountersFile countersFile;
+    private File directory;
     private int vl;
     private long nowNs;
     private int counter;
     private int limit;
 
     @Setup
-    public void setup()
+    public void setup() throws Exception
     {
         transmitter = new CreditTransmitter(DATA_VLS);
         aTransmitter = new CreditTransmitter(DATA_VLS);
-        bTransmitter = new CreditTransmitter(DATA_VLS);
         a = port();
-        b = port();
-        for (final CreditControl port : new CreditControl[]{a, b})
+        a.up(0);
+        a.arm(0);
+        a.activate(0);
+        // port b is the credit half a port runs (PortCredit): what it does with an FCP is what ships
+        directory = Files.createTempDirectory("vlink-credit-bench").toFile();
+        countersFile = CountersFile.create(directory, "bench-credit", 1024, 64 * 1024, SystemEpochClock.INSTANCE);
+        final PortCounterSet counters = new PortCounterSet(countersFile, 0, DATA_VLS);
+        final PortConfig config = PortConfig.builder().qos(QosConfig.opensmDefaults(DATA_VLS))
+            .bufferBlocks(2 * Credits.MAX_CREDIT).fcpPeriodNs(1_000_000).automatic(false).build();
+        b = new PortCredit(config, new ReceiveBuffers()
         {
-            port.up(0);
-            port.arm(0);
-            port.activate(0);
-        }
+            @Override
+            public boolean store(final int vl, final DirectBuffer buffer, final int offset, final int size)
+            {
+                return false;
+            }
+
+            @Override
+            public long releasedBlocks(final int vl)
+            {
+                return 0;
+            }
+        }, null, new FcpRequestRing(new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            FcpRequestRing.MIN_CAPACITY + FcpRequestRing.TRAILER_LENGTH, 64))), new CreditLimits(),
+            counters.credit(), state -> { });
+        b.up(0);
+        b.arm(0);
+        b.activate(0);
         limit = Credits.MAX_CREDIT;
+    }
+
+    @TearDown
+    public void tearDown()
+    {
+        countersFile.close();
+        IoUtil.delete(directory, true);
     }
 
     private static CreditControl port()
@@ -135,13 +178,8 @@ public class CreditBenchmark
 
     private boolean apply(final int word, final long nowNs)
     {
-        if (CreditControl.APPLIED == b.onFcp(word, nowNs))
-        {
-            final int vl = Fcp.vl(word);
-            bTransmitter.onCreditLimit(vl, b.creditLimit(vl));
-            return true;
-        }
-        return false;
+        b.onFcp(word, nowNs);
+        return b.control().creditLimit(Fcp.vl(word)) == Fcp.fccl(word);
     }
 
     /**

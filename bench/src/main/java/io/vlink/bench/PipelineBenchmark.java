@@ -79,6 +79,9 @@ public class PipelineBenchmark
         int payloadLength;
         long received;
         long posted;
+        // messages a link error flushed (a thread starved past the link timeout on a busy machine): never delivered
+        long flushed;
+        int idleLoops;
         final PacketHandler handler = packet -> received++;
         IdleStrategy idleStrategy;
         boolean invoker;
@@ -133,7 +136,7 @@ public class PipelineBenchmark
             final long target = received + packets;
             final boolean immediate = payloadLength <= qps[0].inlineCapacity();
             int next = 0;
-            while (received < target)
+            while (received + flushed < target)
             {
                 int work = 0;
                 while (posted < target)
@@ -152,12 +155,21 @@ public class PipelineBenchmark
                 if (invoker)
                 {
                     engine.invoke();
-                    receiver.poll(handler, 256);
+                    work += receiver.poll(handler, 256);
                 }
                 else
                 {
                     work += receiver.poll(handler, 256);
                     idleStrategy.idle(work);
+                }
+                if (0 == work && ++idleLoops == 65_536)
+                {
+                    idleLoops = 0;
+                    flushed = 0;
+                    for (final QueuePair qp : qps)
+                    {
+                        flushed += qp.flushed();
+                    }
                 }
             }
         }

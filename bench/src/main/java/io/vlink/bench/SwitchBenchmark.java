@@ -1,6 +1,7 @@
 package io.vlink.bench;
 
 import io.vlink.core.crc.Crc16;
+import io.vlink.core.credit.Credits;
 import io.vlink.core.fabric.Crossbar;
 import io.vlink.core.fabric.SwitchSl2Vl;
 import io.vlink.core.qos.QosConfig;
@@ -14,7 +15,7 @@ import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
 import io.vlink.nic.status.CountersFile;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.SystemEpochClock;
@@ -92,13 +93,13 @@ public class SwitchBenchmark
         lft[OUT_LID] = 2;
         sl2vl = new SwitchSl2Vl(3, qos, qos, new int[]{0, DATA_VLS, DATA_VLS});
         crossbar = new Crossbar(3, 16);
-        final Switch.Settings settings = new Switch.Settings().linkTimeoutNs(Long.MAX_VALUE / 4);
-        sw = new Switch("bench-switch", directory, 2, 1, lft, qos, qos, settings);
+        sw = Switch.builder().name("bench-switch").directory(directory).ports(2, 1, lft).qos(qos, qos)
+            .linkTimeoutNs(Long.MAX_VALUE / 4).build();
         peerCounters = CountersFile.create(directory, "bench-peers", 1024, 64 * 1024, SystemEpochClock.INSTANCE);
-        final LoopbackLink[] a = LoopbackLink.pair(LoopbackLink.DEFAULT_CAPACITY, sw.counters(1),
-            new PortCounters(peerCounters, 1, DATA_VLS));
-        final LoopbackLink[] b = LoopbackLink.pair(LoopbackLink.DEFAULT_CAPACITY, sw.counters(2),
-            new PortCounters(peerCounters, 2, DATA_VLS));
+        final LoopbackLink[] a = LoopbackLink.pair(LoopbackLink.DEFAULT_CAPACITY, sw.linkCounters(1),
+            new PortCounterSet(peerCounters, 1, DATA_VLS).link());
+        final LoopbackLink[] b = LoopbackLink.pair(LoopbackLink.DEFAULT_CAPACITY, sw.linkCounters(2),
+            new PortCounterSet(peerCounters, 2, DATA_VLS).link());
         sw.attach(1, a[0]);
         sw.attach(2, b[0]);
         in = a[1];
@@ -111,7 +112,7 @@ public class SwitchBenchmark
             {
                 for (int vl = 0; vl < DATA_VLS; vl++)
                 {
-                    fcp(peer, op, 0, vl, 2048);
+                    fcp(peer, op, 0, vl, Credits.MAX_CREDIT);
                 }
             }
         }
@@ -138,7 +139,7 @@ public class SwitchBenchmark
         {
             throw new IllegalStateException("peer link full");
         }
-        Fcp.encode(peer.buffer(), offset, Fcp.word(op, fctbs & 0xFFF, vl, fccl & 0xFFF));
+        Fcp.encode(peer.buffer(), offset, Fcp.word(op, fctbs & Credits.MASK, vl, fccl & Credits.MASK));
         peer.commit(offset);
     }
 
@@ -254,8 +255,8 @@ public class SwitchBenchmark
         {
             // the input peer's FCTBS keeps the switch's ABR honest; the output peer returns the credit it freed
             packets = 0;
-            fcp(in, Fcp.OP_NORMAL, sent, 0, sent + 2048);
-            fcp(out, Fcp.OP_NORMAL, 0, 1, received + 2048);
+            fcp(in, Fcp.OP_NORMAL, sent, 0, Credits.creditLimit(sent, Credits.MAX_CREDIT));
+            fcp(out, Fcp.OP_NORMAL, 0, 1, Credits.creditLimit(received, Credits.MAX_CREDIT));
         }
         return work;
     }

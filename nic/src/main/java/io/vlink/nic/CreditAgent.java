@@ -1,47 +1,35 @@
 package io.vlink.nic;
 
 import io.vlink.core.credit.CreditControl;
-import io.vlink.core.credit.FcpSchedule;
 import io.vlink.core.credit.LinkState;
-import io.vlink.core.wire.Fcp;
-import io.vlink.core.wire.Sizes;
-import io.vlink.nic.ring.ReceiveRing;
-import io.vlink.nic.status.PortCounters;
-import org.agrona.MutableDirectBuffer;
+import io.vlink.core.port.PortConfig;
+import io.vlink.core.port.PortCredit;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
 /**
- * The credit agent: for each port, {@code core}'s {@link CreditControl} (the link state machine, the receiver's
- * credits and the FCP schedule, with the rules between them: docs/flow-control.md), fed in wire order with what the
- * receive agent reports, and its decisions published to the other threads.
+ * The credit agent: for each port, the port's credit half, {@code core}'s {@link PortCredit} ({@link CreditControl}'s
+ * rules fed in wire order with what the receive agent reported, its decisions handed on: credit limits and the credit
+ * epoch to the arbiter, FCP requests to the arbiter, gauges and counters), plus what only the engine has:
  * <ul>
- *     <li>FCPs from the peer go to {@link CreditControl#onFcp}; an applied one's credit limit is published for the
- *     arbiter (release; the arbiter reads it with acquire); a discarded one is counted by reason.</li>
- *     <li>Accepted packets go to {@link CreditControl#onAccepted}; the application's releases (the receive
- *     buffers' monotonic release counts, read with acquire) to {@link CreditControl#onReleased}.</li>
- *     <li>Each due FCP (Op, VL, FCCL) is handed to the arbiter, which adds its FCTBS and sends it below VL15 and
- *     above data.</li>
- *     <li>The application's up/down requests are carried out, a silent peer is detected
- *     ({@link CreditControl#checkLiveness}), and every state entered is published with its credit epoch.</li>
- *     <li>A link error from Armed or Active ({@link CreditControl#transmitFlushes()}) marks each queue pair's posted
- *     messages and publishes a new flush epoch before the {@code Down} ({@link FlushControl}).</li>
+ *     <li>the application's up and down requests (the port's command word), carried out;</li>
+ *     <li>every state entered published in the port's link-state word, and told to the {@link LinkStateListener};</li>
+ *     <li>a link error from Armed or Active ({@link CreditControl#transmitFlushes()}): each queue pair's posted
+ *     messages marked and a new flush epoch published before the {@code Down} ({@link FlushControl}).</li>
  * </ul>
  * Every counter it writes has no other writer.
  */
 final class CreditAgent implements Agent
 {
-    private final PortCredit[] ports;
+    private final PortDuty[] ports;
     private final NanoClock clock;
 
     CreditAgent(final Port[] ports, final EngineConfiguration config, final NanoClock clock)
     {
-        this.ports = new PortCredit[ports.length];
+        this.ports = new PortDuty[ports.length];
         for (int i = 0; i < ports.length; i++)
         {
-            this.ports[i] = new PortCredit(ports[i], config);
+            this.ports[i] = new PortDuty(ports[i], config.portConfig(), config.linkStateListener());
         }
         this.clock = clock;
     }
@@ -52,7 +40,7 @@ final class CreditAgent implements Agent
         // one time for the whole duty cycle
         final long nowNs = clock.nanoTime();
         int work = 0;
-        for (final PortCredit port : ports)
+        for (final PortDuty port : ports)
         {
             work += port.doWork(nowNs);
         }
@@ -65,216 +53,55 @@ final class CreditAgent implements Agent
         return "credit";
     }
 
-    static final class PortCredit implements MessageHandler, CreditControl.StateListener
+    static final class PortDuty implements PortCredit.Listener
     {
-        private static final int EVENT_LIMIT = 256;
-        private static final int FCP_REQUESTS_IN_FLIGHT = 64;
-
         private final Port port;
-        private final int dataVls;
-        private final CreditControl control;
-        private final OneToOneRingBuffer events;
-        private final OneToOneRingBuffer fcpRequests;
-        private final ReceiveRing[] rxRings;
-        private final PortCounters counters;
+        private final PortCredit credit;
         private final LinkStateListener listener;
-        private long nowNs;
-        private long downs;
-        private long errorRecoveries;
-        private long transmitFlushes;
 
-        PortCredit(final Port port, final EngineConfiguration config)
+        PortDuty(final Port port, final PortConfig config, final LinkStateListener listener)
         {
             this.port = port;
-            this.dataVls = port.dataVls();
-            this.events = port.rxEvents;
-            this.fcpRequests = port.fcpRequests;
-            this.rxRings = port.rxRings;
-            this.counters = port.counters();
-            this.listener = config.linkStateListener();
-            // one-block chunks: an ACCEPT event's summed blocks are charged exactly as its packets one by one
-            this.control = new CreditControl(
-                dataVls,
-                rxRings[0].capacityBlocks(),
-                Sizes.BLOCK_LENGTH,
-                config.fcpPeriodNs(),
-                config.earlyFcpThresholdBlocks(),
-                true,
-                config.linkTimeoutNs(),
-                this);
+            this.listener = listener;
             port.publishLinkState(LinkState.DOWN);
+            this.credit = new PortCredit(config, port.buffers, port.rxEvents, port.fcpRequests, port.creditLimits,
+                port.counterSet().credit(), this);
         }
 
         int doWork(final long nowNs)
         {
-            this.nowNs = nowNs;
-            int work = command();
-            if (work > 0 && LinkState.INITIALIZE == control.state())
-            {
-                // just came up: the init FCPs are asked for before anything the peer sent is read, so that a normal
-                // FCP already waiting arms this port at once (the peer gets the init FCPs first, on the wire)
-                work += requestFcps();
-            }
-            work += events.read(this, EVENT_LIMIT);
-            work += syncReleases();
-            if (control.checkLiveness(nowNs))
-            {
-                work++;
-            }
-            countLinkErrors();
-            if (control.state().isUp())
-            {
-                work += requestFcps();
-            }
-            return work;
-        }
-
-        private int command()
-        {
             final int command = port.takeCommand();
+            int work = 0;
             if (Port.COMMAND_UP == command)
             {
-                return control.up(nowNs) ? 1 : 0;
+                // the init FCPs are asked for at once, before anything the peer sent is read (PortCredit.up)
+                work += credit.up(nowNs) ? 1 : 0;
             }
-            if (Port.COMMAND_DOWN == command)
+            else if (Port.COMMAND_DOWN == command)
             {
-                return control.down(nowNs) ? 1 : 0;
+                work += credit.down(nowNs) ? 1 : 0;
             }
-            return 0;
+            return work + credit.doWork(nowNs);
+        }
+
+        @Override
+        public void onTransmitFlush(final long flushes)
+        {
+            // a link error from Armed or Active: mark what each queue pair has posted, then the flush epoch, both
+            // before the Down is published (FlushControl)
+            port.smpQueuePair().markFlush();
+            for (final QueuePair qp : port.queuePairs())
+            {
+                qp.markFlush();
+            }
+            port.flush.publishEpoch((int)flushes);
         }
 
         @Override
         public void onStateEntered(final LinkState state)
         {
-            if (control.transmitFlushes() != transmitFlushes)
-            {
-                // a link error from Armed or Active: mark what each queue pair has posted, then the flush epoch, both
-                // before the Down is published (FlushControl)
-                transmitFlushes = control.transmitFlushes();
-                port.smpQueuePair().markFlush();
-                for (final QueuePair qp : port.queuePairs())
-                {
-                    qp.markFlush();
-                }
-                port.flush.publishEpoch((int)transmitFlushes);
-            }
-            if (LinkState.INITIALIZE == state)
-            {
-                // every credit counter from zero; the arbiter resets FCTBS when it sees the new epoch
-                port.newLinkEpoch();
-                for (int vl = 0; vl < dataVls; vl++)
-                {
-                    counters.rxAbr(vl).setRelease(0);
-                    counters.txCreditLimit(vl).setRelease(0);
-                    counters.rxFreeBlocks(vl).setRelease(control.receiver().freeBlocks(vl));
-                }
-            }
             port.publishLinkState(state);
-            counters.linkTransitions.incrementRelease();
             listener.onLinkState(port.id(), state);
-        }
-
-        private void countLinkErrors()
-        {
-            if (control.downs() != downs)
-            {
-                downs = control.downs();
-                counters.linkDowned.setRelease(downs);
-            }
-            if (control.errorRecoveries() != errorRecoveries)
-            {
-                errorRecoveries = control.errorRecoveries();
-                counters.linkErrorRecovery.setRelease(errorRecoveries);
-            }
-        }
-
-        @Override
-        public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
-        {
-            final int value = buffer.getInt(index);
-            if (RxEvents.FCP == msgTypeId)
-            {
-                onFcp(value);
-            }
-            else if (RxEvents.PEER_CLOSED == msgTypeId)
-            {
-                control.onPeerClosed(nowNs);
-            }
-            else
-            {
-                final int vl = value >>> 16;
-                syncRelease(vl);
-                control.onAccepted(vl, value & 0xFFFF, nowNs);
-                counters.rxFreeBlocks(vl).setRelease(control.receiver().freeBlocks(vl));
-                counters.rxAbr(vl).setRelease(control.receiver().blocksReceived(vl));
-            }
-        }
-
-        private void onFcp(final int word)
-        {
-            final int verdict = control.onFcp(word, nowNs);
-            if (CreditControl.APPLIED == verdict)
-            {
-                final int vl = Fcp.vl(word);
-                final int creditLimit = control.creditLimit(vl);
-                port.publishCreditLimit(vl, creditLimit);
-                counters.rxAbr(vl).setRelease(control.receiver().blocksReceived(vl));
-                counters.txCreditLimit(vl).setRelease(creditLimit);
-                counters.fcpReceived.incrementRelease();
-            }
-            else
-            {
-                counters.discards(verdict).incrementRelease();
-                counters.fcpDiscarded.incrementRelease();
-            }
-        }
-
-        private int syncReleases()
-        {
-            int work = 0;
-            for (int vl = 0; vl < dataVls; vl++)
-            {
-                work += syncRelease(vl);
-            }
-            return work;
-        }
-
-        private int syncRelease(final int vl)
-        {
-            // The application may already have taken packets whose acceptance is still on its way here (the receive
-            // agent stores a packet, then reports it): CreditControl releases only what was accepted.
-            if (control.releasePending(vl) && control.onReleased(vl, rxRings[vl].releasedBlocks()) > 0)
-            {
-                counters.rxFreeBlocks(vl).setRelease(control.receiver().freeBlocks(vl));
-                return 1;
-            }
-            return 0;
-        }
-
-        private int requestFcps()
-        {
-            int work = 0;
-            // the two positions, read once each (size() reads them in a loop until the consumer's holds still,
-            // every duty cycle; this agent is the producer, so an older consumer position only asks for fewer)
-            while (fcpRequests.producerPosition() - fcpRequests.consumerPosition() <
-                FCP_REQUESTS_IN_FLIGHT * RxEvents.RECORD_LENGTH)
-            {
-                final int vl = control.pollFcp(nowNs);
-                if (FcpSchedule.NONE == vl)
-                {
-                    break;
-                }
-                final int index = fcpRequests.tryClaim(RxEvents.FCP, Integer.BYTES);
-                if (index < 0)
-                {
-                    // the ring is sized far above the requests in flight; the VL stays due and is asked again
-                    break;
-                }
-                fcpRequests.buffer().putInt(index, control.fcpRequest(vl, nowNs));
-                fcpRequests.commit(index);
-                work++;
-            }
-            return work;
         }
     }
 }

@@ -23,7 +23,8 @@ import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersSnapshot;
 import io.vlink.nic.status.ErrorLogHandler;
 import io.vlink.nic.status.HeartbeatAgent;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -119,30 +120,29 @@ public final class Engine implements AutoCloseable
                 countersFile.newCounter(CounterType.CAPTURE_DROPS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 countersFile.newCounter(CounterType.CAPTURE_ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE),
                 errorHandler);
-            final int dataVls = config.qos().dataVls();
-            final PortCounters[] counters = new PortCounters[ports.length];
+            final PortCounterSet[] counters = new PortCounterSet[ports.length];
             for (int i = 0; i < ports.length; i++)
             {
-                counters[i] = new PortCounters(countersFile, i, dataVls);
+                counters[i] = new PortCounterSet(countersFile, i, config.qos().dataVls());
             }
             if (loopback)
             {
-                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0], counters[1]);
+                final LoopbackLink[] ends = LoopbackLink.pair(config.loopbackCapacity(), counters[0].link(), counters[1].link());
                 links[0] = ends[0];
                 links[1] = ends[1];
             }
             else if (external)
             {
-                links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0]), "link factory returned null");
+                links[0] = Objects.requireNonNull(config.externalLink().apply(counters[0].link()), "link factory returned null");
             }
             else if (LinkKind.SHM == config.linkKind())
             {
-                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0]);
+                links[0] = ShmLink.open(config.shmFile(), config.shmRole(), config.loopbackCapacity(), counters[0].link());
             }
             else
             {
                 final int maxFrameLength = config.mtu() + PacketChecker.HEADERS_ALLOWANCE + Sizes.VCRC_LENGTH;
-                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0],
+                links[0] = new UdpLink(config.udpLocal(), config.udpRemote(), maxFrameLength, counters[0].link(),
                     config.udpKey(), config.nanoClock(), UdpLink.DEFAULT_HELLO_INTERVAL_NS);
             }
             for (int i = 0; i < ports.length; i++)
@@ -165,11 +165,11 @@ public final class Engine implements AutoCloseable
             final DutyCycleClock transmitClock = split ? new DutyCycleClock(config.nanoClock()) : receiveClock;
             final NanoClock receiveTime = dedicated ? config.nanoClock() : receiveClock;
             final NanoClock transmitTime = dedicated ? config.nanoClock() : transmitClock;
-            final ReceiveAgent receive = new ReceiveAgent(ports, 2 * config.burst(), capture);
+            final ReceiveAgent receive = new ReceiveAgent(ports, config.portConfig(), 2 * config.burst(), capture);
             final CreditAgent credit = new CreditAgent(ports, config, receiveTime);
             final HeartbeatAgent heartbeat = new HeartbeatAgent(countersFile, receiveTime, config.epochClock());
             final InjectAgent inject = new InjectAgent(ports, transmitTime);
-            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.burst(), capture);
+            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.portConfig(), capture);
             final Agent captureWriter = null == capture ? null : capture.agent();
             final List<List<Agent>> groups;
             if (dedicated)
@@ -503,16 +503,13 @@ public final class Engine implements AutoCloseable
      * afterwards. Setters only record; {@link #build()} checks, naming the setting, the value and the allowed range.
      * docs/engine.md has the table of every setting, its system property, default and range.
      */
-    public static final class Builder
+    public static final class Builder extends PortSettings.Builder<Builder>
     {
         String name = EngineConfiguration.DEFAULT_NAME;
         File directory;
         ThreadingMode threading;
         String idle;
         QosConfig qos = QosConfig.opensmDefaults(EngineConfiguration.DEFAULT_DATA_VLS);
-        int mtu = EngineConfiguration.DEFAULT_MTU;
-        int vlBufferBlocks = EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
-        int vl15Packets = EngineConfiguration.DEFAULT_VL15_PACKETS;
         Integer queueDepth;
         Integer maxQueuePairs;
         Integer idcThreshold;
@@ -522,10 +519,7 @@ public final class Engine implements AutoCloseable
         int[] slTableWeights;
         long tenureBytes = EngineConfiguration.DEFAULT_TENURE_BYTES;
         int tenurePackets;
-        Long fcpPeriodNs;
-        Long linkTimeoutNs;
         Long closeDrainNs;
-        int earlyFcpThresholdBlocks = EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
         LinkKind linkKind = LinkKind.LOOPBACK;
         int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
         InetSocketAddress udpLocal;
@@ -542,11 +536,10 @@ public final class Engine implements AutoCloseable
         FlushListener flushListener = (qp, messages) -> {};
         EpochClock epochClock = SystemEpochClock.INSTANCE;
         int rxEventRingLength = EngineConfiguration.DEFAULT_RX_EVENT_RING_LENGTH;
-        Integer burst;
         int maxCounters = EngineConfiguration.DEFAULT_MAX_COUNTERS;
         int errorLogLength = EngineConfiguration.DEFAULT_ERROR_LOG_LENGTH;
         UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
-        Function<PortCounters, Link> externalLink;
+        Function<LinkCounters, Link> externalLink;
 
         Builder()
         {
@@ -630,36 +623,6 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param mtu 256, 512, 1024, 2048 or 4096 bytes of payload (default 4096).
-         * @return this.
-         */
-        public Builder mtu(final int mtu)
-        {
-            this.mtu = mtu;
-            return this;
-        }
-
-        /**
-         * @param blocks each data VL's receive buffer, in 64-byte blocks (default 2048: the whole credit window).
-         * @return this.
-         */
-        public Builder vlBufferBlocks(final int blocks)
-        {
-            this.vlBufferBlocks = blocks;
-            return this;
-        }
-
-        /**
-         * @param packets the VL15 receive buffer, in largest packets (default 4).
-         * @return this.
-         */
-        public Builder vl15Packets(final int packets)
-        {
-            this.vl15Packets = packets;
-            return this;
-        }
-
-        /**
          * @param depth messages each queue pair holds (default: property {@code vlink.queue.depth}, else 256).
          * @return this.
          */
@@ -738,30 +701,6 @@ public final class Engine implements AutoCloseable
         }
 
         /**
-         * @param nanos the longest gap between two FCPs of a VL (default: property {@code vlink.fcp.period.ns},
-         *              else 1 ms: 65,536 symbol times are notional in software; a receiver that frees space sends
-         *              an FCP at once anyway, docs/flow-control.md).
-         * @return this.
-         */
-        public Builder fcpPeriodNs(final long nanos)
-        {
-            this.fcpPeriodNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param nanos how long an Armed or Active port waits without hearing from its peer (no FCP, no packet)
-         *              before the link goes down and re-initializes (counted {@code link_downed}); default
-         *              200 ms, at least 4 FCP periods and 10 ms.
-         * @return this.
-         */
-        public Builder linkTimeoutNs(final long nanos)
-        {
-            this.linkTimeoutNs = nanos;
-            return this;
-        }
-
-        /**
          * @param nanos how long {@link Engine#close()} waits for every message offered to be on the wire before it
          *              stops the engine (default 1 s; 0 closes abruptly, as {@code close(Duration.ZERO)}).
          * @return this.
@@ -769,16 +708,6 @@ public final class Engine implements AutoCloseable
         public Builder closeDrainNs(final long nanos)
         {
             this.closeDrainNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param blocks blocks the application frees that send an FCP at once (default 64).
-         * @return this.
-         */
-        public Builder earlyFcpThresholdBlocks(final int blocks)
-        {
-            this.earlyFcpThresholdBlocks = blocks;
             return this;
         }
 
@@ -832,7 +761,7 @@ public final class Engine implements AutoCloseable
          * @param remoteLid the LID of the port at the link's other end (unicast, not the local one).
          * @return this.
          */
-        public Builder link(final Function<PortCounters, Link> factory, final int localLid, final int remoteLid)
+        public Builder link(final Function<LinkCounters, Link> factory, final int localLid, final int remoteLid)
         {
             this.linkKind = LinkKind.EXTERNAL;
             this.externalLink = Objects.requireNonNull(factory, "factory");
@@ -985,19 +914,6 @@ public final class Engine implements AutoCloseable
         public Builder linkWrapper(final UnaryOperator<Link> wrapper)
         {
             this.linkWrapper = Objects.requireNonNull(wrapper, "wrapper");
-            return this;
-        }
-
-        /**
-         * @param packets most packets the arbiter sends per port per duty cycle (default: property
-         *                {@code vlink.burst}, else 64; the receive agent takes twice as many frames, the injection
-         *                agent four times as many packets): what each duty cycle's fixed costs (clock, counters,
-         *                ring positions) are spread over.
-         * @return this.
-         */
-        public Builder burst(final int packets)
-        {
-            this.burst = packets;
             return this;
         }
 

@@ -1,15 +1,15 @@
 package io.vlink.nic;
 
 import io.vlink.core.inject.InjectionConfig;
+import io.vlink.core.port.PortConfig;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -18,10 +18,16 @@ import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+
+import static io.vlink.nic.ConfigurationRules.intSetting;
+import static io.vlink.nic.ConfigurationRules.lid;
+import static io.vlink.nic.ConfigurationRules.lidText;
+import static io.vlink.nic.ConfigurationRules.longSetting;
+import static io.vlink.nic.ConfigurationRules.powerOfTwo;
+import static io.vlink.nic.ConfigurationRules.range;
 
 /**
  * The settings an engine runs with: concluded from an {@link Engine.Builder} by {@link Engine.Builder#build()}
@@ -114,9 +120,6 @@ public final class EngineConfiguration
     private final String idle;
     private final Supplier<IdleStrategy> idleStrategy;
     private final QosConfig qos;
-    private final int mtu;
-    private final int vlBufferBlocks;
-    private final int vl15Packets;
     private final int queueDepth;
     private final int maxQueuePairs;
     private final int idcThreshold;
@@ -126,16 +129,13 @@ public final class EngineConfiguration
     private final int[] slTableWeights;
     private final long tenureBytes;
     private final int tenurePackets;
-    private final long fcpPeriodNs;
-    private final long linkTimeoutNs;
     private final long closeDrainNs;
-    private final int earlyFcpThresholdBlocks;
     private final Engine.LinkKind linkKind;
     private final int loopbackCapacity;
     private final InetSocketAddress udpLocal;
     private final InetSocketAddress udpRemote;
     private final io.vlink.nic.link.LinkKey udpKey;
-    private final Function<PortCounters, Link> externalLink;
+    private final Function<LinkCounters, Link> externalLink;
     private final Path shmFile;
     private final ShmLink.Role shmRole;
     private final int localLid;
@@ -147,10 +147,11 @@ public final class EngineConfiguration
     private final FlushListener flushListener;
     private final EpochClock epochClock;
     private final int rxEventRingLength;
-    private final int burst;
     private final int maxCounters;
     private final int errorLogLength;
     private final UnaryOperator<Link> linkWrapper;
+    private final PortSettings port;
+    private final PortConfig portConfig;
 
     /**
      * Conclude a builder: fill defaults (system property, else constant), check every value, copy what is mutable.
@@ -161,20 +162,13 @@ public final class EngineConfiguration
     EngineConfiguration(final Engine.Builder b)
     {
         name = CountersFileDescriptor.validateName(b.name);
-        directory = null != b.directory ? b.directory : CountersFileDescriptor.defaultDirectory();
-        if (directory.exists() && !directory.isDirectory())
-        {
-            throw new IllegalArgumentException("directory " + directory + origin(b.directory, DIR_PROP_NAME) +
-                " is a file: give a directory (it is created when missing)");
-        }
+        directory = ConfigurationRules.directory(b.directory);
         threading = null != b.threading ? b.threading : parseThreading(System.getProperty(THREADING_PROP_NAME));
         idle = null != b.idle ? b.idle : System.getProperty(IDLE_PROP_NAME, DEFAULT_IDLE);
         idleStrategy = idleSupplier(idle, null != b.idle);
         qos = b.qos;
-        mtu = Sizes.checkMtu("mtu", b.mtu);
-        vlBufferBlocks = range("vlBufferBlocks", b.vlBufferBlocks, 1, MAX_VL_BUFFER_BLOCKS,
-            "each data VL's receive buffer in 64-byte blocks");
-        vl15Packets = range("vl15Packets", b.vl15Packets, 1, MAX_VL15_PACKETS, "largest packets VL15 buffers");
+        port = b.portSettings();
+        final int mtu = port.mtu();
         queueDepth = intSetting("queueDepth", b.queueDepth, QUEUE_DEPTH_PROP_NAME, DEFAULT_QUEUE_DEPTH,
             1, MAX_QUEUE_DEPTH, "messages each queue pair holds");
         maxQueuePairs = intSetting("maxQueuePairs", b.maxQueuePairs, MAX_QUEUE_PAIRS_PROP_NAME,
@@ -218,16 +212,8 @@ public final class EngineConfiguration
         tenureBytes = range("tenure bytes", b.tenureBytes, 1, Long.MAX_VALUE, "a queue pair's turn in bytes");
         tenurePackets = range("tenure packets", b.tenurePackets, 0, Integer.MAX_VALUE,
             "a queue pair's turn in packets, 0 for bytes only");
-        fcpPeriodNs = longSetting("fcpPeriodNs", b.fcpPeriodNs, FCP_PERIOD_PROP_NAME, DEFAULT_FCP_PERIOD_NS,
-            MIN_FCP_PERIOD_NS, MAX_FCP_PERIOD_NS, "the longest gap between two FCPs of a VL");
-        linkTimeoutNs = longSetting("linkTimeoutNs", b.linkTimeoutNs, LINK_TIMEOUT_PROP_NAME, DEFAULT_LINK_TIMEOUT_NS,
-            Math.max(MIN_LINK_TIMEOUT_NS, MIN_LINK_TIMEOUT_PERIODS * fcpPeriodNs), Long.MAX_VALUE,
-            "how long an Armed or Active port waits without hearing from its peer (at least " +
-            MIN_LINK_TIMEOUT_PERIODS + " FCP periods)");
         closeDrainNs = longSetting("closeDrainNs", b.closeDrainNs, CLOSE_DRAIN_PROP_NAME, DEFAULT_CLOSE_DRAIN_NS,
             0, 3_600_000_000_000L, "how long close() waits for the transmit path to drain, 0 for an abrupt close");
-        earlyFcpThresholdBlocks = range("earlyFcpThresholdBlocks", b.earlyFcpThresholdBlocks, 1, vlBufferBlocks,
-            "freed blocks that send an FCP at once, at most the VL buffer");
         linkKind = b.linkKind;
         loopbackCapacity = range("loopbackCapacity", b.loopbackCapacity, MIN_LOOPBACK_CAPACITY,
             MAX_LOOPBACK_CAPACITY, "bytes of each direction's ring");
@@ -282,21 +268,15 @@ public final class EngineConfiguration
         rxEventRingLength = range("rxEventRingLength", b.rxEventRingLength, MIN_RX_EVENT_RING_LENGTH,
             MAX_RX_EVENT_RING_LENGTH, "bytes of the receive-to-credit event ring");
         powerOfTwo("rxEventRingLength", rxEventRingLength);
-        burst = intSetting("burst", b.burst, BURST_PROP_NAME, DEFAULT_BURST, 1, MAX_BURST,
-            "packets the arbiter sends per port per duty cycle");
         maxCounters = range("maxCounters", b.maxCounters, MIN_MAX_COUNTERS, MAX_MAX_COUNTERS,
             "counters the counters file holds");
         errorLogLength = range("errorLogLength", b.errorLogLength, MIN_ERROR_LOG_LENGTH, MAX_ERROR_LOG_LENGTH,
             "bytes of the distinct error log");
         linkWrapper = b.linkWrapper;
+        portConfig = port.portConfig(qos, ArbiterAgent.PortArbiter.BURST_BYTES, rxEventRingLength);
     }
 
     // ---------------------------------------------------------------- checks
-
-    private static String origin(final Object explicit, final String property)
-    {
-        return null != explicit ? "" : " (system property " + property + ")";
-    }
 
     private static ThreadingMode parseThreading(final String property)
     {
@@ -325,95 +305,6 @@ public final class EngineConfiguration
             throw new IllegalArgumentException(
                 (explicit ? "idle: " : "system property " + IDLE_PROP_NAME + ": ") + ex.getMessage(), ex);
         }
-    }
-
-    private static int range(final String setting, final int value, final int min, final int max, final String what)
-    {
-        return (int)range(setting, (long)value, min, max, what, "");
-    }
-
-    private static long range(final String setting, final long value, final long min, final long max, final String what)
-    {
-        return range(setting, value, min, max, what, "");
-    }
-
-    private static long range(
-        final String setting, final long value, final long min, final long max, final String what, final String origin)
-    {
-        if (value < min || value > max)
-        {
-            throw new IllegalArgumentException(setting + " " + value + origin + " is out of range: use " + min + ".." +
-                (Long.MAX_VALUE == max || Integer.MAX_VALUE == max ? "" : max) + " (" + what + ")");
-        }
-        return value;
-    }
-
-    private static int intSetting(
-        final String setting,
-        final Integer explicit,
-        final String property,
-        final int defaultValue,
-        final int min,
-        final int max,
-        final String what)
-    {
-        return (int)longSetting(setting, null == explicit ? null : explicit.longValue(), property, defaultValue, min,
-            max, what);
-    }
-
-    private static long longSetting(
-        final String setting,
-        final Long explicit,
-        final String property,
-        final long defaultValue,
-        final long min,
-        final long max,
-        final String what)
-    {
-        if (null != explicit)
-        {
-            return range(setting, explicit, min, max, what, "");
-        }
-        final String text = System.getProperty(property);
-        if (null == text)
-        {
-            return defaultValue;
-        }
-        final long value;
-        try
-        {
-            value = Long.parseLong(text.trim().replace("_", ""));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("system property " + property + " '" + text +
-                "' is not a whole number: use " + min + ".." + max + " (" + what + ")", ex);
-        }
-        return range(setting, value, min, max, what, " (system property " + property + ")");
-    }
-
-    private static void powerOfTwo(final String setting, final int value)
-    {
-        if (Integer.bitCount(value) != 1)
-        {
-            throw new IllegalArgumentException(setting + " " + value + " is not a power of two: use e.g. " +
-                Integer.highestOneBit(value) + " or " + (Integer.highestOneBit(value) << 1));
-        }
-    }
-
-    private static int lid(final String setting, final int lid)
-    {
-        if (lid < MIN_LID || lid > MAX_LID)
-        {
-            throw new IllegalArgumentException(setting + " " + lidText(lid) + " is not a unicast LID: use " +
-                lidText(MIN_LID) + ".." + lidText(MAX_LID));
-        }
-        return lid;
-    }
-
-    private static String lidText(final int lid)
-    {
-        return lid + " (0x" + Integer.toHexString(lid).toUpperCase(Locale.ROOT) + ")";
     }
 
     private static void checkSlTable(final int[] sls, final int[] weights)
@@ -499,7 +390,7 @@ public final class EngineConfiguration
      */
     public int mtu()
     {
-        return mtu;
+        return port.mtu();
     }
 
     /**
@@ -507,7 +398,7 @@ public final class EngineConfiguration
      */
     public int vlBufferBlocks()
     {
-        return vlBufferBlocks;
+        return port.vlBufferBlocks();
     }
 
     /**
@@ -515,7 +406,7 @@ public final class EngineConfiguration
      */
     public int vl15Packets()
     {
-        return vl15Packets;
+        return port.vl15Packets();
     }
 
     /**
@@ -595,7 +486,7 @@ public final class EngineConfiguration
      */
     public long fcpPeriodNs()
     {
-        return fcpPeriodNs;
+        return port.fcpPeriodNs();
     }
 
     /**
@@ -604,7 +495,7 @@ public final class EngineConfiguration
      */
     public long linkTimeoutNs()
     {
-        return linkTimeoutNs;
+        return port.linkTimeoutNs();
     }
 
     /**
@@ -620,7 +511,7 @@ public final class EngineConfiguration
      */
     public int earlyFcpThresholdBlocks()
     {
-        return earlyFcpThresholdBlocks;
+        return port.earlyFcpThresholdBlocks();
     }
 
     /**
@@ -666,7 +557,7 @@ public final class EngineConfiguration
     /**
      * @return the factory of an {@link Engine.LinkKind#EXTERNAL} engine's link, null for the other kinds.
      */
-    public Function<PortCounters, Link> externalLink()
+    public Function<LinkCounters, Link> externalLink()
     {
         return externalLink;
     }
@@ -765,7 +656,7 @@ public final class EngineConfiguration
      */
     public int burst()
     {
-        return burst;
+        return port.burst();
     }
 
     /**
@@ -782,6 +673,22 @@ public final class EngineConfiguration
     public int errorLogLength()
     {
         return errorLogLength;
+    }
+
+    /**
+     * @return the ports' link-layer settings (the group a switch's ports share the rules of).
+     */
+    public PortSettings portSettings()
+    {
+        return port;
+    }
+
+    /**
+     * @return what each port's datapath runs with (its QoS, MTU, buffers, FCP schedule, silence limit, burst).
+     */
+    public PortConfig portConfig()
+    {
+        return portConfig;
     }
 
     /**

@@ -1,38 +1,29 @@
 package io.vlink.nic;
 
 import io.vlink.core.arb.VlArbiter;
-import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.fabric.Crossbar;
 import io.vlink.core.fabric.CreditLoop;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.Topology;
-import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.AgentGroup;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;
+import io.vlink.nic.status.LinkCounters;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemEpochClock;
-import org.agrona.concurrent.SystemNanoClock;
-import org.agrona.concurrent.YieldingIdleStrategy;
 
-import java.io.File;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * Every node of a topology in one process (docs/fabric.md, "Running a fabric"): a {@link Switch} per switch, an
@@ -42,12 +33,12 @@ import java.util.function.Supplier;
  * <p>
  * The fabric runs on its caller's thread: {@link #invoke()} is one duty cycle of every node (the engines in invoker
  * mode), which on a small machine beats a thread per node; a test or a soak calls it in a loop. With
- * {@link Settings#switchThread} the switches run on a thread of their own instead (each switch is its own hardware)
+ * {@link FabricConfiguration#switchThread} the switches run on a thread of their own instead (each switch is its own hardware)
  * and {@link #invoke()} runs the CA engines only; whatever the caller does to a switch's state then runs while the
  * switch thread is paused ({@link #pauseSwitches()}), and what it reads otherwise are the published counters.
  * <p>
- * A fabric may run only some of its nodes ({@link Settings#local}): a cable whose other end runs in another process is
- * the link {@link Settings#remoteLinks} makes (a {@code UdpLink} for {@code vlink fabric run}); the rest of the
+ * A fabric may run only some of its nodes ({@link FabricConfiguration#local}): a cable whose other end runs in another process is
+ * the link {@link FabricConfiguration#remoteLinks} makes (a {@code UdpLink} for {@code vlink fabric run}); the rest of the
  * topology is known (routes, LIDs) but not run here.
  * <p>
  * What is not run: routers, and cables between two CAs (the engine's own loopback is that).
@@ -60,7 +51,7 @@ public final class Fabric implements AutoCloseable
     private final Switch[] switchOfNode;
     private final List<Endpoint> endpoints = new ArrayList<>();
     private Predicate<Topology.Node> local = node -> true;
-    private int vlBufferBlocks;
+    private FabricConfiguration config;
     private final SwitchPause pause = new SwitchPause();
     private final Paused paused = new Paused();
     /** Nested pauses of the caller: the switch thread resumes when the outermost ends. */
@@ -95,10 +86,10 @@ public final class Fabric implements AutoCloseable
         /**
          * @param node     the local node.
          * @param port     its port.
-         * @param counters the port's counters (the link counts its frames and drops there).
+         * @param counters the counters the port's link writes (its frames and drops).
          * @return the port's end of the cable.
          */
-        Link link(Topology.Node node, int port, PortCounters counters);
+        Link link(Topology.Node node, int port, LinkCounters counters);
     }
 
     /**
@@ -226,173 +217,6 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
-     * How the fabric's nodes are built.
-     */
-    public static final class Settings
-    {
-        String name = "fabric";
-        File directory = new File(System.getProperty("java.io.tmpdir"), "vlink-" + System.getProperty("user.name"));
-        QosConfig ca = QosConfig.opensmDefaults(8);
-        QosConfig external = QosConfig.opensmDefaults(8);
-        QosConfig management = QosConfig.opensmDefaults(8);
-        final Switch.Settings switches = new Switch.Settings();
-        int loopbackCapacity = LoopbackLink.DEFAULT_CAPACITY;
-        int vlBufferBlocks = EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
-        LinkWrapper wrapper = (node, port, link) -> link;
-        Predicate<Topology.Node> local = node -> true;
-        RemoteLinks remoteLinks;
-        long linkTimeoutNs;
-        NanoClock nanoClock = SystemNanoClock.INSTANCE;
-        EpochClock epochClock = SystemEpochClock.INSTANCE;
-        boolean switchThread;
-        Supplier<IdleStrategy> switchIdle = YieldingIdleStrategy::new;
-
-        /**
-         * @param name prefix of every node's counters file name (letters, digits, '.', '_', '-').
-         * @return this.
-         */
-        public Settings name(final String name)
-        {
-            this.name = Objects.requireNonNull(name, "name");
-            return this;
-        }
-
-        /**
-         * @param directory where the nodes' counters files go.
-         * @return this.
-         */
-        public Settings directory(final File directory)
-        {
-            this.directory = Objects.requireNonNull(directory, "directory");
-            return this;
-        }
-
-        /**
-         * @param ca         CA ports' QoS ({@code qos_ca_*}).
-         * @param external   switches' external ports' QoS ({@code qos_swe_*}).
-         * @param management switches' port 0 QoS ({@code qos_sw0_*}).
-         * @return this.
-         */
-        public Settings qos(final QosConfig ca, final QosConfig external, final QosConfig management)
-        {
-            if (ca.dataVls() != external.dataVls())
-            {
-                throw new IllegalArgumentException("CA ports have " + ca.dataVls() + " data VLs and switch ports " +
-                    external.dataVls() + ": a link runs one VL count at both ends; give qos_ca_max_vls and " +
-                    "qos_swe_max_vls the same value");
-            }
-            this.ca = ca;
-            this.external = external;
-            this.management = management;
-            return this;
-        }
-
-        /**
-         * @return the switches' settings (buffers, lifetime, clocks are set through this object).
-         */
-        public Switch.Settings switches()
-        {
-            return switches;
-        }
-
-        /**
-         * @param blocks each data VL's receive buffer, CA ports and switch inputs alike, in 64-byte blocks.
-         * @return this.
-         */
-        public Settings vlBufferBlocks(final int blocks)
-        {
-            switches.vlBufferBlocks(blocks);
-            this.vlBufferBlocks = blocks;
-            return this;
-        }
-
-        /**
-         * @param bytes each direction's ring of every cable (a power of two, at least 64 KiB).
-         * @return this.
-         */
-        public Settings loopbackCapacity(final int bytes)
-        {
-            this.loopbackCapacity = bytes;
-            return this;
-        }
-
-        /**
-         * @param wrapper wraps each end of every cable.
-         * @return this.
-         */
-        public Settings linkWrapper(final LinkWrapper wrapper)
-        {
-            this.wrapper = Objects.requireNonNull(wrapper, "wrapper");
-            return this;
-        }
-
-        /**
-         * @param local       which nodes run in this process (default: all).
-         * @param remoteLinks makes the link of every cable whose other end is not local.
-         * @return this.
-         */
-        public Settings local(final Predicate<Topology.Node> local, final RemoteLinks remoteLinks)
-        {
-            this.local = Objects.requireNonNull(local, "local");
-            this.remoteLinks = Objects.requireNonNull(remoteLinks, "remoteLinks");
-            return this;
-        }
-
-        /**
-         * @param nanos how long every port (CA and switch) waits without hearing its peer before its link goes Down.
-         * @return this.
-         */
-        public Settings linkTimeoutNs(final long nanos)
-        {
-            switches.linkTimeoutNs(nanos);
-            this.linkTimeoutNs = nanos;
-            return this;
-        }
-
-        /**
-         * @param nanoClock  every node's clock (FCP schedules, link timeouts, head-of-queue lifetime).
-         * @param epochClock the counters files' clock.
-         * @return this.
-         */
-        public Settings clocks(final NanoClock nanoClock, final EpochClock epochClock)
-        {
-            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-            this.epochClock = Objects.requireNonNull(epochClock, "epochClock");
-            switches.clocks(nanoClock, epochClock);
-            return this;
-        }
-
-        /**
-         * @param dedicated whether every switch of this process runs on one thread of its own (named
-         *                  {@code vlink-NAME-switches}), the CA engines on the caller's ({@link #invoke()}); default
-         *                  false: every node on the caller's thread. One thread for all the switches, not one each:
-         *                  on a small machine the caller and the switches are the two halves of the work. On a busy
-         *                  machine one thread may be left off the CPU while the other runs: give
-         *                  {@link #linkTimeoutNs} more than the engine's 200 ms, or the ports on the running thread
-         *                  take the others for gone.
-         * @return this.
-         */
-        public Settings switchThread(final boolean dedicated)
-        {
-            this.switchThread = dedicated;
-            return this;
-        }
-
-        /**
-         * @param idle how the switch thread waits when no switch had work (default: {@code yield}: the switches' work
-         *             comes in bursts a few microseconds apart, and a thread that parks, as {@code backoff} does after
-         *             a short spin, wakes too late for the next; the fabric soak ran at a quarter of its rate or
-         *             less with it).
-         * @return this.
-         */
-        public Settings switchIdle(final Supplier<IdleStrategy> idle)
-        {
-            this.switchIdle = Objects.requireNonNull(idle, "idle");
-            return this;
-        }
-    }
-
-    /**
      * A pause of the switch thread ({@link #pauseSwitches()}); closing it lets the switch thread go on.
      */
     public final class Paused implements AutoCloseable
@@ -470,20 +294,28 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
+     * @return a builder of a fabric's configuration, and of the fabric.
+     */
+    public static FabricConfiguration.Builder builder()
+    {
+        return new FabricConfiguration.Builder();
+    }
+
+    /**
      * Build and start every node. A failure leaves nothing behind.
      *
      * @param topology the fabric.
      * @param routes   its forwarding tables.
-     * @param settings how the nodes are built.
+     * @param config   how the nodes are built ({@link #builder()}).
      * @return the running fabric.
      * @throws IllegalArgumentException for a router or a cable between two CAs.
      */
-    public static Fabric build(final Topology topology, final Routes routes, final Settings settings)
+    public static Fabric build(final Topology topology, final Routes routes, final FabricConfiguration config)
     {
         final Fabric fabric = new Fabric(topology);
         try
         {
-            fabric.buildNodes(routes, settings);
+            fabric.buildNodes(routes, config);
         }
         catch (final RuntimeException | Error ex)
         {
@@ -493,11 +325,11 @@ public final class Fabric implements AutoCloseable
         return fabric;
     }
 
-    private void buildNodes(final Routes routes, final Settings settings)
+    private void buildNodes(final Routes routes, final FabricConfiguration settings)
     {
         final Set<String> names = new HashSet<>();
-        local = settings.local;
-        vlBufferBlocks = settings.vlBufferBlocks;
+        config = settings;
+        local = settings.local();
         for (final Topology.Node node : topology.nodes())
         {
             if (Topology.NodeType.ROUTER == node.type())
@@ -505,11 +337,10 @@ public final class Fabric implements AutoCloseable
                 throw new IllegalArgumentException(node + ": routers are not run in a fabric; remove it or cable " +
                     "its neighbours to each other");
             }
-            if (node.isSwitch() && settings.local.test(node))
+            if (node.isSwitch() && settings.local().test(node))
             {
-                final Switch sw = new Switch(nodeName(settings.name, node.id(), names), settings.directory,
-                    node.portCount(), node.baseLid(0), routes.lft(node), settings.external, settings.management,
-                    settings.switches);
+                final Switch sw = new Switch(settings.switchConfiguration(nodeName(settings.name(), node.id(), names),
+                    node.portCount(), node.baseLid(0), routes.lft(node)));
                 switchOfNode[node.index()] = sw;
                 switches.add(sw);
                 switchNodes.add(node);
@@ -530,22 +361,23 @@ public final class Fabric implements AutoCloseable
                     throw new IllegalArgumentException(node + "[" + p + "] is cabled to " + remote + ": a fabric " +
                         "runs CAs cabled to switches; two CAs back to back are 'vlink soak'");
                 }
-                if (!settings.local.test(node))
+                if (!settings.local().test(node))
                 {
                     continue;
                 }
-                if (!settings.local.test(remote))
+                if (!settings.local().test(remote))
                 {
                     if (node.isSwitch())
                     {
                         final Switch sw = switchOfNode[node.index()];
-                        sw.attach(p, settings.wrapper.wrap(node, p, settings.remoteLinks.link(node, p, sw.counters(p))));
+                        sw.attach(p, settings.linkWrapper().wrap(node, p,
+                            settings.remoteLinks().link(node, p, sw.linkCounters(p))));
                     }
                     else
                     {
                         final int port = p;
-                        addEndpoint(settings, node, p, remote, names, (PortCounters counters) ->
-                            settings.wrapper.wrap(node, port, settings.remoteLinks.link(node, port, counters)));
+                        addEndpoint(settings, node, p, remote, names, (LinkCounters counters) ->
+                            settings.linkWrapper().wrap(node, port, settings.remoteLinks().link(node, port, counters)));
                     }
                 }
                 else if (node.isSwitch() && remote.isSwitch())
@@ -560,12 +392,12 @@ public final class Fabric implements AutoCloseable
                     final Switch sw = switchOfNode[remote.index()];
                     final int port = p;
                     final int swPort = cable.remotePort();
-                    addEndpoint(settings, node, p, remote, names, (PortCounters counters) ->
+                    addEndpoint(settings, node, p, remote, names, (LinkCounters counters) ->
                     {
                         final LoopbackLink[] ends =
-                            LoopbackLink.pair(settings.loopbackCapacity, sw.counters(swPort), counters);
-                        sw.attach(swPort, settings.wrapper.wrap(remote, swPort, ends[0]));
-                        return settings.wrapper.wrap(node, port, ends[1]);
+                            LoopbackLink.pair(settings.loopbackCapacity(), sw.linkCounters(swPort), counters);
+                        sw.attach(swPort, settings.linkWrapper().wrap(remote, swPort, ends[0]));
+                        return settings.linkWrapper().wrap(node, port, ends[1]);
                     });
                 }
             }
@@ -575,46 +407,38 @@ public final class Fabric implements AutoCloseable
             sw.start();
         }
         duty = new SwitchDuty(switches, pause);
-        if (settings.switchThread && !switches.isEmpty())
+        if (settings.switchThread() && !switches.isEmpty())
         {
-            switchThread = AgentGroup.start("vlink-" + settings.name + "-", ThreadingMode.SHARED, settings.switchIdle,
-                duty::onError, null, List.of(duty));
+            switchThread = AgentGroup.start("vlink-" + settings.name() + "-", ThreadingMode.SHARED,
+                settings.switchIdle(), duty::onError, null, List.of(duty));
         }
     }
 
     private void cableSwitches(
-        final Settings settings, final Topology.Node a, final int pa, final Topology.Node b, final int pb)
+        final FabricConfiguration settings, final Topology.Node a, final int pa, final Topology.Node b, final int pb)
     {
         final Switch swA = switchOfNode[a.index()];
         final Switch swB = switchOfNode[b.index()];
-        final LoopbackLink[] ends = LoopbackLink.pair(settings.loopbackCapacity, swA.counters(pa), swB.counters(pb));
-        swA.attach(pa, settings.wrapper.wrap(a, pa, ends[0]));
-        swB.attach(pb, settings.wrapper.wrap(b, pb, ends[1]));
+        final LoopbackLink[] ends =
+            LoopbackLink.pair(settings.loopbackCapacity(), swA.linkCounters(pa), swB.linkCounters(pb));
+        swA.attach(pa, settings.linkWrapper().wrap(a, pa, ends[0]));
+        swB.attach(pb, settings.linkWrapper().wrap(b, pb, ends[1]));
     }
 
     private void addEndpoint(
-        final Settings settings,
+        final FabricConfiguration settings,
         final Topology.Node ca,
         final int port,
         final Topology.Node swNode,
         final Set<String> names,
-        final Function<PortCounters, Link> link)
+        final Function<LinkCounters, Link> link)
     {
         final String id = ca.connectedPorts() == 1 ? ca.id() : ca.id() + "-p" + port;
-        final Engine.Builder builder = Engine.builder()
-            .name(nodeName(settings.name, id, names))
-            .directory(settings.directory)
+        final Engine engine = settings.engine(nodeName(settings.name(), id, names))
             .threading(ThreadingMode.INVOKER)
-            .qos(settings.ca)
-            .vlBufferBlocks(settings.vlBufferBlocks)
-            .loopbackCapacity(settings.loopbackCapacity)
-            .clocks(settings.nanoClock, settings.epochClock)
-            .link(link, ca.baseLid(port), swNode.baseLid(0));
-        if (settings.linkTimeoutNs > 0)
-        {
-            builder.linkTimeoutNs(settings.linkTimeoutNs);
-        }
-        endpoints.add(new Endpoint(ca, port, ca.baseLid(port), builder.build()));
+            .link(link, ca.baseLid(port), swNode.baseLid(0))
+            .build();
+        endpoints.add(new Endpoint(ca, port, ca.baseLid(port), engine));
     }
 
     /**
@@ -633,6 +457,14 @@ public final class Fabric implements AutoCloseable
             unique = name + "-" + i;
         }
         return unique;
+    }
+
+    /**
+     * @return how the fabric's nodes were built.
+     */
+    public FabricConfiguration configuration()
+    {
+        return config;
     }
 
     /**
@@ -670,7 +502,7 @@ public final class Fabric implements AutoCloseable
 
     /**
      * One duty cycle of every node: each CA engine's agents, then each switch (the switches only when they run on the
-     * caller's thread, {@link Settings#switchThread}). An exception a switch throws goes to its error log and counter
+     * caller's thread, {@link FabricConfiguration#switchThread}). An exception a switch throws goes to its error log and counter
      * ({@link Switch#onError}), as an engine's agents' do.
      *
      * @return work done.
@@ -690,7 +522,7 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
-     * @return whether the switches run on a thread of their own ({@link Settings#switchThread}).
+     * @return whether the switches run on a thread of their own ({@link FabricConfiguration#switchThread}).
      */
     public boolean hasSwitchThread()
     {
@@ -789,7 +621,7 @@ public final class Fabric implements AutoCloseable
     /** @return a switch port's link state as its thread last published it (its counters'). */
     private static LinkState publishedState(final Switch sw, final int p)
     {
-        return LinkState.get((int)sw.counters(p).linkState.get());
+        return LinkState.get((int)sw.counters(p).linkState().get());
     }
 
     /**
@@ -828,71 +660,6 @@ public final class Fabric implements AutoCloseable
             }
         }
         return down;
-    }
-
-    /**
-     * Whether the credits came back on every hop: on every cable, both ways, the sender may send as many blocks as
-     * the receiver's free buffer advertises ({@code min(free, 2048)}), which holds once the fabric is idle and an FCP
-     * of each VL has crossed since (an FCP period, {@code EngineConfiguration.DEFAULT_FCP_PERIOD_NS} by default).
-     * A cable to another process is checked from this end alone: every node of a fabric has the same receive buffer
-     * per VL, so an idle peer advertises all of it ({@code min(buffer, 2048)} to this end's sender), and this end's
-     * receive buffer is all free. Call on the invoking thread; with a switch thread, the switches are paused for the
-     * check, so that both ends of a cable are read at one moment.
-     *
-     * @return the cable ends whose sender holds less (or more), as {@code NODE[PORT] VLn: CL-FCTBS x, free y};
-     * empty when every credit is back.
-     */
-    public List<String> unrecoveredCredits()
-    {
-        try (Paused p = pauseSwitches())
-        {
-            return unrecoveredCreditsNow();
-        }
-    }
-
-    private List<String> unrecoveredCreditsNow()
-    {
-        final List<String> unrecovered = new ArrayList<>();
-        for (final Topology.Node node : topology.nodes())
-        {
-            for (int p = 1; p <= node.portCount(); p++)
-            {
-                final Topology.Link cable = node.link(p);
-                if (null == cable)
-                {
-                    continue;
-                }
-                final PortCounters sender = counters(node, p);
-                final PortCounters receiver = counters(cable.remote(), cable.remotePort());
-                if (null != sender)
-                {
-                    for (int vl = 0; vl < sender.dataVls(); vl++)
-                    {
-                        final int available = Credits.available(
-                            (int)sender.txCreditLimit(vl).get(), (int)sender.txFctbs(vl).get());
-                        final long free = null == receiver ? vlBufferBlocks : receiver.rxFreeBlocks(vl).get();
-                        if (available != Math.min(Credits.MAX_CREDIT, free))
-                        {
-                            unrecovered.add(node.id() + "[" + p + "] VL" + vl + ": CL-FCTBS " + available + ", free " +
-                                (null == receiver ? "(the idle peer's) " : "") + free);
-                        }
-                    }
-                }
-                else if (null != receiver)
-                {
-                    for (int vl = 0; vl < receiver.dataVls(); vl++)
-                    {
-                        final long free = receiver.rxFreeBlocks(vl).get();
-                        if (free != vlBufferBlocks)
-                        {
-                            unrecovered.add(cable.remote().id() + "[" + cable.remotePort() + "] VL" + vl +
-                                ": receive buffer " + free + " of " + vlBufferBlocks + " blocks free");
-                        }
-                    }
-                }
-            }
-        }
-        return unrecovered;
     }
 
     /**

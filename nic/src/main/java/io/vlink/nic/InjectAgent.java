@@ -10,8 +10,8 @@ import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.ring.VlRings;
-import io.vlink.nic.status.PortCounters;
-import io.vlink.core.credit.DiscardReason;
+import io.vlink.nic.status.InjectCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -96,7 +96,7 @@ final class InjectAgent implements Agent
         private final SlScheduler scheduler;
         private final VlRings<TxPacket> rings;
         private final TxPacket[] packets;
-        private final PortCounters counters;
+        private final InjectCounters counters;
         private final QueuePair[] bySchedulerIndex;
         private int known;
         private final FlushControl flush;
@@ -110,7 +110,7 @@ final class InjectAgent implements Agent
         private int publishedOccupancy;
         private long publishedPriorityChanges;
         // cells injected per VL (tx_cells), and a bit per VL injected on since they were last published
-        private final long[] injectedCells = new long[PortCounters.VL_SLOTS];
+        private final long[] injectedCells = new long[PortCounterSet.VL_SLOTS];
         private int injectedVls;
 
         // one pending packet per injector
@@ -141,7 +141,7 @@ final class InjectAgent implements Agent
             this.cellSize = cells.cellSize();
             this.rings = port.vlRings;
             this.packets = port.packets;
-            this.counters = port.counters();
+            this.counters = port.counterSet().inject();
             final EngineConfiguration config = engine.config();
             this.injectors = new InjectorArbiter(port.injectionConfig(), cells);
             scheduler = SlScheduler.forPort(config.slTableSls(), config.slTableWeights(), port.mtu(),
@@ -201,13 +201,13 @@ final class InjectAgent implements Agent
             if (occupancy != publishedOccupancy)
             {
                 publishedOccupancy = occupancy;
-                counters.cellOccupancy.setRelease(occupancy);
+                counters.cellOccupancy().setRelease(occupancy);
             }
             final long priorityChanges = injectors.priorityChanges();
             if (priorityChanges != publishedPriorityChanges)
             {
                 publishedPriorityChanges = priorityChanges;
-                counters.injectorPriorityChanges.setRelease(priorityChanges);
+                counters.priorityChanges().setRelease(priorityChanges);
             }
         }
 
@@ -282,7 +282,7 @@ final class InjectAgent implements Agent
                 if (vl >= dataVls)
                 {
                     // SL2VL maps the SL to VL15 or a VL the port lacks: its packets are dropped (docs/qos.md)
-                    counters.discards(DiscardReason.SL2VL_UNMAPPED.id()).incrementRelease();
+                    counters.sl2vlUnmapped().incrementRelease();
                     if (end)
                     {
                         qp.complete(seq);
@@ -435,7 +435,7 @@ final class InjectAgent implements Agent
             if (messages > 0)
             {
                 qp.addFlushed(messages);
-                counters.txFlushedMessages(vl).getAndAddRelease(messages);
+                counters.flushedMessages(vl).getAndAddRelease(messages);
                 if (QueuePair.KIND_DATA == qp.kind())
                 {
                     flushListener.onFlushed(qp, messages);

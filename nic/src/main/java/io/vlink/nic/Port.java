@@ -4,6 +4,8 @@ import io.vlink.core.credit.CreditLimits;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
+import io.vlink.core.port.CreditEventRing;
+import io.vlink.core.port.FcpRequestRing;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
@@ -14,13 +16,13 @@ import io.vlink.nic.link.Link;
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.ring.ReceiveRing;
 import io.vlink.nic.ring.VlRings;
+import io.vlink.nic.status.ApplicationCounters;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,7 +57,10 @@ public final class Port
     private final int mtu;
     private final int localLid;
     private final int remoteLid;
+    private final PortCounterSet counterSet;
     private final PortCounters counters;
+    // what the application's posts and polls count
+    final ApplicationCounters applicationCounters;
     private final Link link;
 
     // hand-offs between agents
@@ -63,9 +68,13 @@ public final class Port
     final CellBuffer cells;
     final TxPacket[] packets;
     final VlRings<TxPacket> vlRings;
-    final OneToOneRingBuffer fcpRequests;
-    final OneToOneRingBuffer rxEvents;
+    // credit agent -> arbiter: the FCPs due (core's hand-off)
+    final FcpRequestRing fcpRequests;
+    // receive agent -> credit agent: FCP words and stored blocks, in wire order (core's hand-off)
+    final CreditEventRing rxEvents;
     final ReceiveRing[] rxRings = new ReceiveRing[LrhFlyweight.VL_COUNT];
+    // the receive rings as the datapath's halves see them: the receive agent stores, the credit agent reads releases
+    final RingBuffers buffers = new RingBuffers(rxRings);
     // application -> credit agent: the command word; credit agent -> everyone: the link-state word
     private final LinkControl control = new LinkControl();
     // credit agent -> injection agent -> arbiter -> injection agent: a link error's transmit flush
@@ -73,7 +82,7 @@ public final class Port
     // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
     private final UnsafeBuffer creditLimitsMemory;
     private final UnsafeBuffer cellMemory;
-    private final CreditLimits creditLimits;
+    final CreditLimits creditLimits;
     private final UnsafeBuffer fcpRequestsBuffer;
     private final UnsafeBuffer rxEventsBuffer;
 
@@ -96,7 +105,7 @@ public final class Port
         final int id,
         final EngineConfiguration config,
         final Link link,
-        final PortCounters counters,
+        final PortCounterSet counters,
         final int localLid,
         final int remoteLid)
     {
@@ -106,7 +115,9 @@ public final class Port
         this.currentQos = qos;
         this.mtu = config.mtu();
         this.link = link;
-        this.counters = counters;
+        this.counterSet = counters;
+        this.counters = counters.view();
+        this.applicationCounters = counters.application();
         this.localLid = localLid;
         this.remoteLid = remoteLid;
         this.maxQueuePairs = config.maxQueuePairs();
@@ -136,10 +147,10 @@ public final class Port
             // each packet takes at least one cell: a ring as long as the buffer can never be full
             vlRings = new VlRings<>(dataVls, cells.totalCells());
 
-            fcpRequestsBuffer = allocate(made, 64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH);
-            fcpRequests = new OneToOneRingBuffer(fcpRequestsBuffer);
-            rxEventsBuffer = allocate(made, config.rxEventRingLength() + RingBufferDescriptor.TRAILER_LENGTH);
-            rxEvents = new OneToOneRingBuffer(rxEventsBuffer);
+            fcpRequestsBuffer = allocate(made, 64 * 1024 + FcpRequestRing.TRAILER_LENGTH);
+            fcpRequests = new FcpRequestRing(fcpRequestsBuffer);
+            rxEventsBuffer = allocate(made, config.rxEventRingLength() + CreditEventRing.TRAILER_LENGTH);
+            rxEvents = new CreditEventRing(rxEventsBuffer);
             creditLimitsMemory = allocate(made, CreditLimits.length() + BitUtil.CACHE_LINE_LENGTH);
             final int skew = (int)(BitUtil.align(creditLimitsMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
                 creditLimitsMemory.addressOffset());
@@ -463,7 +474,7 @@ public final class Port
     public int poll(final PacketHandler handler, final int limit)
     {
         checkOpen();
-        return poller.poll(rxRings, qos.dataVls(), counters, handler, limit);
+        return poller.poll(rxRings, qos.dataVls(), applicationCounters, handler, limit);
     }
 
     /**
@@ -507,41 +518,22 @@ public final class Port
         return control.takeCommand();
     }
 
+    /**
+     * @return the port's counters, for the agents to take each its own part once.
+     */
+    PortCounterSet counterSet()
+    {
+        return counterSet;
+    }
+
     void publishLinkState(final LinkState state)
     {
         control.publishState(state.code());
-        counters.linkState.setRelease(state.code());
     }
 
     int linkStateCode()
     {
         return control.state();
-    }
-
-    /**
-     * Link (re)initialisation: every CL to 0, then a new epoch; the arbiter resets its transmitter when it sees the
-     * new epoch (read the epoch before the limits: {@link CreditLimits}).
-     */
-    void newLinkEpoch()
-    {
-        creditLimits.reset();
-    }
-
-    int linkEpoch()
-    {
-        return creditLimits.epoch();
-    }
-
-    /** Credit agent: the peer's FCCL for a VL, published with release. */
-    void publishCreditLimit(final int vl, final int fccl)
-    {
-        creditLimits.publish(vl, fccl);
-    }
-
-    /** Arbiter: the latest credit limit, read with acquire. */
-    int creditLimit(final int vl)
-    {
-        return creditLimits.limit(vl);
     }
 
     /**
@@ -566,7 +558,7 @@ public final class Port
                 return false;
             }
         }
-        return 0 == counters.cellOccupancy.get();
+        return 0 == counters.cellOccupancy().get();
     }
 
     /** Engine, once every agent stopped: count what is left (the link is read to its end: nothing else will). */

@@ -2,7 +2,7 @@ package io.vlink.nic;
 
 import io.vlink.core.wire.PacketHeader;
 import io.vlink.nic.ring.ReceiveRing;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.ApplicationCounters;
 import org.agrona.DirectBuffer;
 
 /**
@@ -57,7 +57,7 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
     int poll(
         final ReceiveRing[] rings,
         final int dataVls,
-        final PortCounters counters,
+        final ApplicationCounters counters,
         final PacketHandler handler,
         final int limit)
     {
@@ -73,7 +73,7 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
 
     private int pollVl(
         final ReceiveRing[] rings,
-        final PortCounters counters,
+        final ApplicationCounters counters,
         final PacketHandler handler,
         final int vl,
         final int limit)

@@ -215,7 +215,7 @@ public final class QueuePair extends QueuePairPad3
         final long tail = ring.getLong(TAIL_OFFSET);
         if (isFull(tail))
         {
-            port.counters().postBackPressure.increment();
+            port.applicationCounters.postBackPressure().increment();
             return BACK_PRESSURED;
         }
         final int index = (int)(tail & mask);
@@ -248,7 +248,7 @@ public final class QueuePair extends QueuePairPad3
         final long tail = ring.getLong(TAIL_OFFSET);
         if (isFull(tail))
         {
-            port.counters().postBackPressure.increment();
+            port.applicationCounters.postBackPressure().increment();
             return BACK_PRESSURED;
         }
         return publish(tail, (int)(tail & mask), region.key(), offset, length);

@@ -1,20 +1,17 @@
 package io.vlink.nic;
 
-import io.vlink.core.arb.ArbiterSource;
 import io.vlink.core.arb.VlArbiter;
-import io.vlink.core.credit.CreditControl;
-import io.vlink.core.credit.CreditTransmitter;
-import io.vlink.core.credit.DataCheck;
 import io.vlink.core.credit.DiscardReason;
-import io.vlink.core.credit.FcpCheck;
-import io.vlink.core.credit.FcpSchedule;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.crc.Crc16;
 import io.vlink.core.fabric.Crossbar;
-import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.SwitchSl2Vl;
+import io.vlink.core.port.DirectPort;
+import io.vlink.core.port.PacketSource;
+import io.vlink.core.port.PortCredit;
+import io.vlink.core.port.PortReceive;
+import io.vlink.core.port.ReceiveBuffers;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.core.wire.Fcp;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.PacketFramer;
@@ -26,31 +23,29 @@ import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.ErrorLogHandler;
+import io.vlink.nic.status.ForwardCounters;
 import io.vlink.nic.status.HeartbeatAgent;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemEpochClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
 
-import java.io.File;
-import java.util.Objects;
-
 /**
- * A switch of N external ports, single-threaded (an Agrona {@link Agent}), built from the same {@code core} state
- * machines as a CA port (docs/fabric.md, "The switch"). Per port: {@link PacketChecker} on every data packet,
- * {@link Fcp#decode} on every link packet, a {@link ReceiveRing} per VL (the input FIFOs, VL15 included),
- * {@link CreditControl} for the link state, the receiver's credits and the FCP schedule, and on the output side a
- * {@link CreditTransmitter} and a {@link VlArbiter} with the external ports' tables. Between them the switch's own
- * decisions: the linear forwarding table, {@link SwitchSl2Vl} per (input, output) pair, the {@link Crossbar} that
- * picks among the inputs competing for an (output, VL), the VL rewrite with the VCRC patched from the one the packet
- * arrived with ({@link PacketFramer#relabel}) and the optional head-of-queue lifetime.
+ * A switch of N external ports, single-threaded (an Agrona {@link Agent}), each external port running the same
+ * datapath as a CA port (docs/fabric.md, "The switch"): {@code core}'s {@link DirectPort}, the receive, credit and
+ * transmit halves an engine runs on its agents' threads, called in turn by the switch's thread (what a port receives
+ * is applied at once). Per port its input FIFOs are the datapath's receive buffers (a {@link ReceiveRing} per VL,
+ * VL15 included), and the heads of every input FIFO that wait for it are its packet source. Between them the
+ * switch's own decisions: the linear forwarding table, {@link SwitchSl2Vl} per (input, output) pair, the
+ * {@link Crossbar} that picks among the inputs competing for an (output, VL), the VL rewrite with the VCRC patched
+ * from the one the packet arrived with ({@link PacketFramer#relabel}) and the optional head-of-queue lifetime.
  * <p>
  * A packet is routed when it reaches the head of its input FIFO: no route (or a route to a port without a link)
  * is {@code discards_no_route}, an SL the SL2VL table maps to VL15 or to a VL the output lacks
@@ -62,9 +57,9 @@ import java.util.Objects;
  * VL15 FIFO, the FIFO fills and the next SMPs are dropped and counted ({@code vl15_drops}), as at any full VL15
  * buffer.
  * <p>
- * Counters (one counters file per switch, named as the switch, readable by {@code vlink stat}): every port's
- * {@link PortCounters}, port 0's included; each is written by the switch's thread only. Nothing is allocated per
- * packet.
+ * Built from a frozen {@link SwitchConfiguration} ({@link #builder()}). Counters (one counters file per switch, named
+ * as the switch, readable by {@code vlink stat}): every port's, port 0's included, each handed to the part that writes
+ * it, all on the switch's thread. Nothing is allocated per packet.
  */
 public final class Switch implements Agent, AutoCloseable
 {
@@ -72,23 +67,22 @@ public final class Switch implements Agent, AutoCloseable
     public static final int VL15 = LrhFlyweight.VL15;
     /** The management port. */
     public static final int MANAGEMENT_PORT = 0;
+    /** No head-of-queue lifetime: a head waits as long as it must. */
+    public static final long NO_LIFETIME = SwitchConfiguration.NO_LIFETIME;
     /** Room in the counters file per port: a port of 15 data VLs has about 200. */
     private static final int COUNTERS_PER_PORT = 256;
-    /** No head-of-queue lifetime: a head waits as long as it must. */
-    public static final long NO_LIFETIME = Long.MAX_VALUE;
 
-    private final String name;
-    private final int lid;
+    private final SwitchConfiguration config;
     private final int ports;
     private final int dataVls;
-    private final int[] lft;
     private final SwitchSl2Vl sl2vl;
     private final Crossbar crossbar;
-    private final Settings settings;
-    private final QosConfig external;
-    private final NanoClock clock;
+    private final NanoClock nanoClock;
+    // one clock read per duty cycle, shared by every port
+    private final CachedNanoClock clock = new CachedNanoClock();
     private final CountersFile countersFile;
-    private final PortCounters[] counters;
+    private final PortCounterSet[] counters;
+    private final AtomicCounter managementDelivered;
     private final SwitchPort[] port;
     private final HeartbeatAgent heartbeat;
     private final AtomicCounter errors;
@@ -99,184 +93,49 @@ public final class Switch implements Agent, AutoCloseable
     private boolean managementHeld;
 
     /**
-     * Settings of a switch's ports, as an engine's: defaults those of {@link EngineConfiguration}.
+     * @return a builder of a switch's configuration, and of the switch.
      */
-    public static final class Settings
+    public static SwitchConfiguration.Builder builder()
     {
-        int vlBufferBlocks = EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
-        int vl15Packets = EngineConfiguration.DEFAULT_VL15_PACKETS;
-        int mtu = EngineConfiguration.DEFAULT_MTU;
-        long fcpPeriodNs = EngineConfiguration.DEFAULT_FCP_PERIOD_NS;
-        int earlyFcpThresholdBlocks = EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
-        long linkTimeoutNs = EngineConfiguration.DEFAULT_LINK_TIMEOUT_NS;
-        long hoqLifetimeNs = NO_LIFETIME;
-        int burst = EngineConfiguration.DEFAULT_BURST;
-        NanoClock nanoClock = SystemNanoClock.INSTANCE;
-        EpochClock epochClock = SystemEpochClock.INSTANCE;
-
-        /**
-         * @param blocks each data VL's input buffer of each port, in 64-byte blocks (the credit it advertises).
-         * @return this.
-         */
-        public Settings vlBufferBlocks(final int blocks)
-        {
-            if (blocks < 1 || blocks > EngineConfiguration.MAX_VL_BUFFER_BLOCKS)
-            {
-                throw new IllegalArgumentException("vlBufferBlocks " + blocks + ": give 1 to " +
-                    EngineConfiguration.MAX_VL_BUFFER_BLOCKS + " blocks (a buffer smaller than a packet never takes it)");
-            }
-            this.vlBufferBlocks = blocks;
-            return this;
-        }
-
-        /**
-         * @param packets largest packets each port's VL15 input buffer holds.
-         * @return this.
-         */
-        public Settings vl15Packets(final int packets)
-        {
-            this.vl15Packets = positive("vl15Packets", packets);
-            return this;
-        }
-
-        /**
-         * @param mtu the largest payload the ports accept, as an engine's.
-         * @return this.
-         */
-        public Settings mtu(final int mtu)
-        {
-            this.mtu = positive("mtu", mtu);
-            return this;
-        }
-
-        /**
-         * @param nanos the longest gap between two FCPs of a VL.
-         * @return this.
-         */
-        public Settings fcpPeriodNs(final long nanos)
-        {
-            this.fcpPeriodNs = positive("fcpPeriodNs", nanos);
-            return this;
-        }
-
-        /**
-         * @param nanos how long an Armed or Active port hears nothing before its link is down.
-         * @return this.
-         */
-        public Settings linkTimeoutNs(final long nanos)
-        {
-            this.linkTimeoutNs = positive("linkTimeoutNs", nanos);
-            return this;
-        }
-
-        /**
-         * @param nanos the head-of-queue lifetime (IBA's switch lifetime limit), or {@link #NO_LIFETIME}.
-         * @return this.
-         */
-        public Settings hoqLifetimeNs(final long nanos)
-        {
-            this.hoqLifetimeNs = positive("hoqLifetimeNs", nanos);
-            return this;
-        }
-
-        /**
-         * @param packets most packets each output port sends per duty cycle.
-         * @return this.
-         */
-        public Settings burst(final int packets)
-        {
-            this.burst = positive("burst", packets);
-            return this;
-        }
-
-        /**
-         * @param nanoClock  the clock of the FCP schedule, the link timeout and the head-of-queue lifetime.
-         * @param epochClock the counters file's clock.
-         * @return this.
-         */
-        public Settings clocks(final NanoClock nanoClock, final EpochClock epochClock)
-        {
-            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-            this.epochClock = Objects.requireNonNull(epochClock, "epochClock");
-            return this;
-        }
-
-        private static int positive(final String what, final int value)
-        {
-            if (value <= 0)
-            {
-                throw new IllegalArgumentException(what + " must be positive: " + value);
-            }
-            return value;
-        }
-
-        private static long positive(final String what, final long value)
-        {
-            if (value <= 0)
-            {
-                throw new IllegalArgumentException(what + " must be positive: " + value);
-            }
-            return value;
-        }
+        return new SwitchConfiguration.Builder();
     }
 
     /**
      * Build a switch; attach its links with {@link #attach}, then {@link #start()} it.
      *
-     * @param name       the switch's name, its counters file's (as an engine name).
-     * @param directory  where the counters file goes.
-     * @param ports      N, the external ports (1..254).
-     * @param lid        the switch's LID (its port 0's).
-     * @param lft        the output port per DLID ({@link Routes#lft}); {@link Routes#NO_ROUTE} for none.
-     * @param external   the external ports' QoS ({@code qos_swe_*}): VL arbitration, SL2VL, data VLs.
-     * @param management port 0's QoS ({@code qos_sw0_*}): its SL2VL.
-     * @param settings   the ports' settings.
+     * @param config the switch's frozen configuration.
      */
-    public Switch(
-        final String name,
-        final File directory,
-        final int ports,
-        final int lid,
-        final int[] lft,
-        final QosConfig external,
-        final QosConfig management,
-        final Settings settings)
+    public Switch(final SwitchConfiguration config)
     {
-        if (ports < 1 || ports > 254)
-        {
-            throw new IllegalArgumentException("a switch has 1..254 external ports: " + ports);
-        }
-        this.name = name;
-        this.lid = lid;
-        this.ports = ports;
+        this.config = config;
+        this.ports = config.ports();
+        final QosConfig external = config.external();
         this.dataVls = external.dataVls();
-        this.lft = lft.clone();
-        this.settings = settings;
-        this.clock = settings.nanoClock;
+        this.nanoClock = config.nanoClock();
         final int[] operational = new int[ports + 1];
         java.util.Arrays.fill(operational, dataVls);
         operational[MANAGEMENT_PORT] = 0;
-        this.sl2vl = new SwitchSl2Vl(ports + 1, external, management, operational);
+        this.sl2vl = new SwitchSl2Vl(ports + 1, external, config.management(), operational);
         this.crossbar = new Crossbar(ports + 1, VlArbiter.VL_COUNT);
-        this.counters = new PortCounters[ports + 1];
+        this.counters = new PortCounterSet[ports + 1];
         this.port = new SwitchPort[ports + 1];
-        this.countersFile = CountersFile.create(directory, name, 64 + (ports + 1) * COUNTERS_PER_PORT,
-            CountersFile.DEFAULT_ERROR_LOG_LENGTH / 16, settings.epochClock);
+        this.countersFile = CountersFile.create(config.directory(), config.name(),
+            64 + (ports + 1) * COUNTERS_PER_PORT, CountersFile.DEFAULT_ERROR_LOG_LENGTH / 16, config.epochClock());
         try
         {
             errors = countersFile.newCounter(CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE);
             for (int p = 0; p <= ports; p++)
             {
-                counters[p] = new PortCounters(countersFile, p, dataVls);
+                counters[p] = new PortCounterSet(countersFile, p, dataVls);
             }
+            managementDelivered = counters[MANAGEMENT_PORT].application().deliveredPackets(VL15);
         }
         catch (final RuntimeException ex)
         {
             countersFile.close();
             throw ex;
         }
-        this.external = external;
-        this.heartbeat = new HeartbeatAgent(countersFile, clock, settings.epochClock);
+        this.heartbeat = new HeartbeatAgent(countersFile, nanoClock, config.epochClock());
         this.errorHandler = new ErrorLogHandler(countersFile.errorLog(), System.err);
     }
 
@@ -295,11 +154,19 @@ public final class Switch implements Agent, AutoCloseable
     }
 
     /**
+     * @return the switch's frozen configuration.
+     */
+    public SwitchConfiguration configuration()
+    {
+        return config;
+    }
+
+    /**
      * @return the switch's name.
      */
     public String name()
     {
-        return name;
+        return config.name();
     }
 
     /**
@@ -307,7 +174,7 @@ public final class Switch implements Agent, AutoCloseable
      */
     public int lid()
     {
-        return lid;
+        return config.lid();
     }
 
     /**
@@ -328,11 +195,20 @@ public final class Switch implements Agent, AutoCloseable
 
     /**
      * @param p a port, 0..N.
-     * @return its counters (written by the switch's thread).
+     * @return its counters, read only (written by the switch's thread).
      */
     public PortCounters counters(final int p)
     {
-        return counters[p];
+        return counters[p].view();
+    }
+
+    /**
+     * @param p an external port, 1..N.
+     * @return the counters its link writes: handed, once, to the link made for the port ({@link #attach}).
+     */
+    public LinkCounters linkCounters(final int p)
+    {
+        return counters[p].link();
     }
 
     /**
@@ -347,14 +223,14 @@ public final class Switch implements Agent, AutoCloseable
      * Cable an external port. The switch owns the link from now on and closes it.
      *
      * @param p    an external port, 1..N, not yet attached.
-     * @param link the port's end of the link.
+     * @param link the port's end of the link, made with {@link #linkCounters(int) its counters}.
      */
     public void attach(final int p, final Link link)
     {
         if (p < 1 || p > ports || null != port[p] || started)
         {
-            throw new IllegalArgumentException("port " + p + " of " + name + ": attach each of ports 1.." + ports +
-                " once, before start");
+            throw new IllegalArgumentException("port " + p + " of " + config.name() + ": attach each of ports 1.." +
+                ports + " once, before start");
         }
         port[p] = new SwitchPort(p, link);
     }
@@ -366,21 +242,21 @@ public final class Switch implements Agent, AutoCloseable
     public LinkState linkState(final int p)
     {
         final SwitchPort sp = port[p];
-        return null == sp ? LinkState.DOWN : sp.control.state();
+        return null == sp ? LinkState.DOWN : sp.port.state();
     }
 
     /**
-     * Bring every attached port's link up (Down to Initialize): its init FCPs are due at once.
+     * Bring every attached port's link up (Down to Initialize): its init FCPs are asked for at once.
      */
     public void start()
     {
         started = true;
-        final long now = clock.nanoTime();
+        clock.update(nanoClock.nanoTime());
         for (final SwitchPort sp : port)
         {
             if (null != sp)
             {
-                sp.control.up(now);
+                sp.port.up();
             }
         }
     }
@@ -393,7 +269,8 @@ public final class Switch implements Agent, AutoCloseable
      */
     public void down(final int p)
     {
-        port[p].control.down(clock.nanoTime());
+        clock.update(nanoClock.nanoTime());
+        port[p].port.down();
     }
 
     /**
@@ -404,7 +281,8 @@ public final class Switch implements Agent, AutoCloseable
      */
     public void up(final int p)
     {
-        port[p].control.up(clock.nanoTime());
+        clock.update(nanoClock.nanoTime());
+        port[p].port.up();
     }
 
     /**
@@ -420,7 +298,7 @@ public final class Switch implements Agent, AutoCloseable
         managementHeld = held;
         if (!held)
         {
-            nowNs = clock.nanoTime();
+            nowNs = nanoClock.nanoTime();
             for (int p = 1; p <= ports; p++)
             {
                 final SwitchPort sp = port[p];
@@ -436,7 +314,8 @@ public final class Switch implements Agent, AutoCloseable
     @Override
     public int doWork()
     {
-        nowNs = clock.nanoTime();
+        nowNs = nanoClock.nanoTime();
+        clock.update(nowNs);
         // vlink stat tells a running switch from a stuck one by the heartbeat, as it does an engine
         heartbeat.beat(nowNs);
         int work = 0;
@@ -448,7 +327,7 @@ public final class Switch implements Agent, AutoCloseable
                 work += sp.receive();
             }
         }
-        if (NO_LIFETIME != settings.hoqLifetimeNs)
+        if (NO_LIFETIME != config.hoqLifetimeNs())
         {
             work += expireHeads();
         }
@@ -457,8 +336,8 @@ public final class Switch implements Agent, AutoCloseable
             final SwitchPort sp = port[p];
             if (null != sp)
             {
-                work += sp.credit();
-                work += sp.transmit();
+                work += sp.port.credit();
+                work += sp.port.transmit();
             }
         }
         return work;
@@ -467,7 +346,7 @@ public final class Switch implements Agent, AutoCloseable
     @Override
     public String roleName()
     {
-        return "switch-" + name;
+        return "switch-" + config.name();
     }
 
     /**
@@ -512,13 +391,13 @@ public final class Switch implements Agent, AutoCloseable
     public boolean creditStalled(final int out, final int vl)
     {
         final SwitchPort sp = port[out];
-        return null != sp && sp.stalled[vl];
+        return null != sp && sp.port.transmitHalf().stalled(vl);
     }
 
     private int expireHeads()
     {
         int work = 0;
-        for (int fifo; Crossbar.NONE != (fifo = crossbar.expired(nowNs, settings.hoqLifetimeNs)); )
+        for (int fifo; Crossbar.NONE != (fifo = crossbar.expired(nowNs, config.hoqLifetimeNs())); )
         {
             crossbar.remove(fifo);
             final int in = crossbar.inputOf(fifo);
@@ -548,35 +427,27 @@ public final class Switch implements Agent, AutoCloseable
     }
 
     /**
-     * One external port: its input side (checks, FIFOs, credits) and its output side (arbiter, transmitter).
+     * One external port: the datapath ({@link DirectPort}) over the port's input FIFOs (its receive buffers) and the
+     * heads waiting for it (its packet source), and the switch's routing of each FIFO's head.
      */
-    private final class SwitchPort implements FrameHandler, ArbiterSource, CreditControl.StateListener,
+    private final class SwitchPort implements FrameHandler, ReceiveBuffers, PacketSource, PortCredit.Listener,
         ReceiveRing.PacketConsumer
     {
         private final int number;
         private final Link link;
-        private final PortCounters portCounters;
-        private final PacketChecker checker;
+        private final ForwardCounters forwardCounters;
         private final ReceiveRing[] rings = new ReceiveRing[VlArbiter.VL_COUNT];
-        private final CreditControl control;
-        private final CreditTransmitter transmitter;
-        private final VlArbiter arbiter;
-        private final boolean[] stalled = new boolean[VlArbiter.VL_COUNT];
-        private final VlTally rxTally;
-        private final VlTally txTally;
+        private final DirectPort port;
+        private final PortReceive receive;
+        private final int frameLimit;
         private final ReceiveRing.PacketConsumer discarder = (buffer, offset, length) -> { };
         private final ReceiveRing.PacketConsumer forwarder = this::forward;
-        private int fcpVl = FcpSchedule.NONE;
-        /** Whether this duty cycle's transmit found no FCP due. */
-        private boolean fcpPolled;
-        /** One bit per data VL whose credit state changed since the gauges were last published. */
-        private int creditsMoved;
         /** The VL whose head {@link #onPacket} routes. */
         private int headVl;
         /** Whether the head {@link #onPacket} saw waits for the held SMA ({@link #holdManagement}). */
         private boolean headHeld;
-        /** Where {@link #forward} copies to: the claimed offset in the output link, and the VL it leaves on. */
-        private SwitchPort outPort;
+        /** Where {@link #forward} copies to: the output link's buffer, the claimed offset, the VL it leaves on. */
+        private MutableDirectBuffer outBuffer;
         private int outOffset;
         private int outVl;
         /** The VCRC the packet {@link #forward} copies arrived with. */
@@ -594,14 +465,15 @@ public final class Switch implements Agent, AutoCloseable
         {
             this.number = number;
             this.link = link;
-            this.portCounters = counters[number];
-            this.checker = new PacketChecker(settings.mtu);
-            final int maxPacket = checker.maxSize();
+            final PortCounterSet set = counters[number];
+            this.forwardCounters = set.forward();
+            final PortSettings settings = config.portSettings();
+            final int maxPacket = settings.mtu() + PacketChecker.HEADERS_ALLOWANCE;
             for (int vl = 0; vl < dataVls; vl++)
             {
-                rings[vl] = new ReceiveRing(settings.vlBufferBlocks, maxPacket);
+                rings[vl] = new ReceiveRing(settings.vlBufferBlocks(), maxPacket);
             }
-            rings[VL15] = new ReceiveRing(settings.vl15Packets * Sizes.blocks(maxPacket), maxPacket);
+            rings[VL15] = new ReceiveRing(settings.vl15Packets() * Sizes.blocks(maxPacket), maxPacket);
             for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
             {
                 if (null != rings[vl])
@@ -609,111 +481,41 @@ public final class Switch implements Agent, AutoCloseable
                     vcrcs[vl] = new char[BitUtil.findNextPositivePowerOfTwo(rings[vl].capacityBlocks())];
                 }
             }
-            this.control = new CreditControl(
-                dataVls,
-                settings.vlBufferBlocks,
-                Sizes.BLOCK_LENGTH,
-                settings.fcpPeriodNs,
-                settings.earlyFcpThresholdBlocks,
-                true,
-                settings.linkTimeoutNs,
-                this);
-            this.transmitter = new CreditTransmitter(dataVls);
-            this.arbiter = new VlArbiter(external, this);
-            this.rxTally = new VlTally(portCounters::rxPackets, portCounters::rxBytes);
-            this.txTally = new VlTally(portCounters::txPackets, portCounters::txBytes);
+            this.port = new DirectPort(config.portConfig(), link, this, this, set.receive(), set.credit(),
+                set.transmit(), this, clock, DirectPort.Events.IMMEDIATE);
+            this.receive = port.receiveHalf();
+            this.frameLimit = 2 * settings.burst();
         }
 
         // ------------------------------------------------------------------------------------------- input side
 
         int receive()
         {
-            final int frames = link.poll(this, 2 * settings.burst);
-            rxTally.publish();
+            final int frames = link.poll(this, receive.frameLimit(frameLimit));
+            receive.endPoll();
             return frames;
         }
 
         @Override
         public void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
         {
-            if (Link.LINK_FRAME == frameType)
-            {
-                onFcp(buffer, offset, length);
-            }
-            else
-            {
-                onData(buffer, offset, length);
-            }
+            receive.onFrame(frameType, buffer, offset, length);
         }
 
         @Override
         public void onPeerClosed()
         {
-            control.onPeerClosed(nowNs);
+            receive.onPeerClosed();
         }
 
-        private void onFcp(final DirectBuffer buffer, final int offset, final int length)
+        @Override
+        public void onStateEntered(final LinkState state)
         {
-            final long result = Fcp.decode(buffer, offset, length);
-            final int malformed = FcpCheck.malformed(result, length);
-            if (FcpCheck.VALID != malformed)
-            {
-                discard(malformed);
-                portCounters.fcpMalformed.incrementRelease();
-                return;
-            }
-            final int word = Fcp.word(result);
-            final int applied = control.onFcp(word, nowNs);
-            if (CreditControl.APPLIED == applied)
-            {
-                final int vl = Fcp.vl(word);
-                transmitter.onCreditLimit(vl, control.creditLimit(vl));
-                creditsMoved |= 1 << vl;
-                portCounters.fcpReceived.incrementRelease();
-            }
-            else
-            {
-                discard(applied);
-                portCounters.fcpDiscarded.incrementRelease();
-            }
+            // the datapath's halves and counters have it; the switch routes by its FIFOs alone
         }
 
-        private void onData(final DirectBuffer buffer, final int offset, final int length)
-        {
-            final int result = checker.check(buffer, offset, length);
-            if (PacketChecker.OK != PacketChecker.verdict(result))
-            {
-                discard(DiscardReason.DATA_BAD_CRC.id());
-                return;
-            }
-            final int vl = LrhFlyweight.vl(buffer, offset);
-            final int size = length - Sizes.VCRC_LENGTH;
-            final int refused = DataCheck.admit(control.state(), vl, dataVls);
-            if (DataCheck.STORE != refused)
-            {
-                discard(refused);
-            }
-            else if (store(vl, buffer, offset, size))
-            {
-                if (VL15 != vl)
-                {
-                    control.onAccepted(vl, Sizes.blocks(size), nowNs);
-                    creditsMoved |= 1 << vl;
-                }
-                rxTally.add(vl, size);
-            }
-            else if (VL15 == vl)
-            {
-                discard(DiscardReason.VL15_FULL.id());
-                portCounters.vl15Drops.incrementRelease();
-            }
-            else
-            {
-                discard(DiscardReason.DATA_OVERFLOW.id());
-            }
-        }
-
-        private boolean store(final int vl, final DirectBuffer buffer, final int offset, final int size)
+        @Override
+        public boolean store(final int vl, final DirectBuffer buffer, final int offset, final int size)
         {
             final ReceiveRing ring = rings[vl];
             final boolean wasEmpty = 0 == ring.size();
@@ -728,6 +530,12 @@ public final class Switch implements Agent, AutoCloseable
                 announceHead(vl);
             }
             return true;
+        }
+
+        @Override
+        public long releasedBlocks(final int vl)
+        {
+            return rings[vl].releasedBlocks();
         }
 
         /**
@@ -753,9 +561,8 @@ public final class Switch implements Agent, AutoCloseable
         {
             final int vl = headVl;
             final int dlid = LrhFlyweight.dlid(buffer, offset);
-            final int out = VL15 == vl && LrhFlyweight.PERMISSIVE_LID == dlid ? MANAGEMENT_PORT :
-                dlid < lft.length ? lft[dlid] : Routes.NO_ROUTE;
-            if (out < 0 || out > ports || (MANAGEMENT_PORT != out && null == port[out]))
+            final int out = VL15 == vl && LrhFlyweight.PERMISSIVE_LID == dlid ? MANAGEMENT_PORT : config.lft(dlid);
+            if (out < 0 || out > ports || (MANAGEMENT_PORT != out && null == Switch.this.port[out]))
             {
                 take(vl, DiscardReason.NO_ROUTE.id());
                 return;
@@ -774,7 +581,7 @@ public final class Switch implements Agent, AutoCloseable
                     // the switch's own SMA takes it: counted, the buffer freed
                     rings[VL15].poll(discarder, 1);
                     vcrcHead[VL15]++;
-                    counters[MANAGEMENT_PORT].deliveredPackets(VL15).incrementRelease();
+                    managementDelivered.incrementRelease();
                     return;
                 }
                 crossbar.head(fifo, out, VL15, size, nowNs);
@@ -793,7 +600,7 @@ public final class Switch implements Agent, AutoCloseable
         {
             rings[vl].poll(discarder, 1);
             vcrcHead[vl]++;
-            discard(reason);
+            forwardCounters.discards(reason).incrementRelease();
         }
 
         /** A head the crossbar no longer holds is discarded; the next becomes the head. */
@@ -803,177 +610,12 @@ public final class Switch implements Agent, AutoCloseable
             announceHead(vl);
         }
 
-        private void discard(final int reason)
-        {
-            portCounters.discards(reason).incrementRelease();
-        }
-
-        /** The credit agent's duties: releases, liveness, the link errors. */
-        int credit()
-        {
-            int work = 0;
-            for (int vl = 0; vl < dataVls; vl++)
-            {
-                if (control.onReleased(vl, rings[vl].releasedBlocks()) > 0)
-                {
-                    creditsMoved |= 1 << vl;
-                    work++;
-                }
-            }
-            if (control.checkLiveness(nowNs))
-            {
-                work++;
-            }
-            publishCredits();
-            publish(portCounters.linkDowned, control.downs());
-            publish(portCounters.linkErrorRecovery, control.errorRecoveries());
-            return work;
-        }
-
-        /**
-         * The credit gauges a CA port publishes too ({@code rx_free_blocks}, {@code rx_abr}, {@code tx_fctbs},
-         * {@code tx_credit_limit} per data VL), for the VLs whose credits moved this duty cycle.
-         */
-        private void publishCredits()
-        {
-            int moved = creditsMoved;
-            creditsMoved = 0;
-            while (0 != moved)
-            {
-                final int vl = Integer.numberOfTrailingZeros(moved);
-                moved &= moved - 1;
-                publish(portCounters.rxFreeBlocks(vl), control.receiver().freeBlocks(vl));
-                publish(portCounters.rxAbr(vl), control.receiver().blocksReceived(vl));
-                publish(portCounters.txFctbs(vl), transmitter.blocksSent(vl));
-                publish(portCounters.txCreditLimit(vl), transmitter.creditLimit(vl));
-            }
-        }
-
-        private void publish(final AtomicCounter counter, final long value)
-        {
-            if (counter.getPlain() != value)
-            {
-                counter.setRelease(value);
-            }
-        }
-
-        @Override
-        public void onStateEntered(final LinkState state)
-        {
-            if (LinkState.INITIALIZE == state)
-            {
-                // every credit counter from zero (docs/flow-control.md, link states)
-                transmitter.reset();
-                creditsMoved = (1 << dataVls) - 1;
-                java.util.Arrays.fill(stalled, false);
-            }
-            portCounters.linkState.setRelease(state.code());
-            portCounters.linkTransitions.incrementRelease();
-        }
-
         // ------------------------------------------------------------------------------------------ output side
-
-        int transmit()
-        {
-            fcpPolled = false;
-            int work = link.flush();
-            for (int i = 0; i < settings.burst; i++)
-            {
-                if (!link.hasRoomFor(Link.MAX_DATA_FRAME_LENGTH))
-                {
-                    portCounters.linkBackPressure.incrementRelease();
-                    break;
-                }
-                final int grant = arbiter.next();
-                if (VlArbiter.GRANT_NONE == grant)
-                {
-                    break;
-                }
-                final boolean sent = VlArbiter.GRANT_FCP == grant ? sendFcp() : sendPacket(VlArbiter.vl(grant));
-                if (!sent)
-                {
-                    break;
-                }
-                work++;
-            }
-            txTally.publish();
-            return work;
-        }
-
-        private boolean sendFcp()
-        {
-            final int offset = link.tryClaim(Link.LINK_FRAME, Fcp.LENGTH);
-            if (offset < 0)
-            {
-                // the VL stays due and goes at the next grant
-                portCounters.linkBackPressure.incrementRelease();
-                return false;
-            }
-            // the FCTBS of now: it counts exactly the blocks sent before this FCP
-            final int word = transmitter.fcp(control.fcpRequest(fcpVl, nowNs));
-            fcpVl = FcpSchedule.NONE;
-            Fcp.encode(link.buffer(), offset, word);
-            link.commit(offset);
-            portCounters.fcpSent.incrementRelease();
-            return true;
-        }
-
-        private boolean sendPacket(final int vl)
-        {
-            // a data grant's size is the head the arbiter charged; VL15 is granted without asking a size
-            final int size = VL15 == vl ? crossbar.headSize(number, VL15) : arbiter.lastSize();
-            final int offset = link.tryClaim(Link.DATA_FRAME, size + Sizes.VCRC_LENGTH);
-            if (offset < 0)
-            {
-                // the head stays where it is and goes at the next grant
-                portCounters.linkBackPressure.incrementRelease();
-                return false;
-            }
-            final int fifo = crossbar.take(number, vl);
-            final SwitchPort in = port[crossbar.inputOf(fifo)];
-            final int inVl = crossbar.vlOf(fifo);
-            in.outPort = this;
-            in.outOffset = offset;
-            in.outVl = vl;
-            in.forwardVcrc = in.vcrcs[inVl][in.vcrcHead[inVl]++ & (in.vcrcs[inVl].length - 1)];
-            in.rings[inVl].poll(in.forwarder, 1);
-            link.commit(offset);
-            if (VL15 != vl)
-            {
-                transmitter.onTransmit(vl, Sizes.blocks(size));
-                creditsMoved |= 1 << vl;
-                stalled[vl] = false;
-            }
-            txTally.add(vl, size);
-            in.announceHead(inVl);
-            return true;
-        }
-
-        /** The one copy: the input FIFO to the output link, then the VL and VCRC of the hop. */
-        private void forward(final DirectBuffer buffer, final int offset, final int size)
-        {
-            final AtomicBuffer out = outPort.link.buffer();
-            out.putBytes(outOffset, buffer, offset, size);
-            PacketFramer.relabel(out, outOffset, size, outVl, forwardVcrc);
-        }
 
         @Override
         public boolean hasVl15()
         {
-            return control.state().isUp() && crossbar.isWaiting(number, VL15);
-        }
-
-        @Override
-        public boolean hasFcp()
-        {
-            // the schedule changes with the clock and the credits, neither of which moves during this duty cycle's
-            // transmit: asked once, and again after each FCP sent (another VL may be due too)
-            if (FcpSchedule.NONE == fcpVl && !fcpPolled && control.state().isUp())
-            {
-                fcpVl = control.pollFcp(nowNs);
-                fcpPolled = FcpSchedule.NONE == fcpVl;
-            }
-            return FcpSchedule.NONE != fcpVl && control.state().isUp();
+            return crossbar.isWaiting(number, VL15);
         }
 
         @Override
@@ -983,22 +625,33 @@ public final class Switch implements Agent, AutoCloseable
         }
 
         @Override
-        public boolean canSend(final int vl, final int size)
+        public boolean isEmpty()
         {
-            if (!control.state().maySendData())
-            {
-                return false;
-            }
-            if (transmitter.mayTransmit(vl, Sizes.blocks(size)))
-            {
-                return true;
-            }
-            if (!stalled[vl])
-            {
-                stalled[vl] = true;
-                portCounters.creditStalls(vl).incrementRelease();
-            }
+            // the crossbar answers per VL; the arbiter asks the VLs its tables serve
             return false;
+        }
+
+        /** The input FIFO whose head the crossbar picks for this output's VL: forwarded onto this port's link. */
+        @Override
+        public int write(final int vl, final MutableDirectBuffer buffer, final int offset, final int size)
+        {
+            final int fifo = crossbar.take(number, vl);
+            final SwitchPort in = Switch.this.port[crossbar.inputOf(fifo)];
+            final int inVl = crossbar.vlOf(fifo);
+            in.outBuffer = buffer;
+            in.outOffset = offset;
+            in.outVl = vl;
+            in.forwardVcrc = in.vcrcs[inVl][in.vcrcHead[inVl]++ & (in.vcrcs[inVl].length - 1)];
+            in.rings[inVl].poll(in.forwarder, 1);
+            in.announceHead(inVl);
+            return size + Sizes.VCRC_LENGTH;
+        }
+
+        /** The one copy: the input FIFO to the output link, then the VL and VCRC of the hop. */
+        private void forward(final DirectBuffer buffer, final int offset, final int size)
+        {
+            outBuffer.putBytes(outOffset, buffer, offset, size);
+            PacketFramer.relabel(outBuffer, outOffset, size, outVl, forwardVcrc);
         }
 
         void free()

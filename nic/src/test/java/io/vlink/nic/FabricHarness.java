@@ -9,6 +9,7 @@ import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.Sizes;
+import io.vlink.nic.status.CreditRecovery;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.SystemEpochClock;
@@ -58,17 +59,29 @@ final class FabricHarness implements AutoCloseable
     long delivered;
     long vl15Delivered;
 
-    FabricHarness(final Topology topology, final Routes routes, final Fabric.Settings settings)
+    FabricHarness(final Topology topology, final Routes routes, final FabricConfiguration.Builder settings)
     {
         this.topology = topology;
         clock.update(1_000_000);
         settings.clocks(clock, SystemEpochClock.INSTANCE);
-        this.fabric = Fabric.build(topology, routes, settings);
+        this.fabric = settings.build(topology, routes);
     }
 
-    FabricHarness(final Topology topology, final Fabric.Settings settings)
+    FabricHarness(final Topology topology, final FabricConfiguration.Builder settings)
     {
         this(topology, MinHopRouting.route(topology), settings);
+    }
+
+    /**
+     * @return the cable ends whose credits are not back ({@link CreditRecovery}), read with the switches paused.
+     */
+    List<String> unrecoveredCredits()
+    {
+        try (Fabric.Paused paused = fabric.pauseSwitches())
+        {
+            return CreditRecovery.unrecovered(fabric.topology(), fabric::counters,
+                fabric.configuration().portSettings().vlBufferBlocks());
+        }
     }
 
     static Topology topology(final String resource)

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A fabric whose switches run on a thread of their own ({@code Fabric.Settings.switchThread}): while the caller holds
+ * A fabric whose switches run on a thread of their own ({@code FabricConfiguration.Builder.switchThread}): while the caller holds
  * them paused the switch thread runs no duty cycle (its counters stand still and traffic waits on the cables), and
  * once resumed the traffic goes; nested pauses resume at the outermost; an exception in a switch's duty cycle goes to
  * that switch's error log and counter and the thread goes on; close stops and joins the thread.
@@ -42,7 +42,7 @@ class FabricSwitchThreadTest
     @Test
     void pausedSwitchesRunNoDutyCycleAndTrafficWaitsUntilResumed()
     {
-        final Fabric.Settings settings = new Fabric.Settings().name("paused").directory(dir.toFile())
+        final FabricConfiguration.Builder settings = Fabric.builder().name("paused").directory(dir.toFile())
             .switchThread(true).linkTimeoutNs(LINK_TIMEOUT_NS);
         try (FabricHarness h = new FabricHarness(FabricHarness.topology(TOPOLOGY), settings))
         {
@@ -76,7 +76,7 @@ class FabricSwitchThreadTest
             assertTrue(h.fabric.switchDutyCycles() > cycles);
             assertTrue(switchTxPackets(h) >= forwarded + packets, "each packet crossed a switch at least once");
             assertEquals(0, h.wrongOrder.size(), h.wrongOrder.toString());
-            await(h, "credits back on every cable", () -> h.fabric.unrecoveredCredits().isEmpty());
+            await(h, "credits back on every cable", () -> h.unrecoveredCredits().isEmpty());
             assertTrue(h.fabric.creditLoop().isEmpty());
             assertThrows(IllegalStateException.class, h.fabric::resumeSwitches);
         }
@@ -87,7 +87,7 @@ class FabricSwitchThreadTest
     {
         final Topology topology = FabricHarness.topology(TOPOLOGY);
         final ThrowOnce bad = new ThrowOnce();
-        final Fabric.Settings settings = new Fabric.Settings().name("thrown").directory(dir.toFile())
+        final FabricConfiguration.Builder settings = Fabric.builder().name("thrown").directory(dir.toFile())
             .switchThread(true).linkTimeoutNs(LINK_TIMEOUT_NS)
             .linkWrapper((node, port, link) ->
                 "Switch2".equals(node.id()) && 1 == port ? bad.wrap(link) : link);
@@ -115,7 +115,7 @@ class FabricSwitchThreadTest
     @Test
     void closeStopsAndJoinsTheSwitchThread()
     {
-        final Fabric.Settings settings = new Fabric.Settings().name("closed").directory(dir.toFile())
+        final FabricConfiguration.Builder settings = Fabric.builder().name("closed").directory(dir.toFile())
             .switchThread(true).linkTimeoutNs(LINK_TIMEOUT_NS);
         final FabricHarness h = new FabricHarness(FabricHarness.topology(TOPOLOGY), settings);
         final Thread thread = switchThread("vlink-closed-switches");
@@ -131,7 +131,7 @@ class FabricSwitchThreadTest
     @Test
     void withoutASwitchThreadTheCallerRunsTheSwitchesAndAPauseDoesNothing()
     {
-        final Fabric.Settings settings = new Fabric.Settings().name("caller").directory(dir.toFile());
+        final FabricConfiguration.Builder settings = Fabric.builder().name("caller").directory(dir.toFile());
         try (FabricHarness h = new FabricHarness(FabricHarness.topology(TOPOLOGY), settings))
         {
             assertFalse(h.fabric.hasSwitchThread());

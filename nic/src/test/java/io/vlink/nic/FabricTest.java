@@ -24,7 +24,7 @@ class FabricTest
     @ValueSource(strings = {"net", "net.1", "net.2sw2path", "net.2sw2path4hca", "net.2sw2path4hca2port"})
     void everySampleTopologyDeliversEveryPacketInOrder(final String name)
     {
-        final Fabric.Settings settings = new Fabric.Settings().name(name).directory(dir.toFile());
+        final FabricConfiguration.Builder settings = Fabric.builder().name(name).directory(dir.toFile());
         try (FabricHarness h = new FabricHarness(FabricHarness.topology(name), settings))
         {
             h.bringUp();

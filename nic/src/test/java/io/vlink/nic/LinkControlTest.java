@@ -63,7 +63,7 @@ class LinkControlTest
             final Port b = engine.port(1);
             Deadline.await(10, "active", () -> a.linkState() == LinkState.ACTIVE &&
                 b.linkState() == LinkState.ACTIVE, engine::invoke);
-            final long bTransitions = b.counters().linkTransitions.get();
+            final long bTransitions = b.counters().linkTransitions().get();
             final QueuePair qp = b.createQueuePair(1, 1, 1);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[100]);
             a.down();
@@ -87,9 +87,9 @@ class LinkControlTest
             // a's counters start from zero: b must not go on as if nothing happened. a's init FCP, arriving after a's
             // normal ones, tells b, which re-trains (a link error recovered) and flushes what it held for the old a
             Deadline.await(10, "both active again", () -> a.linkState() == LinkState.ACTIVE &&
-                b.linkState() == LinkState.ACTIVE && b.counters().linkErrorRecovery.get() == 1, engine::invoke);
-            assertTrue(b.counters().linkTransitions.get() >= bTransitions + 3, "b went through Initialize again");
-            assertEquals(0, a.counters().linkErrorRecovery.get(), "a was told: no error on its side");
+                b.linkState() == LinkState.ACTIVE && b.counters().linkErrorRecovery().get() == 1, engine::invoke);
+            assertTrue(b.counters().linkTransitions().get() >= bTransitions + 3, "b went through Initialize again");
+            assertEquals(0, a.counters().linkErrorRecovery().get(), "a was told: no error on its side");
             Deadline.await(10, "every message accounted", () ->
                 discardedWhileDown + qp.flushed() == 100, engine::invoke);
             assertEquals(discardedWhileDown, a.counters().discards(DiscardReason.DATA_STATE.id()).get());
@@ -125,7 +125,7 @@ class LinkControlTest
             }
             // the receiver does not drain VL15 until every SMP has arrived or been dropped
             Deadline.await(10, "every SMP accounted for", () -> b.counters().rxPackets(15).get() +
-                b.counters().vl15Drops.get() == 30, engine::invoke);
+                b.counters().vl15Drops().get() == 30, engine::invoke);
             final long kept = b.counters().rxPackets(15).get();
             assertEquals(b.pending(15), kept);
             assertTrue(kept >= 1 && kept < 30, "the VL15 buffer holds some: " + kept);
@@ -186,7 +186,7 @@ class LinkControlTest
                 return next[2] == 100;
             }, engine::invoke);
             assertEquals(LinkState.ACTIVE, a.linkState());
-            assertTrue(a.counters().linkTransitions.get() >= 6, "Initialize, Armed, Active, Down, and again");
+            assertTrue(a.counters().linkTransitions().get() >= 6, "Initialize, Armed, Active, Down, and again");
         }
     }
 

@@ -78,7 +78,7 @@ class PeerLifeTest
             }
             // b said BYE as it closed: no timeout needed (the clock barely moves here)
             Deadline.await(10, "a down and re-initializing", () ->
-                a.port(0).counters().linkDowned.get() == 1, () ->
+                a.port(0).counters().linkDowned().get() == 1, () ->
                 {
                     clock.addAndGet(1_000);
                     a.invoke();
@@ -91,7 +91,7 @@ class PeerLifeTest
             try (Engine b = engine("life-b2", portB, portA, 2, 1, clock))
             {
                 awaitActive(a, b, clock);
-                assertEquals(1, a.port(0).counters().linkDowned.get());
+                assertEquals(1, a.port(0).counters().linkDowned().get());
             }
         }
     }
@@ -106,7 +106,7 @@ class PeerLifeTest
             Engine b = engine("silent-b", portB, portA, 2, 1, clock))
         {
             awaitActive(a, b, clock);
-            final long transitions = a.port(0).counters().linkTransitions.get();
+            final long transitions = a.port(0).counters().linkTransitions().get();
 
             // b stops (a paused process) while a runs: a hears nothing as its clock runs to just below the timeout,
             // then past it
@@ -122,13 +122,13 @@ class PeerLifeTest
             clock.addAndGet(1_000_000);
             a.invoke();
             assertEquals(LinkState.INITIALIZE, a.port(0).linkState());
-            assertEquals(1, a.port(0).counters().linkDowned.get());
-            assertEquals(transitions + 2, a.port(0).counters().linkTransitions.get(), "Down, then Initialize");
+            assertEquals(1, a.port(0).counters().linkDowned().get());
+            assertEquals(transitions + 2, a.port(0).counters().linkTransitions().get(), "Down, then Initialize");
 
             // b resumes: a's init FCPs tell it a initialized again, both re-train and come back
             awaitActive(a, b, clock);
-            assertEquals(1, b.port(0).counters().linkErrorRecovery.get());
-            assertEquals(1, a.port(0).counters().linkDowned.get());
+            assertEquals(1, b.port(0).counters().linkErrorRecovery().get());
+            assertEquals(1, a.port(0).counters().linkDowned().get());
         }
     }
 

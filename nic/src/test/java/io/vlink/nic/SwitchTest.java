@@ -43,9 +43,9 @@ class SwitchTest
     @TempDir
     Path dir;
 
-    private Fabric.Settings settings(final String name)
+    private FabricConfiguration.Builder settings(final String name)
     {
-        return new Fabric.Settings().name(name).directory(dir.toFile());
+        return Fabric.builder().name(name).directory(dir.toFile());
     }
 
     @Test
@@ -55,7 +55,7 @@ class SwitchTest
         final QosConfig ca = QosConfig.builder().dataVls(4).sl2vl(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3).build();
         final QosConfig swe = QosConfig.builder().dataVls(4).sl2vl(3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0).build();
         final List<HopCheckLink> checks = new ArrayList<>();
-        final Fabric.Settings settings = settings("sl2vl").qos(ca, swe, QosConfig.opensmDefaults(4))
+        final FabricConfiguration.Builder settings = settings("sl2vl").qos(ca, swe, QosConfig.opensmDefaults(4))
             .linkWrapper((node, port, link) ->
             {
                 // the frames this end receives were sent by the node at the other end of the cable
@@ -150,9 +150,9 @@ class SwitchTest
             // data goes on meanwhile
             assertTrue(h.send(a, h.endpoint("B").lid(), 0, 256));
             h.stepUntil(2_000, "SMPs stored or dropped and the data delivered",
-                () -> in.rxPackets(15).get() + in.vl15Drops.get() == smps && h.delivered == 1);
+                () -> in.rxPackets(15).get() + in.vl15Drops().get() == smps && h.delivered == 1);
             assertEquals(EngineConfiguration.DEFAULT_VL15_PACKETS, in.rxPackets(15).get());
-            assertEquals(3, in.vl15Drops.get());
+            assertEquals(3, in.vl15Drops().get());
             assertEquals(3, h.discards(sw, DiscardReason.VL15_FULL));
             assertEquals(0, sma.deliveredPackets(15).get(), "the SMA took nothing while held");
             assertEquals(EngineConfiguration.DEFAULT_VL15_PACKETS, sw.queued(1, 15));
@@ -202,8 +202,7 @@ class SwitchTest
     @Test
     void aHeadOlderThanTheLifetimeIsDiscardedAndCounted()
     {
-        final Fabric.Settings settings = settings("hoq").vlBufferBlocks(128);
-        settings.switches().hoqLifetimeNs(200_000);
+        final FabricConfiguration.Builder settings = settings("hoq").vlBufferBlocks(128).hoqLifetimeNs(200_000);
         try (FabricHarness h = new FabricHarness(FabricHarness.parse("star", STAR), settings))
         {
             h.bringUp();
@@ -233,7 +232,7 @@ class SwitchTest
     @Test
     void withoutALifetimeHeadsWaitAsLongAsTheyMust()
     {
-        final Fabric.Settings settings = settings("nohoq").vlBufferBlocks(128);
+        final FabricConfiguration.Builder settings = settings("nohoq").vlBufferBlocks(128);
         try (FabricHarness h = new FabricHarness(FabricHarness.parse("star", STAR), settings))
         {
             h.bringUp();
@@ -295,7 +294,7 @@ class SwitchTest
     @Test
     void creditsHoldOnEveryHopWhileAReceiverStallsAndComeBackWhole()
     {
-        final Fabric.Settings settings = settings("credits").vlBufferBlocks(128);
+        final FabricConfiguration.Builder settings = settings("credits").vlBufferBlocks(128);
         try (FabricHarness h = new FabricHarness(FabricHarness.topology("net.2sw2path4hca"), settings))
         {
             h.bringUp();
@@ -346,6 +345,6 @@ class SwitchTest
         {
             h.step();   // 3 ms: three FCP periods of the engine's default
         }
-        assertEquals(List.of(), h.fabric.unrecoveredCredits());
+        assertEquals(List.of(), h.unrecoveredCredits());
     }
 }

@@ -143,12 +143,12 @@ class TransmitFlushTest
             final long delivered = received.size();
             assertEquals(0, qp.flushed());
 
-            final long downsBefore = counters.linkDowned.get();
+            final long downsBefore = counters.linkDowned().get();
             switch (fate)
             {
                 case KILLED:
                     // nothing more from the peer: the sender's link timeout
-                    Deadline.await(10, "the sender's link down", () -> counters.linkDowned.get() > downsBefore,
+                    Deadline.await(10, "the sender's link down", () -> counters.linkDowned().get() > downsBefore,
                         () ->
                         {
                             clock.addAndGet(1_000_000);
@@ -159,7 +159,7 @@ class TransmitFlushTest
                     // its BYE takes the link down at once
                     b.close();
                     b = null;
-                    Deadline.await(10, "the sender's link down", () -> counters.linkDowned.get() > downsBefore,
+                    Deadline.await(10, "the sender's link down", () -> counters.linkDowned().get() > downsBefore,
                         () ->
                         {
                             clock.addAndGet(1_000);
@@ -173,11 +173,11 @@ class TransmitFlushTest
                     Deadline.await(10, "the peer down", () -> restarting.port(0).linkState() == LinkState.DOWN,
                         restarting::invoke);
                     // its init FCPs go before the sender runs again: none of the sender's normal FCPs can arm it first
-                    final long fcpsBefore = b.port(0).counters().fcpSent.get();
+                    final long fcpsBefore = b.port(0).counters().fcpSent().get();
                     b.port(0).up();
                     Deadline.await(10, "the peer's init FCPs sent",
-                        () -> restarting.port(0).counters().fcpSent.get() > fcpsBefore, restarting::invoke);
-                    Deadline.await(10, "the sender re-trained", () -> counters.linkErrorRecovery.get() == 1,
+                        () -> restarting.port(0).counters().fcpSent().get() > fcpsBefore, restarting::invoke);
+                    Deadline.await(10, "the sender re-trained", () -> counters.linkErrorRecovery().get() == 1,
                         () -> invoke(a, restarting));
                     break;
             }
@@ -191,7 +191,7 @@ class TransmitFlushTest
             assertEquals(flushed, counters.txFlushedMessages(vl).get());
             assertEquals(ACCEPTED, qp.completed(), "flushed messages are done with: their slots are free");
             a.invoke();
-            assertEquals(0, counters.cellOccupancy.get(), "every cell back");
+            assertEquals(0, counters.cellOccupancy().get(), "every cell back");
             assertEquals(WINDOW, counters.txPackets(vl).get(), "nothing more was sent");
 
             // offered after the port left Active: kept, and sent once the link is back

@@ -138,7 +138,7 @@ public final class UdpPeer
                 return "FAIL agent errors: " + agentErrors.replace('\n', ' ');
             }
             return "OK posted " + posted + " received " + received[0] + " stalls " + stalls(port) +
-                " discards " + discards(port) + " foreign " + port.counters().linkForeignDrops.get() + " ms " +
+                " discards " + discards(port) + " foreign " + port.counters().linkForeignDrops().get() + " ms " +
                 (System.nanoTime() - deadline + TimeUnit.SECONDS.toNanos(seconds)) / 1_000_000;
         }
     }

@@ -149,7 +149,7 @@ class UserMistakeTest
         boolean upAsked = false;
         // the receiving port goes down and up mid-flow: the sender sees its init FCPs after its normal ones, a link
         // error, and flushes what it holds; the packets on the wire then are discarded by the receiver for its state
-        while (delivered < 3_000 || a.counters().linkErrorRecovery.get() == 0)
+        while (delivered < 3_000 || a.counters().linkErrorRecovery().get() == 0)
         {
             if (delivered >= 1_000 && !downAsked)
             {

@@ -184,7 +184,7 @@ final class FabricRunCommand implements Callable<Integer>
 
     /** A cable end that leaves this process: its own socket, {@code HOST:PORT+P}, to the far end's. */
     private static Link udp(
-        final Peers addresses, final Topology.Node node, final int port, final io.vlink.nic.status.PortCounters counters)
+        final Peers addresses, final Topology.Node node, final int port, final io.vlink.nic.status.LinkCounters counters)
     {
         final Topology.Link cable = node.link(port);
         final InetSocketAddress local = addresses.address(node, port);

@@ -6,6 +6,7 @@ import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
 import io.vlink.nic.status.ErrorLogHandler;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.Test;
@@ -30,11 +31,12 @@ class StatCommandTest
     {
         try (CountersFile file = CountersFile.create(dir, "soak", 512, 64 * 1024, SystemEpochClock.INSTANCE))
         {
-            final PortCounters port = new PortCounters(file, 1, 2);
+            final PortCounters port = new PortCounterSet(file, 1, 2).view();
             file.newCounter(CounterType.ERRORS, CounterKey.NONE, CounterKey.NONE, CounterKey.NONE).setRelease(1);
-            port.txPackets(1).getAndAddRelease(42);
-            port.rxBytes(15).getAndAddRelease(256);
-            port.discards(DiscardReason.DATA_BAD_CRC.id()).getAndAddRelease(5);
+            // written as their owners would, by id
+            file.countersManager().setCounterValue(port.txPackets(1).id(), 42);
+            file.countersManager().setCounterValue(port.rxBytes(15).id(), 256);
+            file.countersManager().setCounterValue(port.discards(DiscardReason.DATA_BAD_CRC.id()).id(), 5);
             new ErrorLogHandler(file.errorLog(), System.err).onError(new IllegalStateException("bad \"frame\""));
 
             final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--errors");
@@ -77,7 +79,7 @@ class StatCommandTest
 
         try (CountersFile file = CountersFile.create(dir, "gone", 128, 4096, SystemEpochClock.INSTANCE))
         {
-            new PortCounters(file, 0, 1);
+            new PortCounterSet(file, 0, 1);
             final byte[] bytes = Files.readAllBytes(file.file().toPath());
             final org.agrona.concurrent.UnsafeBuffer buffer = new org.agrona.concurrent.UnsafeBuffer(bytes);
             buffer.putLong(CountersFileDescriptor.PID_OFFSET, process.pid());

@@ -3,6 +3,7 @@ package io.vlink.tools;
 import io.vlink.core.credit.LinkState;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.CachedNanoClock;
@@ -53,10 +54,10 @@ class StatViewTest
         epochClock.update(System.currentTimeMillis());
         try (CountersFile file = CountersFile.create(dir, "soak", 256, 64 * 1024, SystemEpochClock.INSTANCE))
         {
-            final PortCounters port = new PortCounters(file, 0, 2);
-            port.linkState.setRelease(LinkState.ACTIVE.code());
-            port.txPackets(1).setRelease(1000);
-            port.rxFreeBlocks(1).setRelease(2048);
+            final PortCounters port = new PortCounterSet(file, 0, 2).view();
+            file.countersManager().setCounterValue(port.linkState().id(), LinkState.ACTIVE.code());
+            file.countersManager().setCounterValue(port.txPackets(1).id(), 1000);
+            file.countersManager().setCounterValue(port.rxFreeBlocks(1).id(), 2048);
             final StatView view = new StatView(filter(), epochClock, nanoClock);
 
             nanoClock.update(TimeUnit.SECONDS.toNanos(100));
@@ -65,9 +66,9 @@ class StatViewTest
             assertTrue(first.contains("counter engine=soak port=0 vl=1 name=tx_packets value=1000"), first.toString());
             assertTrue(first.stream().noneMatch(line -> line.contains("per_sec")), "one look has no rate");
 
-            port.txPackets(1).setRelease(1750);
-            port.fcpSent.setRelease(3);
-            port.rxFreeBlocks(1).setRelease(1000);
+            file.countersManager().setCounterValue(port.txPackets(1).id(), 1750);
+            file.countersManager().setCounterValue(port.fcpSent().id(), 3);
+            file.countersManager().setCounterValue(port.rxFreeBlocks(1).id(), 1000);
             nanoClock.update(TimeUnit.SECONDS.toNanos(100) + TimeUnit.MILLISECONDS.toNanos(500));
             final List<String> second = look(view);
             assertTrue(second.contains("counter engine=soak port=0 vl=1 name=tx_packets value=1750 per_sec=1500"),
@@ -92,8 +93,8 @@ class StatViewTest
         try (CountersFile a = CountersFile.create(dir, "alpha", 256, 64 * 1024, SystemEpochClock.INSTANCE);
             CountersFile b = CountersFile.create(dir, "beta", 256, 64 * 1024, SystemEpochClock.INSTANCE))
         {
-            new PortCounters(a, 0, 1);
-            new PortCounters(b, 0, 1);
+            new PortCounterSet(a, 0, 1);
+            new PortCounterSet(b, 0, 1);
             final StatView.Filter filter = filter();
             filter.engine = "beta";
             filter.counterPrefix = "tx_";
@@ -122,7 +123,7 @@ class StatViewTest
     {
         try (CountersFile file = CountersFile.create(dir, "idle", 256, 64 * 1024, SystemEpochClock.INSTANCE))
         {
-            new PortCounters(file, 0, 1);
+            new PortCounterSet(file, 0, 1);
             // a minute later, the heartbeat never moved: an invoker engine nobody drives
             epochClock.update(System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(1));
             final List<String> quiet = look(new StatView(filter(), epochClock, nanoClock));

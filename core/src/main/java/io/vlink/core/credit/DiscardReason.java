@@ -5,8 +5,9 @@ package io.vlink.core.credit;
  * Aeron's {@code SystemCounterDescriptor}). Ids are stable: new reasons are appended, never renumbered, so a
  * counters file or a dashboard keeps its meaning across versions.
  * <p>
- * Wire input is never thrown at the caller: each discard returns false and adds one to its reason's count in
- * {@link DiscardCounters}.
+ * Wire input is never thrown at the caller: each discard returns false and adds one to its reason's count, in the
+ * counters of the port half that owns the reason ({@code io.vlink.core.port.ReceiveCounters#REASONS},
+ * {@code io.vlink.core.port.CreditCounters#REASONS}).
  */
 public enum DiscardReason
 {
@@ -89,7 +90,7 @@ public enum DiscardReason
     }
 
     /**
-     * @return the stable id, the index of the reason's count in {@link DiscardCounters}.
+     * @return the stable id, the index of the reason's count in a port's array of discard counters.
      */
     public int id()
     {

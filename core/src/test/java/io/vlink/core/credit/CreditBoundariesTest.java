@@ -48,16 +48,6 @@ class CreditBoundariesTest
         assertThrows(IllegalArgumentException.class, () -> new CreditReceiver(1, 3, 128));
     }
 
-    @Test
-    void theVl15BufferSaysItsCapacity()
-    {
-        final Vl15Buffer buffer = new Vl15Buffer(2);
-        assertEquals(2, buffer.capacityPackets());
-        assertTrue(buffer.accept());
-        assertTrue(buffer.accept());
-        assertFalse(buffer.accept(), "full: the SMP is dropped");
-        assertEquals(2, buffer.occupiedPackets());
-    }
 
     @Test
     void anFcpIsDueExactlyOnePeriodAfterTheLastOneAndEarlyAtExactlyTheThreshold()

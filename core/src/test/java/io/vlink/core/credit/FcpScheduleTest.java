@@ -1,5 +1,7 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.port.PortConfig;
+import io.vlink.core.qos.QosConfig;
 import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 
@@ -40,9 +42,10 @@ class FcpScheduleTest
         }
         assertSame(LineRate.EDR_4X, LineRate.byLabel("edr_4x"));
         // the port's default: due 8,192 symbol times early, room for a full packet ahead of the FCP
-        assertEquals(57_344, new CreditConfig().fcpIntervalSymbols());
-        assertEquals(4_587, new CreditConfig().fcpPeriodNs());
-        assertEquals(5_242, new CreditConfig().fcpIntervalSymbols(65_536).fcpPeriodNs());
+        assertEquals(57_344, PortConfig.DEFAULT_FCP_INTERVAL_SYMBOLS);
+        assertEquals(4_587, PortConfig.builder().qos(QosConfig.opensmDefaults(1)).build().fcpPeriodNs());
+        assertEquals(5_242, PortConfig.builder().qos(QosConfig.opensmDefaults(1)).fcpInterval(LineRate.EDR_4X, 65_536)
+            .build().fcpPeriodNs());
         assertNull(LineRate.byLabel("4x QDR+"));
     }
 
@@ -279,7 +282,7 @@ class FcpScheduleTest
         assertThrows(IllegalArgumentException.class, () -> new FcpSchedule(1, 1000, 0, receiver));
         assertThrows(IllegalArgumentException.class, () -> new FcpSchedule(1, 1000, 2049, receiver));
         assertThrows(IllegalArgumentException.class, () -> new FcpSchedule(3, 1000, 64, receiver));
-        assertThrows(IllegalArgumentException.class, () -> new CreditConfig().fcpIntervalSymbols(65_537));
+        assertThrows(IllegalArgumentException.class, () -> PortConfig.builder().fcpInterval(LineRate.EDR_4X, 65_537));
     }
 
     private void sendAllDue(final FcpSchedule schedule, final CreditReceiver receiver)

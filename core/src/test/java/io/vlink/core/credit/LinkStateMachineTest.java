@@ -1,5 +1,11 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.port.DirectPort;
+import io.vlink.core.port.FrameSink;
+import io.vlink.core.port.PortConfig;
+import io.vlink.core.port.TestPort;
+import io.vlink.core.port.TestWire;
+import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Fcp;
 import org.junit.jupiter.api.Test;
 
@@ -11,25 +17,31 @@ import static io.vlink.core.credit.LinkState.DOWN;
 import static io.vlink.core.credit.LinkState.INITIALIZE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The link state machine, alone and as two ports bring a link up step by step on a fake clock.
+ * The link state machine as the shipped datapath runs it: two ports bring a link up step by step on a fake clock, in
+ * the engine's duty-cycle order (a step: credit, transmit, receive; what a port receives is applied in the next step).
  */
 class LinkStateMachineTest
 {
     private static final long STEP_NS = 100;
 
-    private static CreditConfig config(final boolean automatic)
+    static PortConfig config(final boolean automatic)
     {
-        return new CreditConfig().dataVls(4).bufferBlocks(512).lineRate(LineRate.EDR_4X).automatic(automatic);
+        return PortConfig.builder().qos(QosConfig.opensmDefaults(4)).bufferBlocks(512)
+            .fcpInterval(LineRate.EDR_4X, PortConfig.DEFAULT_FCP_INTERVAL_SYMBOLS).automatic(automatic).build();
     }
 
     /** Two ports brought up together, both sending on VL0, after 20 steps. */
     private static TestLink activeLinkWithTraffic()
     {
-        final TestLink link = new TestLink(config(true), STEP_NS);
+        return activeLinkWithTraffic(DirectPort.Events.QUEUED);
+    }
+
+    private static TestLink activeLinkWithTraffic(final DirectPort.Events events)
+    {
+        final TestLink link = new TestLink(config(true), STEP_NS, events);
         link.a.wantsToSend = true;
         link.b.wantsToSend = true;
         link.a.port.up(link.now());
@@ -51,41 +63,46 @@ class LinkStateMachineTest
 
         assertTrue(link.a.port.up(link.now()));
         assertTrue(link.b.port.up(link.now()));
-        link.a.noteState();
-        link.b.noteState();
 
-        // step 1: both send an init FCP (Op 1) per VL; on receipt each has the peer's FCCL for every VL: Armed
+        // step 1: each sends the init FCP (Op 1) of every VL it asked for as it came up; they arrive
         link.step();
-        assertEquals(ARMED, link.a.port.state());
-        assertEquals(ARMED, link.b.port.state());
+        assertEquals(INITIALIZE, link.a.port.state());
+        assertEquals(4, link.a.sentFcps.size(), "one init FCP per data VL");
         for (final int[] fcp : link.a.sentFcps)
         {
             assertEquals(Fcp.OP_INIT, Fcp.op(fcp[1]));
             assertEquals(0, Fcp.fctbs(fcp[1]));
             assertEquals(512, Fcp.fccl(fcp[1]));
         }
-        assertEquals(4, link.a.sentFcps.size(), "one init FCP per data VL");
-        assertEquals(512, link.a.port.transmitter().creditLimit(2), "credit known, yet no data in Armed");
+
+        // step 2: each applies the peer's init FCPs, holds its FCCL for every VL: Armed, and sends normal FCPs at once
+        link.step();
+        assertEquals(ARMED, link.a.port.state());
+        assertEquals(ARMED, link.b.port.state());
+        assertEquals(512, link.a.port.creditLimit(2), "credit known, yet no data in Armed");
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(link.a.sentFcps.get(link.a.sentFcps.size() - 1)[1]));
+        assertEquals(8, link.a.sentFcps.size());
         assertEquals(0, link.a.dataSent + link.b.dataSent);
 
-        // step 2: both send normal FCPs (Op 0) at once on arming; on receipt each is Active
+        // step 3: each applies the peer's normal FCPs: Active, and data goes from this step's transmit on
         link.step();
-        assertEquals(Fcp.OP_NORMAL, Fcp.op(link.a.sentFcps.get(link.a.sentFcps.size() - 1)[1]));
         assertEquals(ACTIVE, link.a.port.state());
         assertEquals(ACTIVE, link.b.port.state());
-        assertEquals(0, link.a.dataSent + link.b.dataSent, "data waits for the next packet boundary");
-
-        // from now on data flows both ways
-        link.steps(10);
+        link.steps(9);
+        link.a.wantsToSend = false;
+        link.b.wantsToSend = false;
+        link.step();
         assertEquals(10, link.a.dataSent);
-        assertEquals(10, link.b.dataReceived);
-        assertEquals(10, link.a.dataReceived);
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states);
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states);
+        assertEquals(10, link.b.dataReceived());
+        assertEquals(10, link.a.dataReceived());
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states());
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states());
         assertEquals(0, link.a.dataSentWhileNotActive + link.b.dataSentWhileNotActive);
-        assertEquals(0, link.a.port.discards().total() + link.b.port.discards().total());
+        assertEquals(0, link.a.port.counters.discardsTotal() + link.b.port.counters.discardsTotal());
         assertEquals(40, link.a.port.transmitter().blocksSent(2));
         assertEquals(40, link.b.port.receiver().blocksReceived(2));
+        assertEquals(40, link.a.port.counters.txFctbs(2), "the gauge");
+        assertEquals(40, link.b.port.counters.rxAbr(2));
     }
 
     @Test
@@ -95,27 +112,35 @@ class LinkStateMachineTest
         assertTrue(link.a.port.transmitter().blocksSent(0) > 0);
         assertTrue(link.b.port.receiver().blocksReceived(0) > 0);
 
-        assertTrue(link.a.port.down());
-        assertTrue(link.b.port.down());
-        assertFalse(link.a.port.down(), "already down");
-        for (final CreditPort port : new CreditPort[]{link.a.port, link.b.port})
+        assertTrue(link.a.port.down(link.now()));
+        assertTrue(link.b.port.down(link.now()));
+        assertFalse(link.a.port.down(link.now()), "already down");
+        for (final TestPort port : new TestPort[]{link.a.port, link.b.port})
         {
             assertEquals(DOWN, port.state());
-            assertFalse(port.tryTransmit(0, 1));
-            assertEquals(FcpSchedule.NONE, port.pollFcp(link.now() + 1_000_000));
+            assertFalse(port.trySend(0, 1));
             for (int vl = 0; vl < port.dataVls(); vl++)
             {
-                assertEquals(0, port.transmitter().blocksSent(vl));
-                assertEquals(0, port.transmitter().creditLimit(vl));
                 assertEquals(0, port.receiver().blocksReceived(vl));
-                assertEquals(512, port.receiver().freeBlocks(vl));
+                assertEquals(0, port.creditLimit(vl));
             }
         }
+        link.a.wantsToSend = false;
+        link.b.wantsToSend = false;
+        final long committed = link.a.port.out.committed;
+        link.clock.advance(1_000_000);
         link.steps(5);
         assertEquals(DOWN, link.a.port.state(), "nothing moves a Down port but up()");
+        assertEquals(committed, link.a.port.out.committed, "a Down port sends nothing, no FCP either");
+        for (int vl = 0; vl < 4; vl++)
+        {
+            assertEquals(512, link.b.port.receiver().freeBlocks(vl), "what was held is released as usual");
+        }
 
         // back up: the first FCPs carry FCTBS 0 and FCCL 0 + min(free, 2048), with Op 1
         final int fcpsBefore = link.a.sentFcps.size();
+        link.a.wantsToSend = true;
+        link.b.wantsToSend = true;
         link.a.port.up(link.now());
         link.b.port.up(link.now());
         assertEquals(2, link.a.port.link().ups());
@@ -124,9 +149,17 @@ class LinkStateMachineTest
         assertEquals(Fcp.OP_INIT, Fcp.op(first[1]));
         assertEquals(0, Fcp.fctbs(first[1]));
         assertEquals(512, Fcp.fccl(first[1]));
-        // step 2 activates both; steps 3 to 12 carry one packet each
+        for (int vl = 0; vl < 4; vl++)
+        {
+            assertEquals(0, link.a.port.transmitter().blocksSent(vl), "the transmitter restarted on Initialize");
+            assertEquals(0, link.a.port.counters.txFctbs(vl));
+        }
+        // step 2 arms both, step 3 activates them; steps 3 to 12 carry one packet each
         link.steps(11);
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states);
+        link.a.wantsToSend = false;
+        link.b.wantsToSend = false;
+        link.step();
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states());
         assertEquals(40, link.a.port.transmitter().blocksSent(0), "ten 4-block packets since the new start");
         assertEquals(40, link.b.port.receiver().blocksReceived(0));
         assertEquals(0, link.a.dataSentWhileNotActive);
@@ -141,45 +174,51 @@ class LinkStateMachineTest
         link.steps(3);
         // b is Down: a's init FCPs are discarded and counted there
         assertEquals(INITIALIZE, link.a.port.state());
-        assertEquals(4, link.b.port.discards().get(DiscardReason.FCP_STATE));
+        assertEquals(4, link.b.port.counters.discards(DiscardReason.FCP_STATE));
 
         // b comes up; its init FCPs arm a, which then sends only Op 0; b must not wait for init FCPs forever
         link.b.port.up(link.now());
-        link.step();
+        link.steps(2);
         assertEquals(ARMED, link.a.port.state());
         link.steps(3);
         assertEquals(ACTIVE, link.a.port.state());
         assertEquals(ACTIVE, link.b.port.state());
         link.steps(5);
-        assertTrue(link.b.dataReceived > 0);
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states);
+        assertTrue(link.b.dataReceived() > 0);
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states());
     }
 
     @Test
     void aPeerThatRestartsAloneIsRecognisedAndTheLinkRetrainsWithoutOverflowOrUncountedLoss()
     {
-        final TestLink link = activeLinkWithTraffic();
+        // a switch's timing: what a port receives is applied before the next frame is admitted
+        final TestLink link = activeLinkWithTraffic(DirectPort.Events.IMMEDIATE);
 
-        // b bounces on its own while a is Active and FCPs are in flight
-        link.b.port.down();
+        // b bounces on its own while a is Active and data and FCPs are in flight
+        link.b.port.down(link.now());
         link.b.port.up(link.now());
         link.steps(200);
         // b's init FCP after its normal ones tells a that b initialized again: a re-trains too (a link error
-        // recovered), so both restart their counters from zero and come back Active
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, INITIALIZE, ARMED, ACTIVE), link.a.states);
+        // recovered: down and at once Initialize), so both restart their counters from zero and come back Active
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states());
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states());
         assertEquals(1, link.a.port.control().errorRecoveries());
+        assertEquals(1, link.a.port.counters.linkErrorRecovery());
         assertEquals(0, link.b.port.control().errorRecoveries());
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, INITIALIZE, ARMED, ACTIVE), link.b.states);
-        final long aReceived = link.a.dataReceived;
-        final long bReceived = link.b.dataReceived;
+        final long aReceived = link.a.dataReceived();
+        final long bReceived = link.b.dataReceived();
         link.steps(10);
-        assertEquals(aReceived + 10, link.a.dataReceived, "b -> a flows again");
-        assertEquals(bReceived + 10, link.b.dataReceived, "a -> b flows again");
+        assertEquals(aReceived + 10, link.a.dataReceived(), "b -> a flows again");
+        assertEquals(bReceived + 10, link.b.dataReceived(), "a -> b flows again");
         // what b missed while it was initializing is counted, nothing else is lost, nothing overflows
-        assertEquals(link.a.dataSent - link.b.dataReceived, link.b.port.discards().get(DiscardReason.DATA_STATE));
-        assertEquals(link.b.dataSent, link.a.dataReceived);
-        assertEquals(0, link.a.port.discards().get(DiscardReason.DATA_OVERFLOW) +
-            link.b.port.discards().get(DiscardReason.DATA_OVERFLOW));
+        link.a.wantsToSend = false;
+        link.b.wantsToSend = false;
+        link.step();
+        assertEquals(link.a.dataSent - link.b.dataReceived(),
+            link.b.port.counters.discards(DiscardReason.DATA_STATE));
+        assertEquals(link.b.dataSent, link.a.dataReceived());
+        assertEquals(0, link.a.port.counters.discards(DiscardReason.DATA_OVERFLOW) +
+            link.b.port.counters.discards(DiscardReason.DATA_OVERFLOW));
     }
 
     @Test
@@ -191,7 +230,7 @@ class LinkStateMachineTest
         link.b.port.up(link.now());
         link.steps(100);
         assertEquals(INITIALIZE, link.a.port.state(), "init FCPs alone do not arm without automatic transitions");
-        assertEquals(512, link.a.port.transmitter().creditLimit(0), "but they do carry credit");
+        assertEquals(512, link.a.port.creditLimit(0), "but they do carry credit");
 
         assertTrue(link.a.port.arm(link.now()));
         assertTrue(link.b.port.arm(link.now()));
@@ -202,56 +241,68 @@ class LinkStateMachineTest
         assertEquals(0, link.a.dataSent);
 
         // the SM activates a; a's first data packet activates b (IBA: Armed -> Active on the first packet)
-        assertTrue(link.a.port.activate());
+        assertTrue(link.a.port.activate(link.now()));
+        link.a.wantsToSend = true;
         link.step();
         assertEquals(1, link.a.dataSent);
+        assertEquals(1, link.b.dataReceived(), "stored in Armed");
+        link.a.wantsToSend = false;
+        link.step();
         assertEquals(ACTIVE, link.b.port.state());
-        assertEquals(1, link.b.dataReceived, "the packet that activated b was received, not discarded");
+        assertEquals(1, link.b.dataReceived(), "the packet that activated b was received, not discarded");
+        assertEquals(0, link.b.port.counters.discardsTotal());
     }
 
     @Test
     void initializePassesOnlyVl15AndInitFcps()
     {
-        final CreditPort port = new CreditPort(config(false));
+        final TestPort port = new TestPort(config(false));
         port.up(0);
-        assertTrue(port.onFcp(Fcp.word(Fcp.OP_INIT, 7, 1, 300), 0));
-        assertEquals(300, port.transmitter().creditLimit(1));
+        port.receiveFcp(Fcp.word(Fcp.OP_INIT, 7, 1, 300), 0);
+        assertEquals(300, port.creditLimit(1));
         assertEquals(7, port.receiver().blocksReceived(1));
-        assertFalse(port.onFcp(Fcp.word(Fcp.OP_NORMAL, 9, 1, 400), 0));
-        assertEquals(1, port.discards().get(DiscardReason.FCP_STATE));
-        assertEquals(300, port.transmitter().creditLimit(1), "the discarded FCP moved nothing");
-        assertFalse(port.onData(1, 1));
-        assertEquals(1, port.discards().get(DiscardReason.DATA_STATE));
-        assertFalse(port.tryTransmit(1, 1), "credit, but not Active");
-        assertTrue(port.onSmp());
-        assertTrue(port.maySendSmp());
-        assertEquals(Fcp.OP_INIT, Fcp.op(port.buildFcp(0, 0)));
+        port.receiveFcp(Fcp.word(Fcp.OP_NORMAL, 9, 1, 400), 0);
+        assertEquals(1, port.counters.discards(DiscardReason.FCP_STATE));
+        assertEquals(300, port.creditLimit(1), "the discarded FCP moved nothing");
+        port.receiveData(1, 1, 0);
+        assertEquals(1, port.counters.discards(DiscardReason.DATA_STATE));
+        assertFalse(port.trySend(1, 1), "credit, but not Active");
+        port.receiveData(15, 1, 0);
+        assertEquals(1, port.buffers.smpsHeld(), "SMPs pass in Initialize");
+        assertTrue(port.trySend(15, 1), "and are sent: VL15 needs no credit");
+        assertEquals(Fcp.OP_INIT, Fcp.op(firstFcp(port.out).word()));
 
         // Armed: data is received (not sent), FCPs of both Ops are applied (the peer may still be initializing)
         port.arm(0);
-        assertTrue(port.onFcp(Fcp.word(Fcp.OP_INIT, 8, 1, 301), 0));
-        assertTrue(port.onFcp(Fcp.word(Fcp.OP_NORMAL, 9, 1, 302), 0));
-        assertFalse(port.tryTransmit(1, 1));
-        assertEquals(Fcp.OP_NORMAL, Fcp.op(port.buildFcp(0, 0)));
-        assertTrue(port.onData(1, 1));
+        port.receiveFcp(Fcp.word(Fcp.OP_INIT, 8, 1, 301), 0);
+        assertEquals(301, port.creditLimit(1));
+        port.receiveFcp(Fcp.word(Fcp.OP_NORMAL, 9, 1, 302), 0);
+        assertEquals(302, port.creditLimit(1));
+        assertFalse(port.trySend(1, 1));
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(lastFcp(port.out).word()), "on arming every VL's FCP is due, Op 0");
+        port.receiveData(1, 1, 0);
         assertEquals(ACTIVE, port.state());
-        assertTrue(port.tryTransmit(1, 1));
+        assertTrue(port.trySend(1, 1));
     }
 
     @Test
     void downTakesNothingAndSendsNothing()
     {
-        final CreditPort port = new CreditPort(config(true));
-        assertFalse(port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 10), 0));
-        assertFalse(port.onData(0, 1));
-        assertFalse(port.maySendSmp());
-        assertEquals(FcpSchedule.NONE, port.pollFcp(0));
+        final TestPort port = new TestPort(config(true));
+        port.receiveFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 10), 0);
+        port.receiveData(0, 1, 0);
+        port.receiveData(15, 1, 0);
+        assertFalse(port.trySend(15, 1));
+        assertFalse(port.trySend(0, 1));
+        port.credit(1_000_000_000);
+        port.transmit();
+        assertEquals(0, port.out.committed, "no FCP either");
         assertEquals(DOWN, port.state());
-        assertEquals(1, port.discards().get(DiscardReason.FCP_STATE));
-        assertEquals(1, port.discards().get(DiscardReason.DATA_STATE));
+        assertEquals(1, port.counters.discards(DiscardReason.FCP_STATE));
+        assertEquals(1, port.counters.discards(DiscardReason.DATA_STATE));
+        assertEquals(1, port.counters.discards(DiscardReason.VL15_STATE));
         assertFalse(port.arm(0));
-        assertFalse(port.activate());
-        assertThrows(IllegalStateException.class, () -> port.buildFcp(0, 0));
+        assertFalse(port.activate(0));
     }
 
     @Test
@@ -262,21 +313,61 @@ class LinkStateMachineTest
         link.b.port.up(link.now());
         link.steps(3);
         assertEquals(ACTIVE, link.a.port.state());
-        final CreditPort a = link.a.port;
-        final CreditPort b = link.b.port;
-        assertEquals(512, a.transmitter().available(1));
+        final TestPort a = link.a.port;
+        final TestPort b = link.b.port;
+        assertEquals(512, Credits.available(a.creditLimit(1), a.transmitter().blocksSent(1)));
 
         // a 10-block packet is lost on the wire: a counted it, b never saw it
-        assertTrue(a.tryTransmit(1, 10));
+        assertTrue(a.trySend(1, 10));
+        assertFalse(a.out.poll().isFcp());
         assertEquals(0, b.receiver().blocksReceived(1));
-        // b's FCP: FCCL = ABR (0) + 512, so a's window is 10 short
-        assertTrue(a.onFcp(b.buildFcp(1, link.now()), link.now()));
-        assertEquals(502, a.transmitter().available(1));
+        // b's FCPs (a period later): FCCL = ABR (0) + 512, so a's window is 10 short
+        final long period = a.config.fcpPeriodNs();
+        link.clock.advance(period);
+        b.credit(link.now());
+        b.transmit();
+        a.receiveFrom(b.out, link.now());
+        assertEquals(502, Credits.available(a.creditLimit(1), a.transmitter().blocksSent(1)));
         // a's FCP carries FCTBS 10: b's ABR := 10; b's next FCP gives the whole window back
-        assertTrue(b.onFcp(a.buildFcp(1, link.now()), link.now()));
+        link.clock.advance(period);
+        a.credit(link.now());
+        a.transmit();
+        b.receiveFrom(a.out, link.now());
         assertEquals(10, b.receiver().blocksReceived(1));
         assertEquals(522, b.receiver().fccl(1));
-        assertTrue(a.onFcp(b.buildFcp(1, link.now()), link.now()));
-        assertEquals(512, a.transmitter().available(1));
+        link.clock.advance(period);
+        b.credit(link.now());
+        b.transmit();
+        a.receiveFrom(b.out, link.now());
+        assertEquals(512, Credits.available(a.creditLimit(1), a.transmitter().blocksSent(1)));
+    }
+
+    private static TestWire.Frame firstFcp(final TestWire wire)
+    {
+        for (TestWire.Frame frame; null != (frame = wire.poll()); )
+        {
+            if (FrameSink.LINK_FRAME == frame.type)
+            {
+                return frame;
+            }
+        }
+        throw new AssertionError("no FCP on the wire");
+    }
+
+    private static TestWire.Frame lastFcp(final TestWire wire)
+    {
+        TestWire.Frame last = null;
+        for (TestWire.Frame frame; null != (frame = wire.poll()); )
+        {
+            if (FrameSink.LINK_FRAME == frame.type)
+            {
+                last = frame;
+            }
+        }
+        if (null == last)
+        {
+            throw new AssertionError("no FCP on the wire");
+        }
+        return last;
     }
 }

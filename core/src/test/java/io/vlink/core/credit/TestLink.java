@@ -1,55 +1,64 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.port.DirectPort;
+import io.vlink.core.port.PortConfig;
+import io.vlink.core.port.TestPort;
+import io.vlink.core.port.TestSource;
+import io.vlink.core.port.TestWire;
 import org.agrona.concurrent.CachedNanoClock;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 /**
- * Two {@link CreditPort}s back to back on an in-order wire, driven step by step on a fake clock. Each step: every
- * port puts its due FCPs on its wire, then its data (if the link state and credits allow), then everything in
- * flight arrives; the receiving application releases data at once unless told to hold it.
+ * Two ports' shipped datapaths ({@link DirectPort}) back to back on an in-order wire, driven step by step on a fake
+ * clock in the engine's duty-cycle order: each step, every port's credit half (what it received in the step before,
+ * releases, FCPs due), then its transmit half (VL15, FCPs, data with credit), then every port receives what is on
+ * the wire: applied in the next step ({@link DirectPort.Events#QUEUED}, the engine's timing, the default) or at once
+ * ({@link DirectPort.Events#IMMEDIATE}, a switch's). The receiving application releases data at once unless told to
+ * hold it.
  */
 final class TestLink
 {
-    static final int DATA = 0;
-    static final int FCP = 1;
-
-    /** One direction of the wire. */
+    /** One port and its traffic. */
     static final class Side
     {
         final String name;
-        final CreditPort port;
-        final ArrayDeque<int[]> wire = new ArrayDeque<>();
-        final List<LinkState> states = new ArrayList<>();
-        final List<int[]> sentFcps = new ArrayList<>();
+        final TestPort port;
         int dataVl;
         int dataBlocks = 4;
         boolean wantsToSend;
-        boolean holdReceived;
-        long dataSent;
-        long dataReceived;
-        long dataSentWhileNotActive;
-        long dataLost;
-        final ArrayDeque<int[]> held = new ArrayDeque<>();
         /** With {@link #holdReceived}: the chance per step that the application takes the oldest held packet. */
         double releaseChance;
+        boolean holdReceived;
+        long dataSent;
+        long dataSentWhileNotActive;
+        long dataLost;
+        /** Every FCP this port sent: {time, word}. */
+        final List<int[]> sentFcps = new ArrayList<>();
+        private int logged;
 
-        Side(final String name, final CreditPort port)
+        Side(final String name, final TestPort port)
         {
             this.name = name;
             this.port = port;
-            states.add(port.state());
+            port.out.history = new ArrayList<>();
         }
 
-        void noteState()
+        List<LinkState> states()
         {
-            if (states.get(states.size() - 1) != port.state())
+            return port.states;
+        }
+
+        long dataReceived()
+        {
+            long packets = 0;
+            for (int vl = 0; vl < port.dataVls(); vl++)
             {
-                states.add(port.state());
+                packets += port.counters.rxPackets(vl);
             }
+            return packets;
         }
     }
 
@@ -61,11 +70,16 @@ final class TestLink
     Random random;
     double lossChance;
 
-    TestLink(final CreditConfig config, final long stepNs)
+    TestLink(final PortConfig config, final long stepNs)
+    {
+        this(config, stepNs, DirectPort.Events.QUEUED);
+    }
+
+    TestLink(final PortConfig config, final long stepNs, final DirectPort.Events events)
     {
         this.stepNs = stepNs;
-        a = new Side("a", new CreditPort(config));
-        b = new Side("b", new CreditPort(config));
+        a = new Side("a", new TestPort(config, 1, events));
+        b = new Side("b", new TestPort(config, 1, events));
     }
 
     long now()
@@ -76,8 +90,10 @@ final class TestLink
     void step()
     {
         clock.advance(stepNs);
-        drain(a);
-        drain(b);
+        a.port.clock.update(now());
+        b.port.clock.update(now());
+        credit(a);
+        credit(b);
         send(a);
         send(b);
         deliver(a, b);
@@ -92,73 +108,70 @@ final class TestLink
         }
     }
 
-    private void drain(final Side side)
+    private void credit(final Side side)
     {
-        if (null != random && !side.held.isEmpty() && random.nextDouble() < side.releaseChance)
+        side.port.buffers.releaseAtOnce = !side.holdReceived;
+        if (null != random && random.nextDouble() < side.releaseChance)
         {
-            final int[] packet = side.held.poll();
-            side.port.release(packet[0], packet[1]);
+            side.port.buffers.releaseOldest();
         }
+        side.port.credit(now());
     }
 
     private void send(final Side side)
     {
-        final CreditPort port = side.port;
-        for (int vl; (vl = port.pollFcp(now())) != FcpSchedule.NONE; )
-        {
-            final int word = port.buildFcp(vl, now());
-            side.wire.add(new int[]{FCP, word});
-            side.sentFcps.add(new int[]{(int)now(), word});
-        }
-        if (side.wantsToSend)
+        final TestPort port = side.port;
+        if (side.wantsToSend && 0 == port.source.queued(side.dataVl))
         {
             if (null != random)
             {
                 side.dataVl = random.nextInt(port.dataVls());
-                side.dataBlocks = 1 + random.nextInt(random.nextBoolean() ? 8 : 128);
+                side.dataBlocks = 1 + random.nextInt(random.nextBoolean() ? 8 : TestSource.MAX_BLOCKS);
             }
-            if (port.tryTransmit(side.dataVl, side.dataBlocks))
+            port.source.offer(side.dataVl, side.dataBlocks);
+        }
+        if (!side.wantsToSend)
+        {
+            for (int vl = 0; vl < port.dataVls(); vl++)
             {
-                if (port.state() != LinkState.ACTIVE)
-                {
-                    side.dataSentWhileNotActive++;
-                }
-                side.wire.add(new int[]{DATA, side.dataVl, side.dataBlocks});
-                side.dataSent++;
+                port.source.withdraw(vl);
+            }
+        }
+        final long before = sent(port);
+        port.transmit();
+        final long sent = sent(port) - before;
+        side.dataSent += sent;
+        if (port.state() != LinkState.ACTIVE)
+        {
+            side.dataSentWhileNotActive += sent;
+        }
+        final List<TestWire.Frame> history = port.out.history;
+        for (; side.logged < history.size(); side.logged++)
+        {
+            final TestWire.Frame frame = history.get(side.logged);
+            if (frame.isFcp())
+            {
+                side.sentFcps.add(new int[]{(int)now(), frame.word()});
             }
         }
     }
 
+    private static long sent(final TestPort port)
+    {
+        long sent = 0;
+        for (int vl = 0; vl < port.dataVls(); vl++)
+        {
+            sent += port.source.sent[vl];
+        }
+        return sent;
+    }
+
     private void deliver(final Side from, final Side to)
     {
-        for (int[] frame; (frame = from.wire.poll()) != null; )
+        if (null != random && lossChance > 0)
         {
-            if (null != random && random.nextDouble() < lossChance)
-            {
-                if (frame[0] == DATA)
-                {
-                    from.dataLost++;
-                }
-                continue;
-            }
-            if (frame[0] == FCP)
-            {
-                to.port.onFcp(frame[1], now());
-            }
-            else if (to.port.onData(frame[1], frame[2]))
-            {
-                to.dataReceived++;
-                if (!to.holdReceived)
-                {
-                    to.port.release(frame[1], frame[2]);
-                }
-                else
-                {
-                    to.held.add(new int[]{frame[1], frame[2]});
-                }
-            }
-            to.noteState();
+            from.dataLost += from.port.out.lose(random, lossChance);
         }
-        from.noteState();
+        from.port.out.deliverAll(to.port.port.receiveHalf());
     }
 }

@@ -1,11 +1,13 @@
 package io.vlink.core.fuzz;
 
 import io.vlink.core.crc.Crc16;
-import io.vlink.core.credit.CreditConfig;
-import io.vlink.core.credit.CreditPort;
 import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.LinkState;
+import io.vlink.core.port.FrameSink;
+import io.vlink.core.port.PortConfig;
+import io.vlink.core.port.TestPort;
+import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Fcp;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -57,15 +59,16 @@ class FcpFuzzTest
     }
 
     @Property(tries = 500, seed = "7102")
-    void creditPortCountsEveryDiscardAndStillAppliesValidFcps(@ForAll final long seed)
+    void thePortCountsEveryDiscardAndStillAppliesValidFcps(@ForAll final long seed)
     {
         final Mutator mutator = new Mutator(seed);
         final Random random = mutator.random();
         final int dataVls = DATA_VLS[random.nextInt(DATA_VLS.length)];
-        final CreditPort port = new CreditPort(new CreditConfig().dataVls(dataVls).bufferBlocks(256).automatic(false));
+        final TestPort port = new TestPort(PortConfig.builder().qos(QosConfig.opensmDefaults(dataVls))
+            .bufferBlocks(256).automatic(false).build());
         port.up(0);
         port.arm(0);
-        port.activate();
+        port.activate(0);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
 
         for (int i = 0; i < 200; i++)
@@ -74,7 +77,7 @@ class FcpFuzzTest
             final int kind = random.nextInt(3);
             final int vl = random.nextInt(dataVls);
             // a valid FCP moves neither FCTBS behind ABR nor FCCL behind CL (by more than the 2048-block window)
-            final int fccl = Credits.add(port.transmitter().creditLimit(vl), random.nextInt(Credits.MAX_CREDIT + 1));
+            final int fccl = Credits.add(port.creditLimit(vl), random.nextInt(Credits.MAX_CREDIT + 1));
             final int fctbs = Credits.add(port.receiver().blocksReceived(vl), random.nextInt(Credits.MAX_CREDIT + 1));
             final int valid = Fcp.word(Fcp.OP_NORMAL, fctbs, vl, fccl);
             final byte[] frame = new byte[Fcp.LENGTH];
@@ -87,42 +90,46 @@ class FcpFuzzTest
             buffer.putBytes(offset, bytes, 0, length);
             final String input = "seed " + seed + " frame " + i + ": " + HexFormat.of().formatHex(bytes, 0, length);
 
-            final long discardsBefore = port.discards().total();
-            final long receivedBefore = port.fcpsReceived();
+            final long discardsBefore = port.counters.discardsTotal();
+            final long receivedBefore = port.counters.fcpReceived();
             final long decoded = Fcp.decode(buffer, offset, length);
-            final DiscardReason expected = expectedReason(decoded, port);
+            final DiscardReason expected = expectedReason(decoded, length, port);
             final boolean active = port.state() == LinkState.ACTIVE;
-            final long reasonBefore = expected == null ? 0 : port.discards().get(expected);
+            final long reasonBefore = expected == null ? 0 : port.counters.discards(expected);
 
-            final boolean applied = port.onFcp(buffer, offset, length, i);
+            port.receive(FrameSink.LINK_FRAME, buffer.byteArray(), offset, length, i);
+            final boolean applied = port.counters.fcpReceived() != receivedBefore;
             assertEquals(expected == null, applied, input);
             if (applied)
             {
-                assertEquals(receivedBefore + 1, port.fcpsReceived(), input);
-                assertEquals(discardsBefore, port.discards().total(), input);
+                assertEquals(receivedBefore + 1, port.counters.fcpReceived(), input);
+                assertEquals(discardsBefore, port.counters.discardsTotal(), input);
                 final int word = Fcp.word(decoded);
-                assertEquals(Fcp.fccl(word), port.transmitter().creditLimit(Fcp.vl(word)), input);
+                assertEquals(Fcp.fccl(word), port.creditLimit(Fcp.vl(word)), input);
             }
             else
             {
-                assertEquals(receivedBefore, port.fcpsReceived(), input);
-                assertEquals(discardsBefore + 1, port.discards().total(), input);
-                assertEquals(reasonBefore + 1, port.discards().get(expected), input + ": counted as " + expected);
+                assertEquals(discardsBefore + 1, port.counters.discardsTotal(), input);
+                assertEquals(reasonBefore + 1, port.counters.discards(expected), input + ": counted as " + expected);
             }
             if (kind == 0 && active)
             {
                 assertTrue(applied, input);
-                assertEquals(fccl, port.transmitter().creditLimit(vl), input);
+                assertEquals(fccl, port.creditLimit(vl), input);
             }
         }
-        assertEquals(port.discards().total(), port.discards().fcpTotal(), "only FCP reasons were counted");
+        assertEquals(port.counters.discardsTotal(), port.counters.fcpDiscardsTotal(), "only FCP reasons were counted");
     }
 
-    private static DiscardReason expectedReason(final long decoded, final CreditPort port)
+    private static DiscardReason expectedReason(final long decoded, final int length, final TestPort port)
     {
         final int dataVls = port.dataVls();
         final int verdict = Fcp.verdict(decoded);
         final int word = Fcp.word(decoded);
+        if (length > Fcp.LENGTH)
+        {
+            return DiscardReason.FCP_TOO_LONG;
+        }
         if (verdict == Fcp.TOO_SHORT)
         {
             return DiscardReason.FCP_TOO_SHORT;
@@ -154,7 +161,7 @@ class FcpFuzzTest
             return DiscardReason.FCP_STATE;
         }
         final boolean stale = Credits.distance(Fcp.fctbs(word), port.receiver().blocksReceived(vl)) > Credits.MAX_CREDIT ||
-            Credits.distance(Fcp.fccl(word), port.transmitter().creditLimit(vl)) > Credits.MAX_CREDIT;
+            Credits.distance(Fcp.fccl(word), port.creditLimit(vl)) > Credits.MAX_CREDIT;
         return stale ? DiscardReason.FCP_STALE : null;
     }
 

@@ -4,7 +4,7 @@ import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * A {@link Link} that forwards every call to the link it wraps: the base of wrappers installed with
- * {@code Engine.Builder.linkWrapper} or {@code Fabric.Settings.linkWrapper} that change one side of the wire (the
+ * {@code Engine.Builder.linkWrapper} or {@code Fabric.builder().linkWrapper} that change one side of the wire (the
  * soak's fault injector, a test's frame checker or garbage source override {@link #poll}).
  */
 public class ForwardingLink implements Link

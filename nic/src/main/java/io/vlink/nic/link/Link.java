@@ -1,83 +1,26 @@
 package io.vlink.nic.link;
 
-import io.vlink.core.wire.Fcp;
-import io.vlink.core.wire.Sizes;
-import org.agrona.concurrent.AtomicBuffer;
+import io.vlink.core.port.FrameSink;
 
 /**
- * One end of a link: the wire between two ports. The transmit side claims space in the link's off-heap buffer,
- * writes (frames) one packet there (the only copy a packet makes on its way out) and commits it; the receive
- * side polls the frames the peer sent.
+ * One end of a link: the wire between two ports. The transmit side ({@link FrameSink}, what a port's transmit half
+ * uses) claims space in the link's off-heap buffer, writes (frames) one packet there (the only copy a packet makes on
+ * its way out) and commits it; the receive side polls the frames the peer sent.
  * <p>
  * Frames are whole packets as they appear on the wire: a data packet (LRH through VCRC, {@code 4 * PktLen + 2}
  * bytes) or a link packet (an 8-byte FCP). A link never interprets their bytes; the receive path checks them.
  * <p>
  * Threading: one thread transmits ({@link #tryClaim}, {@link #commit}, {@link #abort}) and one thread receives
  * ({@link #poll}); they may differ. Back-pressure is a return value: {@link #tryClaim} returns a negative code and
- * the link counts it, never blocks.
+ * the link counts it, never blocks. A link writes the counters it was handed when made
+ * ({@link io.vlink.nic.status.LinkCounters}), no others.
  */
-public interface Link extends AutoCloseable
+public interface Link extends FrameSink, AutoCloseable
 {
-    /** A data packet (ERF type 21 in a capture). */
-    int DATA_FRAME = 1;
-    /** A link packet: a flow-control packet (ERF type 25). */
-    int LINK_FRAME = 2;
-
-    /** {@link #tryClaim} result: the link cannot take the frame now; try again later. */
-    int BACK_PRESSURED = -1;
-
-    /** The longest data packet: PktLen 2047 words plus the VCRC (docs/wire.md). */
-    int MAX_DATA_FRAME_LENGTH = Sizes.MAX_WIRE_LENGTH;
-    /** The length of a flow-control packet (docs/wire.md). */
-    int LINK_FRAME_LENGTH = Fcp.LENGTH;
-
     /** {@link #incarnation()}, {@link #peerIncarnation()}: none known (a link without incarnations, or no peer). */
     long UNKNOWN_INCARNATION = 0;
     /** {@link #peerHeartbeat()}: the link has no liveness word. */
     long NO_HEARTBEAT = -1;
-
-    /**
-     * @return the longest frame this link carries; longer frames are refused on transmit and dropped on receipt.
-     */
-    int maxFrameLength();
-
-    /**
-     * Claim space for one frame.
-     *
-     * @param frameType {@link #DATA_FRAME} or {@link #LINK_FRAME}.
-     * @param length    the frame's length, 1 to {@link #maxFrameLength()}.
-     * @return the offset in {@link #buffer()} where the frame is to be written, or {@link #BACK_PRESSURED}.
-     */
-    int tryClaim(int frameType, int length);
-
-    /**
-     * @return the buffer that claimed offsets refer to. Stable for the life of the link.
-     */
-    AtomicBuffer buffer();
-
-    /**
-     * Whether a claim of {@code length} bytes would succeed now (conservative: it may say no when a claim would
-     * succeed, never yes when it would fail). The arbiter asks before it grants, so a granted packet always has
-     * room and back-pressure never undoes a decision.
-     *
-     * @param length a frame length.
-     * @return true if {@link #tryClaim} of that length will succeed before anything else claims.
-     */
-    boolean hasRoomFor(int length);
-
-    /**
-     * Send a claimed frame.
-     *
-     * @param offset the offset {@link #tryClaim} returned.
-     */
-    void commit(int offset);
-
-    /**
-     * Give back a claimed frame without sending it.
-     *
-     * @param offset the offset {@link #tryClaim} returned.
-     */
-    void abort(int offset);
 
     /**
      * Deliver up to {@code frameLimit} received frames to the handler.
@@ -87,17 +30,6 @@ public interface Link extends AutoCloseable
      * @return frames delivered (dropped frames are counted, not returned).
      */
     int poll(FrameHandler handler, int frameLimit);
-
-    /**
-     * Finish sending anything the link holds back (a datagram the socket refused); called from the transmit thread
-     * each duty cycle.
-     *
-     * @return work done (1 if something was flushed).
-     */
-    default int flush()
-    {
-        return 0;
-    }
 
     /**
      * This end's incarnation: a random non-zero number drawn when the link opened, so that a peer recognises a

@@ -1,7 +1,7 @@
 package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -39,7 +39,7 @@ public final class LoopbackLink implements Link
     private final UnsafeBuffer transmitBuffer;
     private final int maxFrameLength;
     private final Shared shared;
-    private final PortCounters counters;
+    private final LinkCounters counters;
     private final RingProducer producer;
     private final RingConsumer consumer;
     private boolean closed;
@@ -49,7 +49,7 @@ public final class LoopbackLink implements Link
         final UnsafeBuffer receiveBuffer,
         final int capacity,
         final Shared shared,
-        final PortCounters counters)
+        final LinkCounters counters)
     {
         final int tailIndex = capacity + PAD;
         final int headIndex = capacity + 2 * PAD;
@@ -59,7 +59,7 @@ public final class LoopbackLink implements Link
         this.counters = counters;
         this.producer = new RingProducer(transmitBuffer, capacity, transmitBuffer, tailIndex, headIndex, HEADER_LENGTH);
         this.consumer = new RingConsumer(receiveBuffer, capacity, receiveBuffer, tailIndex, headIndex, HEADER_LENGTH,
-            counters.linkFramesReceived, counters.linkLengthDrops, counters.linkSessionDrops);
+            counters.framesReceived(), counters.lengthDrops(), counters.sessionDrops());
     }
 
     /**
@@ -70,7 +70,7 @@ public final class LoopbackLink implements Link
      * @param countersB counters of the port on end 1.
      * @return end 0 (what it transmits, end 1 receives) and end 1.
      */
-    public static LoopbackLink[] pair(final int capacity, final PortCounters countersA, final PortCounters countersB)
+    public static LoopbackLink[] pair(final int capacity, final LinkCounters countersA, final LinkCounters countersB)
     {
         if (capacity < 64 * 1024 || Integer.bitCount(capacity) != 1)
         {
@@ -88,7 +88,7 @@ public final class LoopbackLink implements Link
      * @param countersB counters of the port on end 1.
      * @return end 0 and end 1.
      */
-    static LoopbackLink[] ring(final int capacity, final PortCounters countersA, final PortCounters countersB)
+    static LoopbackLink[] ring(final int capacity, final LinkCounters countersA, final LinkCounters countersB)
     {
         final UnsafeBuffer aToB = OffHeap.allocate(capacity + TRAILER_LENGTH);
         final UnsafeBuffer bToA = OffHeap.allocate(capacity + TRAILER_LENGTH);
@@ -115,7 +115,7 @@ public final class LoopbackLink implements Link
         final int at = producer.claim(frameType, length);
         if (BACK_PRESSURED == at)
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         return at + HEADER_LENGTH;
@@ -137,7 +137,7 @@ public final class LoopbackLink implements Link
     public void commit(final int offset)
     {
         producer.commit();
-        counters.linkFramesSent.incrementRelease();
+        counters.framesSent().incrementRelease();
     }
 
     @Override

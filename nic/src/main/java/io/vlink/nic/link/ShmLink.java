@@ -1,6 +1,6 @@
 package io.vlink.nic.link;
 
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
 import org.agrona.BitUtil;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -224,7 +224,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     private final int peerHeartbeatIndex;
     private final int heartbeatIndex;
     private final long incarnation;
-    private final PortCounters counters;
+    private final LinkCounters counters;
     private final RingProducer producer;
     private final RingConsumer consumer;
     private volatile boolean closed;
@@ -240,7 +240,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         final Role role,
         final int capacity,
         final long incarnation,
-        final PortCounters counters)
+        final LinkCounters counters)
     {
         this.file = file;
         this.fileKey = fileKey;
@@ -262,7 +262,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         this.counters = counters;
         this.producer = new RingProducer(transmitBuffer, capacity, header, tailIndex, headIndex(ownEnd), HEADER_LENGTH);
         this.consumer = new RingConsumer(receiveBuffer, capacity, header, tailIndex(peerEnd), headIndex(peerEnd),
-            HEADER_LENGTH, counters.linkFramesReceived, counters.linkLengthDrops, counters.linkSessionDrops);
+            HEADER_LENGTH, counters.framesReceived(), counters.lengthDrops(), counters.sessionDrops());
     }
 
     /**
@@ -279,7 +279,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
      */
     static ShmLink over(
         final UnsafeBuffer region, final Role role, final int capacity, final long incarnation,
-        final PortCounters counters)
+        final LinkCounters counters)
     {
         if (Integer.bitCount(capacity) != 1 || region.capacity() < fileLength(capacity) || 0 == incarnation)
         {
@@ -302,7 +302,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
      * @throws IllegalStateException when the end is held by a live process, or the file is not a link file.
      * @throws UncheckedIOException  when the file cannot be made, mapped or locked.
      */
-    public static ShmLink open(final Path file, final Role role, final int capacity, final PortCounters counters)
+    public static ShmLink open(final Path file, final Role role, final int capacity, final LinkCounters counters)
     {
         Objects.requireNonNull(role, "role");
         Objects.requireNonNull(counters, "counters");
@@ -376,7 +376,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     }
 
     /** Attach under the locks; null when the file changed under us (start again). */
-    private static ShmLink attach(final Path path, final Role role, final PortCounters counters) throws IOException
+    private static ShmLink attach(final Path path, final Role role, final LinkCounters counters) throws IOException
     {
         final Object before = fileKey(path);
         if (null == before)
@@ -668,13 +668,13 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         RingProducer.checkFrame(frameType, length, maxFrameLength);
         if (!session())
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         final int at = producer.claim(frameType, length);
         if (BACK_PRESSURED == at)
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         transmitBuffer.putLong(at + SESSION_OFFSET, txSession);
@@ -709,7 +709,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     public void commit(final int offset)
     {
         producer.commit();
-        counters.linkFramesSent.incrementRelease();
+        counters.framesSent().incrementRelease();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -118,7 +118,7 @@ public final class UdpLink implements Link
     private final DatagramChannel channel;
     private final InetSocketAddress peer;
     private final int maxFrameLength;
-    private final PortCounters counters;
+    private final LinkCounters counters;
     private final NanoClock clock;
     private final long helloIntervalNs;
     private final boolean authenticated;
@@ -168,7 +168,7 @@ public final class UdpLink implements Link
         final InetSocketAddress local,
         final InetSocketAddress peer,
         final int maxFrameLength,
-        final PortCounters counters)
+        final LinkCounters counters)
     {
         this(local, peer, maxFrameLength, counters, null, SystemNanoClock.INSTANCE, DEFAULT_HELLO_INTERVAL_NS);
     }
@@ -189,7 +189,7 @@ public final class UdpLink implements Link
         final InetSocketAddress local,
         final InetSocketAddress peer,
         final int maxFrameLength,
-        final PortCounters counters,
+        final LinkCounters counters,
         final LinkKey key,
         final NanoClock clock,
         final long helloIntervalNs)
@@ -211,7 +211,7 @@ public final class UdpLink implements Link
      */
     static UdpLink over(
         final DatagramChannel channel, final InetSocketAddress peer, final int maxFrameLength,
-        final PortCounters counters, final long nonce)
+        final LinkCounters counters, final long nonce)
     {
         if (0 == nonce)
         {
@@ -226,7 +226,7 @@ public final class UdpLink implements Link
         final InetSocketAddress local,
         final InetSocketAddress peer,
         final int maxFrameLength,
-        final PortCounters counters,
+        final LinkCounters counters,
         final LinkKey key,
         final NanoClock clock,
         final long helloIntervalNs,
@@ -379,7 +379,7 @@ public final class UdpLink implements Link
         }
         if ((pending && 0 == flush()) || !session())
         {
-            counters.linkBackPressure.incrementRelease();
+            counters.backPressure().incrementRelease();
             return BACK_PRESSURED;
         }
         claimedLength = length;
@@ -440,7 +440,7 @@ public final class UdpLink implements Link
                 return 0;
             }
             pending = false;
-            counters.linkFramesSent.incrementRelease();
+            counters.framesSent().incrementRelease();
             return 1;
         }
         catch (final IOException ex)
@@ -448,7 +448,7 @@ public final class UdpLink implements Link
             // The datagram is lost, as on a broken wire (the peer's port closed, the network down): counted, and the
             // link layer above recovers as from any loss. The frame's cells were freed when it was copied here.
             pending = false;
-            counters.linkSendErrors.incrementRelease();
+            counters.sendErrors().incrementRelease();
             return 1;
         }
     }
@@ -488,17 +488,17 @@ public final class UdpLink implements Link
             catch (final IOException ex)
             {
                 // e.g. an ICMP port unreachable reported on the socket: nothing was received; counted, polled again
-                counters.linkReceiveErrors.incrementRelease();
+                counters.receiveErrors().incrementRelease();
                 break;
             }
             if (null == from)
             {
                 break;
             }
-            counters.linkFramesReceived.incrementRelease();
+            counters.framesReceived().incrementRelease();
             if (!peer.equals(from))
             {
-                counters.linkForeignDrops.incrementRelease();
+                counters.foreignDrops().incrementRelease();
                 continue;
             }
             delivered += onDatagram(handler, receiveByteBuffer.position());
@@ -522,13 +522,13 @@ public final class UdpLink implements Link
         if (length < HEADER_LENGTH + macLength || frameLength > maxFrameLength ||
             buffer.getShort(MAGIC_OFFSET, ByteOrder.BIG_ENDIAN) != MAGIC || buffer.getByte(VERSION_OFFSET) != VERSION)
         {
-            counters.linkLengthDrops.incrementRelease();
+            counters.lengthDrops().incrementRelease();
             return 0;
         }
         if (authenticated &&
             buffer.getLong(length - MAC_LENGTH, ByteOrder.LITTLE_ENDIAN) != SipHash.hash(k0, k1, buffer, 0, length - MAC_LENGTH))
         {
-            counters.linkMacDrops.incrementRelease();
+            counters.macDrops().incrementRelease();
             return 0;
         }
         final byte type = buffer.getByte(TYPE_OFFSET);
@@ -544,7 +544,7 @@ public final class UdpLink implements Link
             }
             else
             {
-                counters.linkSessionDrops.incrementRelease();
+                counters.sessionDrops().incrementRelease();
             }
             return 0;
         }
@@ -555,17 +555,17 @@ public final class UdpLink implements Link
         }
         if (TYPE_FRAME != type || frameLength < MIN_FRAME_LENGTH)
         {
-            counters.linkLengthDrops.incrementRelease();
+            counters.lengthDrops().incrementRelease();
             return 0;
         }
         if (receiver != nonce || sender != peerNonce || 0 == peerNonce)
         {
-            counters.linkSessionDrops.incrementRelease();
+            counters.sessionDrops().incrementRelease();
             return 0;
         }
         if (!fresh(buffer.getLong(SEQUENCE_OFFSET, ByteOrder.BIG_ENDIAN)))
         {
-            counters.linkReplayDrops.incrementRelease();
+            counters.replayDrops().incrementRelease();
             return 0;
         }
         if (!peerConfirmed)
@@ -629,7 +629,7 @@ public final class UdpLink implements Link
         catch (final IOException ex)
         {
             // a lost HELLO is repeated at the next interval, as on a lossy wire (this thread's own counter)
-            counters.linkReceiveErrors.incrementRelease();
+            counters.helloSendErrors().incrementRelease();
         }
     }
 

@@ -69,6 +69,10 @@ public enum CounterType
     LINK_DOWNED(35, "link_downed", CounterScope.PORT),
     /** Link errors recovered by re-training: the peer initialized again (perfquery's LinkErrorRecoveryCounter). */
     LINK_ERROR_RECOVERY(36, "link_error_recovery", CounterScope.PORT),
+    /** Duty cycles whose transmit burst ended because the link had no room for the largest frame (its ring or socket
+     * full, or no session yet); counted by the transmit half. The link counts the claims it refuses itself
+     * ({@code link_back_pressure}). */
+    TX_LINK_FULL(37, "tx_link_full", CounterScope.PORT),
 
     /** Gauge: cells of the transmit cell buffer in use. */
     CELL_OCCUPANCY(40, "cell_occupancy", CounterScope.PORT),
@@ -81,7 +85,7 @@ public enum CounterType
     LINK_FOREIGN_DROPS(50, "link_foreign_drops", CounterScope.PORT),
     /** Frames dropped by the link because they were larger than the largest packet or shorter than a header. */
     LINK_LENGTH_DROPS(51, "link_length_drops", CounterScope.PORT),
-    /** Times the link could not take a frame (its buffer or socket was full). */
+    /** Claims the link refused (its buffer or socket was full, or no session yet); counted by the link. */
     LINK_BACK_PRESSURE(52, "link_back_pressure", CounterScope.PORT),
     /** Frames the link sent. */
     LINK_FRAMES_SENT(53, "link_frames_sent", CounterScope.PORT),
@@ -89,8 +93,11 @@ public enum CounterType
     LINK_FRAMES_RECEIVED(54, "link_frames_received", CounterScope.PORT),
     /** Frames the link failed to send (an I/O error): each is lost as on a broken wire, never a leaked buffer. */
     LINK_SEND_ERRORS(55, "link_send_errors", CounterScope.PORT),
-    /** I/O errors on the link's receiving thread (a failed receive, a failed training HELLO); nothing is lost. */
+    /** I/O errors receiving (an ICMP error reported on the socket); nothing is lost. */
     LINK_RECEIVE_ERRORS(56, "link_receive_errors", CounterScope.PORT),
+    /** Training HELLOs the link failed to send (an I/O error; the next interval repeats it), on its receiving
+     * thread. */
+    LINK_HELLO_SEND_ERRORS(57, "link_hello_send_errors", CounterScope.PORT),
     /** Datagrams of another link session (a replayed old capture, a guess, a peer's previous incarnation). */
     LINK_SESSION_DROPS(60, "link_session_drops", CounterScope.PORT),
     /** Datagrams whose keyed MAC did not match (the link is authenticated and they were forged or damaged). */

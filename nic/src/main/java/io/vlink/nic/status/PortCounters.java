@@ -4,16 +4,12 @@ import io.vlink.core.wire.LrhFlyweight;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersReader;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
- * Every counter of one port, allocated in the engine's {@link CountersFile} when the port is built. Per-VL counters
- * are indexed by VL (0..15); a VL the port lacks has none.
- * <p>
- * Each counter has one writer (the agent that owns what it counts), which updates it with release semantics
- * ({@code incrementRelease}, {@code getAndAddRelease}): no locked instruction on the hot path. A process that watches
- * a port of an engine in another process reads the same counters through {@link #attach(CountersReader, int, int)}.
+ * Every counter of one port, read only: what the API ({@code Port.counters()}), {@code vlink stat}, the tools and
+ * the tests see. Each counter's one writer was handed it by the engine or switch that owns the port
+ * ({@link PortCounterSet}); nothing here can change a value. Per-VL counters are indexed by VL (0..15); a VL the port
+ * lacks has none (null). A process that watches a port of an engine in another process reads the same counters
+ * through {@link #attach(CountersReader, int, int)}.
  */
 public final class PortCounters
 {
@@ -23,60 +19,102 @@ public final class PortCounters
 
     private final int port;
     private final int dataVls;
+    private final ReadableCounter linkState;
+    private final ReadableCounter linkTransitions;
+    private final ReadableCounter fcpSent;
+    private final ReadableCounter fcpReceived;
+    private final ReadableCounter fcpDiscarded;
+    private final ReadableCounter vl15Drops;
+    private final ReadableCounter fcpMalformed;
+    private final ReadableCounter linkDowned;
+    private final ReadableCounter linkErrorRecovery;
+    private final ReadableCounter txLinkFull;
+    private final ReadableCounter linkSendErrors;
+    private final ReadableCounter linkReceiveErrors;
+    private final ReadableCounter linkHelloSendErrors;
+    private final ReadableCounter cellOccupancy;
+    private final ReadableCounter injectorPriorityChanges;
+    private final ReadableCounter postBackPressure;
+    private final ReadableCounter linkForeignDrops;
+    private final ReadableCounter linkLengthDrops;
+    private final ReadableCounter linkBackPressure;
+    private final ReadableCounter linkFramesSent;
+    private final ReadableCounter linkFramesReceived;
+    private final ReadableCounter linkSessionDrops;
+    private final ReadableCounter linkMacDrops;
+    private final ReadableCounter linkReplayDrops;
+    private final ReadableCounter[] txPackets = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] txBytes = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] rxPackets = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] rxBytes = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] creditStalls = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] deliveredPackets = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] rxFreeBlocks = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] txFctbs = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] txCreditLimit = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] rxAbr = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] txFlushedMessages = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] txCells = new ReadableCounter[VL_SLOTS];
+    private final ReadableCounter[] discards;
 
-    public final AtomicCounter linkState;
-    public final AtomicCounter linkTransitions;
-    public final AtomicCounter fcpSent;
-    public final AtomicCounter fcpReceived;
-    public final AtomicCounter fcpDiscarded;
-    public final AtomicCounter vl15Drops;
-    public final AtomicCounter fcpMalformed;
-    public final AtomicCounter linkDowned;
-    public final AtomicCounter linkErrorRecovery;
-    public final AtomicCounter linkSendErrors;
-    public final AtomicCounter linkReceiveErrors;
-    public final AtomicCounter cellOccupancy;
-    public final AtomicCounter injectorPriorityChanges;
-    public final AtomicCounter postBackPressure;
-    public final AtomicCounter linkForeignDrops;
-    public final AtomicCounter linkLengthDrops;
-    public final AtomicCounter linkBackPressure;
-    public final AtomicCounter linkFramesSent;
-    public final AtomicCounter linkFramesReceived;
-    public final AtomicCounter linkSessionDrops;
-    public final AtomicCounter linkMacDrops;
-    public final AtomicCounter linkReplayDrops;
-
-    private final AtomicCounter[] txPackets = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] txBytes = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] rxPackets = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] rxBytes = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] creditStalls = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] deliveredPackets = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] rxFreeBlocks = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] txFctbs = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] txCreditLimit = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] rxAbr = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] txFlushedMessages = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] txCells = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] discards;
-
-    /**
-     * Allocate the counters of a port.
-     *
-     * @param file    the engine's counters file.
-     * @param port    the port number.
-     * @param dataVls the port's data VLs (VL0..dataVls-1), plus VL15 always.
-     */
-    public PortCounters(final CountersFile file, final int port, final int dataVls)
+    PortCounters(final PortCounterSet set)
     {
-        this(file::newCounter, port, dataVls);
+        port = set.port;
+        dataVls = set.dataVls;
+        linkState = new ReadableCounter(set.linkState);
+        linkTransitions = new ReadableCounter(set.linkTransitions);
+        fcpSent = new ReadableCounter(set.fcpSent);
+        fcpReceived = new ReadableCounter(set.fcpReceived);
+        fcpDiscarded = new ReadableCounter(set.fcpDiscarded);
+        vl15Drops = new ReadableCounter(set.vl15Drops);
+        fcpMalformed = new ReadableCounter(set.fcpMalformed);
+        linkDowned = new ReadableCounter(set.linkDowned);
+        linkErrorRecovery = new ReadableCounter(set.linkErrorRecovery);
+        txLinkFull = new ReadableCounter(set.txLinkFull);
+        linkSendErrors = new ReadableCounter(set.linkSendErrors);
+        linkReceiveErrors = new ReadableCounter(set.linkReceiveErrors);
+        linkHelloSendErrors = new ReadableCounter(set.linkHelloSendErrors);
+        cellOccupancy = new ReadableCounter(set.cellOccupancy);
+        injectorPriorityChanges = new ReadableCounter(set.injectorPriorityChanges);
+        postBackPressure = new ReadableCounter(set.postBackPressure);
+        linkForeignDrops = new ReadableCounter(set.linkForeignDrops);
+        linkLengthDrops = new ReadableCounter(set.linkLengthDrops);
+        linkBackPressure = new ReadableCounter(set.linkBackPressure);
+        linkFramesSent = new ReadableCounter(set.linkFramesSent);
+        linkFramesReceived = new ReadableCounter(set.linkFramesReceived);
+        linkSessionDrops = new ReadableCounter(set.linkSessionDrops);
+        linkMacDrops = new ReadableCounter(set.linkMacDrops);
+        linkReplayDrops = new ReadableCounter(set.linkReplayDrops);
+        for (int vl = 0; vl < VL_SLOTS; vl++)
+        {
+            txPackets[vl] = readable(set.txPackets[vl]);
+            txBytes[vl] = readable(set.txBytes[vl]);
+            rxPackets[vl] = readable(set.rxPackets[vl]);
+            rxBytes[vl] = readable(set.rxBytes[vl]);
+            creditStalls[vl] = readable(set.creditStalls[vl]);
+            deliveredPackets[vl] = readable(set.deliveredPackets[vl]);
+            rxFreeBlocks[vl] = readable(set.rxFreeBlocks[vl]);
+            txFctbs[vl] = readable(set.txFctbs[vl]);
+            txCreditLimit[vl] = readable(set.txCreditLimit[vl]);
+            rxAbr[vl] = readable(set.rxAbr[vl]);
+            txFlushedMessages[vl] = readable(set.txFlushedMessages[vl]);
+            txCells[vl] = readable(set.txCells[vl]);
+        }
+        discards = new ReadableCounter[set.discards.length];
+        for (int reason = 0; reason < discards.length; reason++)
+        {
+            discards[reason] = readable(set.discards[reason]);
+        }
+    }
+
+    private static ReadableCounter readable(final AtomicCounter counter)
+    {
+        return null == counter ? null : new ReadableCounter(counter);
     }
 
     /**
-     * Read the counters of a port of an engine in another process, live, from its counters file: views over the
-     * same memory, for a process that watches the engine (the soak's parent reads its peer's port this way). The
-     * owner stays the only writer; the views are read only.
+     * Read the counters of a port of an engine in another process, live, from its counters file (the soak's parent
+     * reads its peer's port this way).
      *
      * @param reader  the counters of the other engine's file ({@code CountersFileReader.counters()}).
      * @param port    the port number.
@@ -86,102 +124,7 @@ public final class PortCounters
      */
     public static PortCounters attach(final CountersReader reader, final int port, final int dataVls)
     {
-        final Map<String, Integer> ids = new HashMap<>();
-        reader.forEach((counterId, typeId, keyBuffer, label) ->
-        {
-            if (CounterKey.port(keyBuffer) == port)
-            {
-                ids.put(typeId + "/" + CounterKey.vl(keyBuffer) + "/" + CounterKey.reason(keyBuffer), counterId);
-            }
-        });
-        return new PortCounters((type, p, vl, reason) ->
-        {
-            final Integer id = ids.get(type.typeId() + "/" + vl + "/" + reason);
-            if (null == id)
-            {
-                throw new IllegalStateException("no counter " + type.counterName() + " of port " + port +
-                    (CounterKey.NONE != vl ? " vl " + vl : "") + " in the counters file");
-            }
-            return new AtomicCounter(reader.valuesBuffer(), id);
-        }, port, dataVls);
-    }
-
-    /** Where the counters come from: allocated in this engine's file, or found in another's. */
-    @FunctionalInterface
-    private interface CounterSource
-    {
-        AtomicCounter counter(CounterType type, int port, int vl, int reason);
-    }
-
-    private PortCounters(final CounterSource file, final int port, final int dataVls)
-    {
-        if (dataVls < 1 || dataVls > VL15)
-        {
-            throw new IllegalArgumentException("data VLs must be 1..15: " + dataVls);
-        }
-        this.port = port;
-        this.dataVls = dataVls;
-        linkState = portCounter(file, CounterType.LINK_STATE);
-        linkTransitions = portCounter(file, CounterType.LINK_TRANSITIONS);
-        fcpSent = portCounter(file, CounterType.FCP_SENT);
-        fcpReceived = portCounter(file, CounterType.FCP_RECEIVED);
-        fcpDiscarded = portCounter(file, CounterType.FCP_DISCARDED);
-        vl15Drops = portCounter(file, CounterType.VL15_DROPS);
-        fcpMalformed = portCounter(file, CounterType.FCP_MALFORMED);
-        linkDowned = portCounter(file, CounterType.LINK_DOWNED);
-        linkErrorRecovery = portCounter(file, CounterType.LINK_ERROR_RECOVERY);
-        linkSendErrors = portCounter(file, CounterType.LINK_SEND_ERRORS);
-        linkReceiveErrors = portCounter(file, CounterType.LINK_RECEIVE_ERRORS);
-        cellOccupancy = portCounter(file, CounterType.CELL_OCCUPANCY);
-        injectorPriorityChanges = portCounter(file, CounterType.INJECTOR_PRIORITY_CHANGES);
-        postBackPressure = portCounter(file, CounterType.POST_BACK_PRESSURE);
-        linkForeignDrops = portCounter(file, CounterType.LINK_FOREIGN_DROPS);
-        linkLengthDrops = portCounter(file, CounterType.LINK_LENGTH_DROPS);
-        linkBackPressure = portCounter(file, CounterType.LINK_BACK_PRESSURE);
-        linkFramesSent = portCounter(file, CounterType.LINK_FRAMES_SENT);
-        linkFramesReceived = portCounter(file, CounterType.LINK_FRAMES_RECEIVED);
-        linkSessionDrops = portCounter(file, CounterType.LINK_SESSION_DROPS);
-        linkMacDrops = portCounter(file, CounterType.LINK_MAC_DROPS);
-        linkReplayDrops = portCounter(file, CounterType.LINK_REPLAY_DROPS);
-
-        for (int vl = 0; vl < VL_SLOTS; vl++)
-        {
-            if (vl < dataVls || VL15 == vl)
-            {
-                txPackets[vl] = vlCounter(file, CounterType.TX_PACKETS, vl);
-                txBytes[vl] = vlCounter(file, CounterType.TX_BYTES, vl);
-                rxPackets[vl] = vlCounter(file, CounterType.RX_PACKETS, vl);
-                rxBytes[vl] = vlCounter(file, CounterType.RX_BYTES, vl);
-                deliveredPackets[vl] = vlCounter(file, CounterType.DELIVERED_PACKETS, vl);
-                txFlushedMessages[vl] = vlCounter(file, CounterType.TX_FLUSHED_MESSAGES, vl);
-                txCells[vl] = vlCounter(file, CounterType.TX_CELLS, vl);
-            }
-            if (vl < dataVls)
-            {
-                // VL15 is never credited (docs/flow-control.md): no stalls, no credited buffer.
-                creditStalls[vl] = vlCounter(file, CounterType.CREDIT_STALLS, vl);
-                rxFreeBlocks[vl] = vlCounter(file, CounterType.RX_FREE_BLOCKS, vl);
-                txFctbs[vl] = vlCounter(file, CounterType.TX_FCTBS, vl);
-                txCreditLimit[vl] = vlCounter(file, CounterType.TX_CREDIT_LIMIT, vl);
-                rxAbr[vl] = vlCounter(file, CounterType.RX_ABR, vl);
-            }
-        }
-
-        discards = new AtomicCounter[DiscardReasons.count()];
-        for (int reason = 0; reason < discards.length; reason++)
-        {
-            discards[reason] = file.counter(CounterType.DISCARDS, port, CounterKey.NONE, reason);
-        }
-    }
-
-    private AtomicCounter portCounter(final CounterSource file, final CounterType type)
-    {
-        return file.counter(type, port, CounterKey.NONE, CounterKey.NONE);
-    }
-
-    private AtomicCounter vlCounter(final CounterSource file, final CounterType type, final int vl)
-    {
-        return file.counter(type, port, vl, CounterKey.NONE);
+        return PortCounterSet.attach(reader, port, dataVls).view();
     }
 
     public int port()
@@ -194,92 +137,312 @@ public final class PortCounters
         return dataVls;
     }
 
-    public AtomicCounter txPackets(final int vl)
+    /**
+     * @return gauge: the link state's code (0 down, 1 initialize, 2 armed, 3 active).
+     */
+    public ReadableCounter linkState()
+    {
+        return linkState;
+    }
+
+    /**
+     * @return link states entered.
+     */
+    public ReadableCounter linkTransitions()
+    {
+        return linkTransitions;
+    }
+
+    /**
+     * @return flow-control packets sent.
+     */
+    public ReadableCounter fcpSent()
+    {
+        return fcpSent;
+    }
+
+    /**
+     * @return flow-control packets received and applied.
+     */
+    public ReadableCounter fcpReceived()
+    {
+        return fcpReceived;
+    }
+
+    /**
+     * @return well-formed flow-control packets the credit rules refused.
+     */
+    public ReadableCounter fcpDiscarded()
+    {
+        return fcpDiscarded;
+    }
+
+    /**
+     * @return SMPs dropped at a full VL15 buffer.
+     */
+    public ReadableCounter vl15Drops()
+    {
+        return vl15Drops;
+    }
+
+    /**
+     * @return link frames that are no FCP (too short or long, bad LPCRC, reserved Op).
+     */
+    public ReadableCounter fcpMalformed()
+    {
+        return fcpMalformed;
+    }
+
+    /**
+     * @return times the link went down because the peer fell silent or closed.
+     */
+    public ReadableCounter linkDowned()
+    {
+        return linkDowned;
+    }
+
+    /**
+     * @return link errors recovered by re-training.
+     */
+    public ReadableCounter linkErrorRecovery()
+    {
+        return linkErrorRecovery;
+    }
+
+    /**
+     * @return duty cycles whose transmit burst ended because the link had no room for the largest frame.
+     */
+    public ReadableCounter txLinkFull()
+    {
+        return txLinkFull;
+    }
+
+    /**
+     * @return frames the link lost to an I/O error.
+     */
+    public ReadableCounter linkSendErrors()
+    {
+        return linkSendErrors;
+    }
+
+    /**
+     * @return I/O errors receiving.
+     */
+    public ReadableCounter linkReceiveErrors()
+    {
+        return linkReceiveErrors;
+    }
+
+    /**
+     * @return training HELLOs the link failed to send.
+     */
+    public ReadableCounter linkHelloSendErrors()
+    {
+        return linkHelloSendErrors;
+    }
+
+    /**
+     * @return gauge: cells of the transmit cell buffer in use.
+     */
+    public ReadableCounter cellOccupancy()
+    {
+        return cellOccupancy;
+    }
+
+    /**
+     * @return injector priority changes.
+     */
+    public ReadableCounter injectorPriorityChanges()
+    {
+        return injectorPriorityChanges;
+    }
+
+    /**
+     * @return posts refused because the transmit path was full.
+     */
+    public ReadableCounter postBackPressure()
+    {
+        return postBackPressure;
+    }
+
+    /**
+     * @return datagrams from a source other than the peer.
+     */
+    public ReadableCounter linkForeignDrops()
+    {
+        return linkForeignDrops;
+    }
+
+    /**
+     * @return frames too long or too short.
+     */
+    public ReadableCounter linkLengthDrops()
+    {
+        return linkLengthDrops;
+    }
+
+    /**
+     * @return claims the link refused.
+     */
+    public ReadableCounter linkBackPressure()
+    {
+        return linkBackPressure;
+    }
+
+    /**
+     * @return frames the link sent.
+     */
+    public ReadableCounter linkFramesSent()
+    {
+        return linkFramesSent;
+    }
+
+    /**
+     * @return frames the link received, before any check.
+     */
+    public ReadableCounter linkFramesReceived()
+    {
+        return linkFramesReceived;
+    }
+
+    /**
+     * @return frames of another link session.
+     */
+    public ReadableCounter linkSessionDrops()
+    {
+        return linkSessionDrops;
+    }
+
+    /**
+     * @return datagrams whose MAC did not match.
+     */
+    public ReadableCounter linkMacDrops()
+    {
+        return linkMacDrops;
+    }
+
+    /**
+     * @return datagrams of the session seen before.
+     */
+    public ReadableCounter linkReplayDrops()
+    {
+        return linkReplayDrops;
+    }
+
+    /**
+     * @param vl a VL.
+     * @return packets sent on a VL (null for a VL the port lacks).
+     */
+    public ReadableCounter txPackets(final int vl)
     {
         return txPackets[vl];
     }
 
     /**
-     * @param vl a data VL or 15.
-     * @return messages discarded by link errors' transmit flushes, by the VL their SL maps to (written by the
-     * injection agent only).
+     * @param vl a VL.
+     * @return bytes sent on a VL (null for a VL the port lacks).
      */
-    public AtomicCounter txFlushedMessages(final int vl)
-    {
-        return txFlushedMessages[vl];
-    }
-
-    /**
-     * @param vl a data VL or VL15.
-     * @return cells the packets injected on it took in the transmit cell buffer.
-     */
-    public AtomicCounter txCells(final int vl)
-    {
-        return txCells[vl];
-    }
-
-    public AtomicCounter txBytes(final int vl)
+    public ReadableCounter txBytes(final int vl)
     {
         return txBytes[vl];
     }
 
-    public AtomicCounter rxPackets(final int vl)
+    /**
+     * @param vl a VL.
+     * @return packets received and stored on a VL (null for a VL the port lacks).
+     */
+    public ReadableCounter rxPackets(final int vl)
     {
         return rxPackets[vl];
     }
 
-    public AtomicCounter rxBytes(final int vl)
+    /**
+     * @param vl a VL.
+     * @return bytes received and stored on a VL (null for a VL the port lacks).
+     */
+    public ReadableCounter rxBytes(final int vl)
     {
         return rxBytes[vl];
     }
 
-    public AtomicCounter creditStalls(final int vl)
+    /**
+     * @param vl a VL.
+     * @return times a data VL's head waited for credit (null for a VL the port lacks).
+     */
+    public ReadableCounter creditStalls(final int vl)
     {
         return creditStalls[vl];
     }
 
-    public AtomicCounter deliveredPackets(final int vl)
+    /**
+     * @param vl a VL.
+     * @return packets delivered to the receive handler on a VL (null for a VL the port lacks).
+     */
+    public ReadableCounter deliveredPackets(final int vl)
     {
         return deliveredPackets[vl];
     }
 
-    public AtomicCounter rxFreeBlocks(final int vl)
+    /**
+     * @param vl a VL.
+     * @return gauge: free blocks of a data VL's receive buffer (null for a VL the port lacks).
+     */
+    public ReadableCounter rxFreeBlocks(final int vl)
     {
         return rxFreeBlocks[vl];
     }
 
     /**
-     * @param vl a data VL.
-     * @return gauge of the transmitter's FCTBS (written by the arbiter).
+     * @param vl a VL.
+     * @return gauge: a data VL's FCTBS (null for a VL the port lacks).
      */
-    public AtomicCounter txFctbs(final int vl)
+    public ReadableCounter txFctbs(final int vl)
     {
         return txFctbs[vl];
     }
 
     /**
-     * @param vl a data VL.
-     * @return gauge of the transmitter's credit limit CL (written by the credit agent).
+     * @param vl a VL.
+     * @return gauge: a data VL's credit limit CL (null for a VL the port lacks).
      */
-    public AtomicCounter txCreditLimit(final int vl)
+    public ReadableCounter txCreditLimit(final int vl)
     {
         return txCreditLimit[vl];
     }
 
     /**
-     * @param vl a data VL.
-     * @return gauge of the receiver's ABR (written by the credit agent).
+     * @param vl a VL.
+     * @return gauge: a data VL's ABR (null for a VL the port lacks).
      */
-    public AtomicCounter rxAbr(final int vl)
+    public ReadableCounter rxAbr(final int vl)
     {
         return rxAbr[vl];
+    }
+
+    /**
+     * @param vl a VL.
+     * @return messages a link error flushed, by the VL their SL maps to (null for a VL the port lacks).
+     */
+    public ReadableCounter txFlushedMessages(final int vl)
+    {
+        return txFlushedMessages[vl];
+    }
+
+    /**
+     * @param vl a VL.
+     * @return cells the packets injected on the VL took in the transmit cell buffer: its buffer class's cells
+     * (written by the injection agent, once a duty cycle when they moved; null for a VL the port lacks).
+     */
+    public ReadableCounter txCells(final int vl)
+    {
+        return txCells[vl];
     }
 
     /**
      * @param reason a discard reason id ({@link DiscardReasons}).
      * @return its counter.
      */
-    public AtomicCounter discards(final int reason)
+    public ReadableCounter discards(final int reason)
     {
         return discards[reason];
     }

@@ -2,6 +2,8 @@ package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.AfterEach;
@@ -23,13 +25,19 @@ class LoopbackLinkTest
     private CountersFile countersFile;
     private PortCounters countersA;
     private PortCounters countersB;
+    private LinkCounters linkA;
+    private LinkCounters linkB;
 
     @BeforeEach
     void setUp()
     {
         countersFile = CountersFile.create(dir, "loop", 512, 4096, SystemEpochClock.INSTANCE);
-        countersA = new PortCounters(countersFile, 0, 8);
-        countersB = new PortCounters(countersFile, 1, 8);
+        final PortCounterSet setA = new PortCounterSet(countersFile, 0, 8);
+        final PortCounterSet setB = new PortCounterSet(countersFile, 1, 8);
+        linkA = setA.link();
+        linkB = setB.link();
+        countersA = setA.view();
+        countersB = setB.view();
     }
 
     @AfterEach
@@ -42,7 +50,7 @@ class LoopbackLinkTest
     void framesCrossInBothDirectionsInOrderWithTheirTypesAndMemoryIsFreedWhenBothEndsClose()
     {
         final long before = OffHeap.allocatedBytes();
-        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, countersA, countersB);
+        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, linkA, linkB);
         assertTrue(OffHeap.allocatedBytes() > before);
 
         send(ends[0], Link.DATA_FRAME, 4098, (byte)1);
@@ -58,8 +66,8 @@ class LoopbackLinkTest
         assertEquals(1, ends[0].poll((type, buffer, offset, length) -> atA.add(type + ":" + length), 10));
         assertEquals(List.of("1:30"), atA);
         assertEquals(0, ends[0].poll((type, buffer, offset, length) -> fail(), 10));
-        assertEquals(2, countersA.linkFramesSent.get());
-        assertEquals(2, countersB.linkFramesReceived.get());
+        assertEquals(2, countersA.linkFramesSent().get());
+        assertEquals(2, countersB.linkFramesReceived().get());
 
         ends[0].close();
         assertTrue(OffHeap.allocatedBytes() > before, "the peer still uses the rings");
@@ -71,7 +79,7 @@ class LoopbackLinkTest
     @Test
     void aFullRingPushesBackWithoutBlockingAndCounts()
     {
-        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, countersA, countersB);
+        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, linkA, linkB);
         try
         {
             int sent = 0;
@@ -80,7 +88,7 @@ class LoopbackLinkTest
                 sent++;
             }
             assertTrue(sent >= 14 && sent <= 16, "64 KiB holds about 15 such frames: " + sent);
-            assertEquals(1, countersA.linkBackPressure.get());
+            assertEquals(1, countersA.linkBackPressure().get());
             assertEquals(1, ends[1].poll((type, buffer, offset, length) -> assertEquals(0, buffer.getByte(offset + 4097)), 1));
             assertEquals(sent - 1, ends[1].poll((type, buffer, offset, length) -> { }, 100));
             assertTrue(send(ends[0], Link.DATA_FRAME, 4098, (byte)1));
@@ -98,7 +106,7 @@ class LoopbackLinkTest
     @Test
     void framesOfEveryLengthWrapTheRingManyTimesInOrderAndIntact()
     {
-        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, countersA, countersB);
+        final LoopbackLink[] ends = LoopbackLink.pair(64 * 1024, linkA, linkB);
         try
         {
             final java.util.Random random = new java.util.Random(66);
@@ -136,8 +144,8 @@ class LoopbackLinkTest
                 }, 100);
             }
             assertEquals(sent, received[0]);
-            assertEquals(sent, countersB.linkFramesReceived.get());
-            assertEquals(0, countersA.linkBackPressure.get(), "hasRoomFor said yes only when a claim succeeds");
+            assertEquals(sent, countersB.linkFramesReceived().get());
+            assertEquals(0, countersA.linkBackPressure().get(), "hasRoomFor said yes only when a claim succeeds");
         }
         finally
         {

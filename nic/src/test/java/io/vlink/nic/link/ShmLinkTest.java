@@ -1,6 +1,8 @@
 package io.vlink.nic.link;
 
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -33,6 +35,8 @@ class ShmLinkTest
     private CountersFile countersFile;
     private PortCounters countersA;
     private PortCounters countersB;
+    private LinkCounters linkA;
+    private LinkCounters linkB;
     private Path file;
     private final List<ShmLink> opened = new ArrayList<>();
 
@@ -40,8 +44,12 @@ class ShmLinkTest
     void setUp()
     {
         countersFile = CountersFile.create(dir, "shm", 512, 4096, SystemEpochClock.INSTANCE);
-        countersA = new PortCounters(countersFile, 0, 8);
-        countersB = new PortCounters(countersFile, 1, 8);
+        final PortCounterSet setA = new PortCounterSet(countersFile, 0, 8);
+        final PortCounterSet setB = new PortCounterSet(countersFile, 1, 8);
+        linkA = setA.link();
+        linkB = setB.link();
+        countersA = setA.view();
+        countersB = setB.view();
         file = dir.toPath().resolve("link.shm");
     }
 
@@ -54,7 +62,7 @@ class ShmLinkTest
 
     private ShmLink open(final ShmLink.Role role)
     {
-        final ShmLink link = ShmLink.open(file, role, CAPACITY, ShmLink.Role.A == role ? countersA : countersB);
+        final ShmLink link = ShmLink.open(file, role, CAPACITY, ShmLink.Role.A == role ? linkA : linkB);
         opened.add(link);
         return link;
     }
@@ -80,8 +88,8 @@ class ShmLinkTest
         assertEquals(1, a.poll((type, buffer, offset, length) -> atA.add(type + ":" + length), 10));
         assertEquals(List.of("1:30"), atA);
         assertEquals(0, a.poll((type, buffer, offset, length) -> fail(), 10));
-        assertEquals(2, countersA.linkFramesSent.get());
-        assertEquals(2, countersB.linkFramesReceived.get());
+        assertEquals(2, countersA.linkFramesSent().get());
+        assertEquals(2, countersB.linkFramesReceived().get());
 
         send(a, Link.DATA_FRAME, 50, (byte)4);
         a.close();
@@ -163,7 +171,7 @@ class ShmLinkTest
             sent++;
         }
         assertTrue(sent >= 14 && sent <= 16, "64 KiB holds 15 records of 4 KiB: " + sent);
-        assertTrue(countersA.linkBackPressure.get() >= 1);
+        assertTrue(countersA.linkBackPressure().get() >= 1);
         assertFalse(a.hasRoomFor(4098));
         final int[] next = {0};
         assertEquals(sent, b.poll((type, buffer, offset, length) ->
@@ -206,8 +214,8 @@ class ShmLinkTest
             }, 64);
         }
         assertEquals(20_000, received[0]);
-        assertEquals(0, countersB.linkLengthDrops.get());
-        assertEquals(0, countersB.linkSessionDrops.get());
+        assertEquals(0, countersB.linkLengthDrops().get());
+        assertEquals(0, countersB.linkSessionDrops().get());
     }
 
     @Test
@@ -230,10 +238,10 @@ class ShmLinkTest
         // a tail more than a ring ahead; a tail that is not aligned; a tail behind the head
         for (final long bad : new long[] {position + CAPACITY + 8, position + 3, position - 64})
         {
-            final long drops = countersA.linkLengthDrops.get();
+            final long drops = countersA.linkLengthDrops().get();
             header.putLongRelease(tail, bad);
             assertEquals(0, a.poll(handler, 10));
-            assertEquals(drops + 1, countersA.linkLengthDrops.get());
+            assertEquals(drops + 1, countersA.linkLengthDrops().get());
             position = bad;
         }
         position = (position + 7) & ~7L;
@@ -252,14 +260,14 @@ class ShmLinkTest
         };
         for (final long[] record : records)
         {
-            final long drops = countersA.linkLengthDrops.get();
+            final long drops = countersA.linkLengthDrops().get();
             final int index = (int)(position & (CAPACITY - 1));
             ring.putLong(index, (record[2] << 32) | (record[0] & 0xFFFF_FFFFL));
             ring.putLong(index + ShmLink.SESSION_OFFSET, session);
             position += record[1];
             header.putLongRelease(tail, position);
             assertEquals(0, a.poll(handler, 10), "record " + record[0] + "/" + record[2]);
-            assertEquals(drops + 1, countersA.linkLengthDrops.get());
+            assertEquals(drops + 1, countersA.linkLengthDrops().get());
         }
 
         // a frame of another session: dropped, counted as such; then a good one is delivered
@@ -273,7 +281,7 @@ class ShmLinkTest
         }
         assertEquals(1, a.poll(handler, 10));
         assertEquals(List.of(40), delivered);
-        assertEquals(1, countersA.linkSessionDrops.get());
+        assertEquals(1, countersA.linkSessionDrops().get());
     }
 
     @Test
@@ -297,7 +305,7 @@ class ShmLinkTest
         final List<Integer> atA = new ArrayList<>();
         final FrameHandler handler = (type, buffer, offset, length) -> atA.add(length);
         assertEquals(0, a.poll(handler, 10), "the old B's frame belongs to a session that ended");
-        assertEquals(1, countersA.linkSessionDrops.get());
+        assertEquals(1, countersA.linkSessionDrops().get());
 
         send(newB, Link.DATA_FRAME, 400, (byte)4);
         send(a, Link.DATA_FRAME, 500, (byte)5);
@@ -319,7 +327,7 @@ class ShmLinkTest
         final Path other = dir.toPath().resolve("notes.txt");
         Files.writeString(other, "x".repeat(5000));
         final IllegalStateException refused = assertThrows(IllegalStateException.class,
-            () -> ShmLink.open(other, ShmLink.Role.A, CAPACITY, countersA));
+            () -> ShmLink.open(other, ShmLink.Role.A, CAPACITY, linkA));
         assertTrue(refused.getMessage().contains("is not a vlink shm link file (bad magic"), refused.getMessage());
         assertTrue(refused.getMessage().endsWith("remove it or choose another path"), refused.getMessage());
         assertEquals(5000, Files.size(other), "never touched");
@@ -336,7 +344,7 @@ class ShmLinkTest
         b.abandon();
         assertTrue(Files.exists(file), "a killed process removes nothing");
 
-        final ShmLink fresh = ShmLink.open(file, ShmLink.Role.B, 2 * CAPACITY, countersB);
+        final ShmLink fresh = ShmLink.open(file, ShmLink.Role.B, 2 * CAPACITY, linkB);
         opened.add(fresh);
         assertEquals(2 * CAPACITY, fresh.capacity(), "made anew, with this end's capacity");
         final ShmLink peer = open(ShmLink.Role.A);

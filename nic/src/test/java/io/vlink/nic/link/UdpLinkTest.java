@@ -2,6 +2,8 @@ package io.vlink.nic.link;
 
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.CountersFile;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
 import io.vlink.nic.test.Deadline;
 import org.agrona.concurrent.SystemEpochClock;
@@ -30,6 +32,8 @@ class UdpLinkTest
     private CountersFile countersFile;
     private PortCounters countersA;
     private PortCounters countersB;
+    private LinkCounters linkA;
+    private LinkCounters linkB;
     private UdpLink a;
     private UdpLink b;
     private long offHeapBefore;
@@ -39,8 +43,12 @@ class UdpLinkTest
     {
         offHeapBefore = OffHeap.allocatedBytes();
         countersFile = CountersFile.create(dir, "udp", 512, 4096, SystemEpochClock.INSTANCE);
-        countersA = new PortCounters(countersFile, 0, 8);
-        countersB = new PortCounters(countersFile, 1, 8);
+        final PortCounterSet setA = new PortCounterSet(countersFile, 0, 8);
+        final PortCounterSet setB = new PortCounterSet(countersFile, 1, 8);
+        linkA = setA.link();
+        linkB = setB.link();
+        countersA = setA.view();
+        countersB = setB.view();
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         // Reserve B's port first so A can name it as its peer.
         final int portB;
@@ -49,8 +57,8 @@ class UdpLinkTest
             probe.bind(new InetSocketAddress(loopback, 0));
             portB = ((InetSocketAddress)probe.getLocalAddress()).getPort();
         }
-        a = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB), 4098, countersA);
-        b = new UdpLink(new InetSocketAddress(loopback, portB), a.localAddress(), 4098, countersB);
+        a = new UdpLink(new InetSocketAddress(loopback, 0), new InetSocketAddress(loopback, portB), 4098, linkA);
+        b = new UdpLink(new InetSocketAddress(loopback, portB), a.localAddress(), 4098, linkB);
         establish(a, b);
     }
 
@@ -87,7 +95,7 @@ class UdpLinkTest
             return got.size() == 3;
         });
         assertEquals(List.of("1:4098:7", "2:8:8", "1:10:9"), got);
-        assertEquals(3, countersA.linkFramesSent.get());
+        assertEquals(3, countersA.linkFramesSent().get());
         assertThrows(IllegalArgumentException.class, () -> a.tryClaim(Link.DATA_FRAME, 8));
         assertThrows(IllegalArgumentException.class, () -> a.tryClaim(Link.LINK_FRAME, 12));
         assertThrows(IllegalArgumentException.class, () -> a.tryClaim(Link.DATA_FRAME, 4099));
@@ -143,7 +151,7 @@ class UdpLinkTest
         // From the real peer's address: too long (the kernel truncates into the fixed buffer), too short, empty,
         // and a bare FCP without the link header.
         final int[] lengths = {UdpLink.HEADER_LENGTH + 4099, 9000, 60000, 7, 1, 0, 8};
-        final long receivedBefore = countersB.linkFramesReceived.get();
+        final long receivedBefore = countersB.linkFramesReceived().get();
         try (DatagramChannel fromPeerAddress = DatagramChannel.open())
         {
             final InetSocketAddress aAddress = a.localAddress();
@@ -161,10 +169,10 @@ class UdpLinkTest
             () ->
             {
                 b.poll((type, buffer, offset, length) -> delivered.add(length), 3);
-                return countersB.linkFramesReceived.get() == receivedBefore + 20 + lengths.length;
+                return countersB.linkFramesReceived().get() == receivedBefore + 20 + lengths.length;
             });
-        assertEquals(20, countersB.linkForeignDrops.get());
-        assertEquals(lengths.length, countersB.linkLengthDrops.get());
+        assertEquals(20, countersB.linkForeignDrops().get());
+        assertEquals(lengths.length, countersB.linkLengthDrops().get());
         assertEquals(List.of(), delivered);
     }
 
@@ -202,7 +210,7 @@ class UdpLinkTest
             Deadline.await(10, "the replays", () ->
             {
                 b.poll((type, buffer, offset, length) -> delivered.add(length), 4);
-                return countersB.linkReplayDrops.get() == 10;
+                return countersB.linkReplayDrops().get() == 10;
             });
             assertEquals(List.of(), delivered);
         }
@@ -249,7 +257,7 @@ class UdpLinkTest
             assertEquals(UdpLink.TYPE_HELLO, answer.get(3));
             assertEquals(b.nonce(), answer.getLong(8));
             assertEquals(777L, answer.getLong(16));
-            assertEquals(1, countersB.linkSessionDrops.get());
+            assertEquals(1, countersB.linkSessionDrops().get());
             assertTrue(b.established());
             assertEquals(1, b.sessions());
         }
@@ -291,7 +299,7 @@ class UdpLinkTest
         final InetSocketAddress aAddress = a.localAddress();
         final long oldNonce = a.nonce();
         a.closeWithoutNotice();   // killed: the restart, not a BYE, ends its session
-        final UdpLink restarted = new UdpLink(aAddress, b.localAddress(), 4098, countersA);
+        final UdpLink restarted = new UdpLink(aAddress, b.localAddress(), 4098, linkA);
         try
         {
             assertNotEquals(oldNonce, restarted.nonce());
@@ -320,8 +328,8 @@ class UdpLinkTest
         a.close();
         b.close();
         final LinkKey key = LinkKey.of(0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
-        final UdpLink c = authenticated(aAddress, bAddress, countersA, key);
-        final UdpLink d = authenticated(bAddress, aAddress, countersB, key);
+        final UdpLink c = authenticated(aAddress, bAddress, linkA, key);
+        final UdpLink d = authenticated(bAddress, aAddress, linkB, key);
         try
         {
             establish(c, d);
@@ -347,9 +355,9 @@ class UdpLinkTest
             Deadline.await(10, "the forged datagram", () ->
             {
                 d.poll((type, buffer, offset, length) -> fail("a forged frame is never delivered"), 4);
-                return countersB.linkMacDrops.get() == 1;
+                return countersB.linkMacDrops().get() == 1;
             });
-            assertEquals(0, countersB.linkSessionDrops.get(), "the MAC is checked before anything else is read");
+            assertEquals(0, countersB.linkSessionDrops().get(), "the MAC is checked before anything else is read");
         }
         finally
         {
@@ -365,11 +373,11 @@ class UdpLinkTest
         final InetSocketAddress bAddress = b.localAddress();
         a.close();
         b.close();
-        final UdpLink c = authenticated(aAddress, bAddress, countersA, LinkKey.of(1, 2));
-        final UdpLink d = authenticated(bAddress, aAddress, countersB, LinkKey.of(1, 3));
+        final UdpLink c = authenticated(aAddress, bAddress, linkA, LinkKey.of(1, 2));
+        final UdpLink d = authenticated(bAddress, aAddress, linkB, LinkKey.of(1, 3));
         try
         {
-            Deadline.await(10, "HELLOs both ways", () -> countersA.linkMacDrops.get() > 0 && countersB.linkMacDrops.get() > 0,
+            Deadline.await(10, "HELLOs both ways", () -> countersA.linkMacDrops().get() > 0 && countersB.linkMacDrops().get() > 0,
                 () ->
                 {
                     c.poll((type, buffer, offset, length) -> fail("no frame"), 4);
@@ -386,8 +394,41 @@ class UdpLinkTest
         }
     }
 
+    @Test
+    void aHelloThatCannotBeSentIsCountedAsAHelloSendErrorAndNotAsAReceiveError() throws IOException
+    {
+        final PortCounterSet set = new PortCounterSet(countersFile, 2, 8);
+        final PortCounters view = set.view();
+        final DatagramChannel closed = DatagramChannel.open();
+        closed.close();
+        final long nonce = 0x0A0A_0A0A_0A0A_0A0AL;
+        final UdpLink c = UdpLink.over(closed, new InetSocketAddress(InetAddress.getLoopbackAddress(), 9), 64,
+            set.link(), nonce);
+        try
+        {
+            // the peer's HELLO, naming this end: the receiving thread answers with its own, into the closed channel
+            final org.agrona.concurrent.UnsafeBuffer datagram = c.receiveBuffer();
+            datagram.putShort(UdpLink.MAGIC_OFFSET, UdpLink.MAGIC, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putByte(UdpLink.VERSION_OFFSET, UdpLink.VERSION);
+            datagram.putByte(UdpLink.TYPE_OFFSET, UdpLink.TYPE_HELLO);
+            datagram.putInt(UdpLink.FLAGS_OFFSET, 0, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putLong(UdpLink.SENDER_OFFSET, 0x0B0B_0B0B_0B0B_0B0BL, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putLong(UdpLink.RECEIVER_OFFSET, nonce, java.nio.ByteOrder.BIG_ENDIAN);
+            datagram.putLong(UdpLink.SEQUENCE_OFFSET, 0, java.nio.ByteOrder.BIG_ENDIAN);
+            c.onDatagram((type, buffer, offset, length) -> fail("a HELLO is no frame"), UdpLink.HEADER_LENGTH);
+
+            assertEquals(1, view.linkHelloSendErrors().get(), "the HELLO that did not go");
+            assertEquals(0, view.linkReceiveErrors().get(), "nothing failed to arrive");
+            assertEquals(0, view.linkSendErrors().get(), "no frame failed to go");
+        }
+        finally
+        {
+            c.close();
+        }
+    }
+
     private static UdpLink authenticated(
-        final InetSocketAddress local, final InetSocketAddress peer, final PortCounters counters, final LinkKey key)
+        final InetSocketAddress local, final InetSocketAddress peer, final LinkCounters counters, final LinkKey key)
     {
         return new UdpLink(local, peer, 4098, counters, key, org.agrona.concurrent.SystemNanoClock.INSTANCE, 1_000_000L);
     }

@@ -3,7 +3,8 @@ package io.vlink.nic.link;
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.stress.Cells;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.LinkCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.SystemEpochClock;
@@ -31,7 +32,7 @@ final class Frames
     static final long INCARNATION_B = 0x0B0B_0B0B_0B0B_0B0BL;
 
     /** One set of counters for every link of the test VM (each end counts on its own thread's counters). */
-    static final PortCounters COUNTERS = counters();
+    static final LinkCounters COUNTERS = counters();
 
     private Frames()
     {
@@ -207,7 +208,7 @@ final class Frames
         }
     }
 
-    private static PortCounters counters()
+    private static LinkCounters counters()
     {
         try
         {
@@ -215,7 +216,7 @@ final class Frames
             directory.deleteOnExit();
             final CountersFile file = CountersFile.create(directory, "stress", 256, 4096, SystemEpochClock.INSTANCE);
             file.file().deleteOnExit();
-            return new PortCounters(file, 0, 1);
+            return new PortCounterSet(file, 0, 1).link();
         }
         catch (final IOException ex)
         {

@@ -8,11 +8,14 @@ import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.EngineConfiguration;
 import io.vlink.nic.Fabric;
+import io.vlink.nic.FabricConfiguration;
 import io.vlink.nic.QueuePair;
 import io.vlink.nic.Switch;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.status.CreditRecovery;
 import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.ReadableCounter;
 import io.vlink.tools.JsonWriter;
 import io.vlink.tools.soak.FaultKind;
 import io.vlink.tools.soak.FaultSpec;
@@ -28,7 +31,6 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
-import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.File;
 import java.io.PrintWriter;
@@ -313,7 +315,7 @@ public final class FabricSoak
      */
     public int run()
     {
-        final Fabric.Settings settings = new Fabric.Settings().name(options.name)
+        final FabricConfiguration.Builder settings = Fabric.builder().name(options.name)
             .qos(options.ca, options.external, options.management)
             .clocks(options.clock, SystemEpochClock.INSTANCE);
         if (null != options.nodes)
@@ -349,7 +351,7 @@ public final class FabricSoak
         int exit;
         final JsonWriter json;
         final boolean deadlocked;
-        try (Fabric f = Fabric.build(options.topology, options.routes, settings))
+        try (Fabric f = settings.build(options.topology, options.routes))
         {
             fabric = f;
             number(f);
@@ -1006,7 +1008,7 @@ public final class FabricSoak
             floodSwitch[i].holdManagement(true);
             floodPosted[i] = 0;
             floodAccountedBefore[i] = vl15Accounted(floodPort[i]);
-            floodDropsBefore[i] = floodPort[i].vl15Drops.get();
+            floodDropsBefore[i] = floodPort[i].vl15Drops().get();
         }
         final long deadline = options.clock.nanoTime() + FAULT_DEADLINE_NS;
         boolean posting = true;
@@ -1038,7 +1040,7 @@ public final class FabricSoak
         });
         for (int i = 0; i < count; i++)
         {
-            final long dropped = floodPort[i].vl15Drops.get() - floodDropsBefore[i];
+            final long dropped = floodPort[i].vl15Drops().get() - floodDropsBefore[i];
             floodUnaccounted += floodPosted[i] - (vl15Accounted(floodPort[i]) - floodAccountedBefore[i]);
             timedInjected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, floodPosted[i] - buffer);
             timedDetected[FaultKind.VL15_FLOOD.ordinal()] += dropped;
@@ -1050,7 +1052,7 @@ public final class FabricSoak
     /** @return SMPs a switch port stored, dropped for a full VL15 buffer, or discarded for its link state. */
     private static long vl15Accounted(final PortCounters c)
     {
-        return c.rxPackets(Switch.VL15).get() + c.vl15Drops.get() + c.discards(DiscardReason.VL15_STATE.id()).get();
+        return c.rxPackets(Switch.VL15).get() + c.vl15Drops().get() + c.discards(DiscardReason.VL15_STATE.id()).get();
     }
 
     /**
@@ -1351,11 +1353,22 @@ public final class FabricSoak
         final long deadline = options.clock.nanoTime() + CREDIT_SETTLE_NS;
         do
         {
+            final long cycles = fabric.switchDutyCycles();
             for (int i = 0; i < 64; i++)
             {
                 fabric.invoke();
             }
-            unrecovered = fabric.unrecoveredCredits();
+            // a switch thread must run between two checks (each pauses it): without this, a caller that pauses it
+            // again at once can starve it of every duty cycle, and the FCPs waiting on its links are never applied
+            while (fabric.switchDutyCycles() - cycles < 2 && options.clock.nanoTime() - deadline < 0)
+            {
+                fabric.invoke();
+            }
+            try (Fabric.Paused paused = fabric.pauseSwitches())
+            {
+                unrecovered = CreditRecovery.unrecovered(fabric.topology(), fabric::counters,
+                    fabric.configuration().portSettings().vlBufferBlocks());
+            }
         }
         while (!unrecovered.isEmpty() && options.clock.nanoTime() - deadline < 0);
     }
@@ -1667,7 +1680,7 @@ public final class FabricSoak
     }
 
     /** @return a per-VL counter summed over the port's data VLs. */
-    private static long sum(final PortCounters c, final java.util.function.IntFunction<AtomicCounter> perVl)
+    private static long sum(final PortCounters c, final java.util.function.IntFunction<ReadableCounter> perVl)
     {
         long total = 0;
         for (int vl = 0; vl < c.dataVls(); vl++)

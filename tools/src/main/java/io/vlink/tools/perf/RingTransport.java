@@ -6,7 +6,7 @@ import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.CountersFileDescriptor;
-import io.vlink.nic.status.PortCounters;
+import io.vlink.nic.status.PortCounterSet;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemEpochClock;
@@ -39,7 +39,7 @@ public final class RingTransport implements PerfTransport
             "perf-ring-" + role.name().toLowerCase(java.util.Locale.ROOT) + "-" + ProcessHandle.current().pid(), 64, 4096, SystemEpochClock.INSTANCE);
         try
         {
-            link = ShmLink.open(file, role, ShmLink.DEFAULT_CAPACITY, new PortCounters(countersFile, 0, 1));
+            link = ShmLink.open(file, role, ShmLink.DEFAULT_CAPACITY, new PortCounterSet(countersFile, 0, 1).link());
         }
         catch (final RuntimeException ex)
         {

@@ -1,10 +1,10 @@
 package io.vlink.tools.soak;
 
-import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.status.CreditRecovery;
 import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.status.PortCounters;
 import org.HdrHistogram.Histogram;
@@ -126,23 +126,8 @@ final class SoakChecks
 
     private boolean creditsRecovered()
     {
-        final PortCounters sender = rig.tx.counters();
-        final PortCounters receiver = rig.rxCounters;
-        for (int vl = 0; vl < dataVls; vl++)
-        {
-            final int fctbs = (int)sender.txFctbs(vl).get();
-            final int limit = (int)sender.txCreditLimit(vl).get();
-            final long abr = receiver.rxAbr(vl).get();
-            final long free = receiver.rxFreeBlocks(vl).get();
-            // FCTBS == ABR once synchronized, and the window CL - FCTBS is the receiver's min(free, 2048) with its
-            // whole buffer free again
-            if (fctbs != abr || free != SoakRunner.VL_BUFFER_BLOCKS ||
-                Credits.distance(limit, fctbs) != Math.min(free, Credits.MAX_CREDIT))
-            {
-                return false;
-            }
-        }
-        return true;
+        return CreditRecovery.unrecovered("tx", rig.tx.counters(), rig.rxCounters, SoakRunner.VL_BUFFER_BLOCKS)
+            .isEmpty();
     }
 
     /**
@@ -170,10 +155,10 @@ final class SoakChecks
         final PortCounters receiver = rig.rxCounters;
         result.vl15Sent = traffic.smpsSent;
         result.vl15Received = traffic.vl15Delivered;
-        result.vl15Dropped = receiver.vl15Drops.get();
-        result.fcpSent = sender.fcpSent.get() + receiver.fcpSent.get();
-        result.fcpReceived = sender.fcpReceived.get() + receiver.fcpReceived.get();
-        result.fcpDiscarded = sender.fcpDiscarded.get() + receiver.fcpDiscarded.get();
+        result.vl15Dropped = receiver.vl15Drops().get();
+        result.fcpSent = sender.fcpSent().get() + receiver.fcpSent().get();
+        result.fcpReceived = sender.fcpReceived().get() + receiver.fcpReceived().get();
+        result.fcpDiscarded = sender.fcpDiscarded().get() + receiver.fcpDiscarded().get();
         faults(result, totals);
         discards(result);
         latency(result);
@@ -388,14 +373,14 @@ final class SoakChecks
         // a bounce, any reset (a re-training, a peer taken for silent) is a violation.
         final long bounces = faults.detected[FaultKind.LINK_BOUNCE.ordinal()];
         final long expectedTransitions = 3 + 4 * bounces;
-        final long linkErrors = sender.linkErrorRecovery.get() + sender.linkDowned.get() +
-            receiver.linkErrorRecovery.get() + receiver.linkDowned.get();
+        final long linkErrors = sender.linkErrorRecovery().get() + sender.linkDowned().get() +
+            receiver.linkErrorRecovery().get() + receiver.linkDowned().get();
         final boolean transitionsExplained = 0 == bounces ?
-            sender.linkTransitions.get() == expectedTransitions && receiver.linkTransitions.get() == expectedTransitions &&
+            sender.linkTransitions().get() == expectedTransitions && receiver.linkTransitions().get() == expectedTransitions &&
             0 == linkErrors :
-            sender.linkTransitions.get() >= expectedTransitions && receiver.linkTransitions.get() >= expectedTransitions;
+            sender.linkTransitions().get() >= expectedTransitions && receiver.linkTransitions().get() >= expectedTransitions;
         final boolean noReset = violation(result, transitionsExplained, "link transitions " +
-            sender.linkTransitions.get() + "/" + receiver.linkTransitions.get() + ", expected " + expectedTransitions +
+            sender.linkTransitions().get() + "/" + receiver.linkTransitions().get() + ", expected " + expectedTransitions +
             (0 == bounces ? "" : " or more") + ", link errors " + linkErrors + ": a link reset happened" +
             (null == silence ? "" : "; " + silence));
         final boolean recovered = violation(result, creditsRecovered,

@@ -299,7 +299,7 @@ public final class SoakFaults
     long vl15Accounted()
     {
         final PortCounters counters = rig.rxCounters;
-        return counters.rxPackets(LrhFlyweight.VL15).get() + counters.vl15Drops.get() +
+        return counters.rxPackets(LrhFlyweight.VL15).get() + counters.vl15Drops().get() +
             counters.discards(DiscardReason.VL15_STATE.id()).get() + vl15Flushed();
     }
 
@@ -330,7 +330,7 @@ public final class SoakFaults
         }
         // nothing is received until every flood SMP arrived or was dropped
         rig.hold();
-        final long dropsBefore = rx.vl15Drops.get();
+        final long dropsBefore = rx.vl15Drops().get();
         final int total = SoakRunner.VL15_PACKETS + extra;
         final long deadlineNs = rig.clock.nanoTime() + FAULT_DEADLINE_NS;
         int posted = 0;
@@ -349,7 +349,7 @@ public final class SoakFaults
         }
         rig.spinUntil(deadlineNs, () -> vl15Accounted() == traffic.smpsSent);
         injected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, posted - SoakRunner.VL15_PACKETS);
-        detected[FaultKind.VL15_FLOOD.ordinal()] += rx.vl15Drops.get() - dropsBefore;
+        detected[FaultKind.VL15_FLOOD.ordinal()] += rx.vl15Drops().get() - dropsBefore;
     }
 
     private void retable(final int index, final long sinceStartNs)
@@ -377,11 +377,11 @@ public final class SoakFaults
         // the link for lost: a link error, so the sender flushes what it held (its tx_flushed_messages) and
         // re-initializes; then the receiver comes back and both train as at the first bring-up
         rig.cut(true);
-        final long downsBefore = tx.counters().linkDowned.get();
+        final long downsBefore = tx.counters().linkDowned().get();
         final long bothBefore = linkDowns();
         rig.rxLink(false);
         if (rig.await(FAULT_DEADLINE_NS,
-            () -> rig.rxLinkState() == LinkState.DOWN && tx.counters().linkDowned.get() > downsBefore, null))
+            () -> rig.rxLinkState() == LinkState.DOWN && tx.counters().linkDowned().get() > downsBefore, null))
         {
             rig.rxLink(true);
             if (rig.await(FAULT_DEADLINE_NS,
@@ -396,7 +396,7 @@ public final class SoakFaults
 
     private long linkDowns()
     {
-        return rig.tx.counters().linkDowned.get() + rig.rxCounters.linkDowned.get();
+        return rig.tx.counters().linkDowned().get() + rig.rxCounters.linkDowned().get();
     }
 
     /**

@@ -1,38 +1,33 @@
-package io.vlink.nic;
+package io.vlink.core.port;
 
 import io.vlink.core.wire.LrhFlyweight;
-import java.util.function.IntFunction;
-
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * Packets and bytes per VL counted in plain fields during one duty cycle of an agent and added to the VL's
- * counters once at its end: the same totals, readable live ({@code vlink stat}) a few microseconds later, for one
- * write per counter of a VL that moved something instead of a write per packet.
+ * Packets and bytes per VL counted in plain fields during one duty cycle and added to the VL's counters once at its
+ * end: the same totals, readable live ({@code vlink stat}) a few microseconds later, for one write per counter of a
+ * VL that moved something instead of a write per packet.
  * <p>
- * Owned by one agent thread; the counters it publishes to are written by that thread only.
+ * Owned by one thread; the counters it publishes to are written by that thread only.
  */
 final class VlTally
 {
     private static final int VL_SLOTS = LrhFlyweight.VL_COUNT;
 
-    private final AtomicCounter[] packetCounters = new AtomicCounter[VL_SLOTS];
-    private final AtomicCounter[] byteCounters = new AtomicCounter[VL_SLOTS];
+    private final AtomicCounter[] packetCounters;
+    private final AtomicCounter[] byteCounters;
     private final long[] packets = new long[VL_SLOTS];
     private final long[] bytes = new long[VL_SLOTS];
     private int vls;
 
     /**
-     * @param packetCounters each VL's packet counter (null where the port has no such VL).
-     * @param byteCounters   each VL's byte counter (null where the port has no such VL).
+     * @param packetCounters each VL's packet counter, indexed by VL (null where the port has no such VL).
+     * @param byteCounters   each VL's byte counter, indexed by VL (null where the port has no such VL).
      */
-    VlTally(final IntFunction<AtomicCounter> packetCounters, final IntFunction<AtomicCounter> byteCounters)
+    VlTally(final AtomicCounter[] packetCounters, final AtomicCounter[] byteCounters)
     {
-        for (int vl = 0; vl < VL_SLOTS; vl++)
-        {
-            this.packetCounters[vl] = packetCounters.apply(vl);
-            this.byteCounters[vl] = byteCounters.apply(vl);
-        }
+        this.packetCounters = PortCounterSlots.perVl("packets", packetCounters);
+        this.byteCounters = PortCounterSlots.perVl("bytes", byteCounters);
     }
 
     /**

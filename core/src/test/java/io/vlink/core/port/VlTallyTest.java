@@ -1,4 +1,4 @@
-package io.vlink.nic;
+package io.vlink.core.port;
 
 import java.nio.ByteBuffer;
 
@@ -26,7 +26,7 @@ class VlTallyTest
                 bytes[vl] = new AtomicCounter(values, 2 * vl + 1);
             }
         }
-        final VlTally tally = new VlTally(vl -> packets[vl], vl -> bytes[vl]);
+        final VlTally tally = new VlTally(packets, bytes);
 
         tally.add(3, 64);
         tally.add(3, 4096);
