@@ -614,12 +614,7 @@ public final class Engine implements AutoCloseable
          */
         public Builder qos(final Path file, final PortType portType)
         {
-            final QosReader.Result result = QosConfig.read(file, portType, QosPort.vlink(), QosReader.Mode.CHECK, false);
-            if (!result.ok())
-            {
-                throw new ConfigException(result.diagnostics());
-            }
-            this.qos = result.config();
+            this.qos = QosConfig.read(file, portType, QosPort.vlink(), QosReader.Mode.CHECK, false).orThrow();
             return this;
         }
 

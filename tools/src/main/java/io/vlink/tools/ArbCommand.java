@@ -2,7 +2,7 @@ package io.vlink.tools;
 
 import io.vlink.core.arb.Scenario;
 import io.vlink.core.config.Diagnostic;
-import io.vlink.core.config.TextLines;
+import io.vlink.core.config.Result;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -64,21 +64,25 @@ public final class ArbCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final TextLines text = TextLines.read(scenario);
-            if (text.error() != null)
+            final Result<Scenario> parsed = Scenario.read(scenario);
+            if (parsed.stopped())
             {
-                err.println(text.error());
+                Diagnostics.print(err, parsed);   // not read: the one line every command prints
+            }
+            else
+            {
+                print(err, parsed.diagnostics());
+                if (null != parsed.more())
+                {
+                    err.println(parsed.more());
+                }
+            }
+            if (!parsed.ok())
+            {
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
-            final Scenario.Parsed parsed = Scenario.parse(scenario.toString(), text.lines());
-            print(err, parsed.diagnostics());
-            if (parsed.scenario() == null)
-            {
-                err.flush();
-                return Vlink.EXIT_FAILURE;
-            }
-            final List<Diagnostic> stranded = parsed.scenario().run(out::println);
+            final List<Diagnostic> stranded = parsed.value().run(out::println);
             out.flush();
             final boolean failed = print(err, stranded);
             err.flush();

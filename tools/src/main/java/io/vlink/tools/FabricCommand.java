@@ -1,6 +1,7 @@
 package io.vlink.tools;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.credit.LineRate;
 import io.vlink.core.fabric.LftReader;
 import io.vlink.core.fabric.MinHopRouting;
@@ -10,6 +11,7 @@ import io.vlink.core.fabric.TopologyReader;
 import io.vlink.core.fabric.UpDownRouting;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.QosPort;
 import io.vlink.core.qos.QosReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,7 +23,9 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -80,15 +84,8 @@ public final class FabricCommand implements Runnable
             {
                 throw new ParameterException(spec.commandLine(), "--lmc " + lmc + ": give 0..7, as opensm -l takes");
             }
-            final TopologyReader.Result result = TopologyReader.read(file, rate, lmc);
-            final int errors = Diagnostics.print(err, result.diagnostics());
-            if (!result.ok())
-            {
-                err.println(file + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
-                err.flush();
-                return null;
-            }
-            return result.topology();
+            final Result<Topology> result = TopologyReader.read(file, rate, lmc);
+            return Diagnostics.refused(err, file, result, "nothing runs") ? null : result.value();
         }
 
         /**
@@ -156,21 +153,23 @@ public final class FabricCommand implements Runnable
         }
     }
 
-/**
-     * @param qos  an opensm.conf, or null for OpenSM's defaults with 8 data VLs.
-     * @param type which port type's options.
-     * @param err  where findings go.
-     * @return the port type's QoS, or null when the file was refused (its findings printed).
+    /**
+     * @param qos   an opensm.conf, read once, or null for OpenSM's defaults with 8 data VLs.
+     * @param types which port types' options.
+     * @param err   where findings go.
+     * @return each port type's QoS, or null when the file was refused (its findings printed, each once).
      */
-    static QosConfig readQos(final Path qos, final PortType type, final PrintWriter err)
+    static Map<PortType, QosConfig> readQos(final Path qos, final List<PortType> types, final PrintWriter err)
     {
         if (null == qos)
         {
-            return QosConfig.opensmDefaults(8);
+            final Map<PortType, QosConfig> defaults = new EnumMap<>(PortType.class);
+            types.forEach(type -> defaults.put(type, QosConfig.opensmDefaults(8)));
+            return defaults;
         }
-        final QosReader.Result result = QosConfig.read(qos, type, false);
-        Diagnostics.print(err, result.diagnostics());
-        return result.ok() ? result.config() : null;
+        final Result<Map<PortType, QosConfig>> result = QosReader.read(qos, types, QosPort.vlink(),
+            QosReader.Mode.APPLY, false);
+        return Diagnostics.refused(err, qos, result, "nothing runs") ? null : result.value();
     }
 
     /**
@@ -181,15 +180,8 @@ public final class FabricCommand implements Runnable
      */
     private static Routes readRoutes(final Topology t, final Path lft, final PrintWriter err)
     {
-        final LftReader.Result result = LftReader.read(lft, t);
-        final int errors = Diagnostics.print(err, result.diagnostics());
-        if (!result.ok())
-        {
-            err.println(lft + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
-            err.flush();
-            return null;
-        }
-        return result.routes();
+        final Result<Routes> result = LftReader.read(lft, t);
+        return Diagnostics.refused(err, lft, result, "nothing runs") ? null : result.value();
     }
 
     /** {@code vlink fabric check TOPO [--qos FILE]}. */
@@ -221,25 +213,16 @@ public final class FabricCommand implements Runnable
             {
                 return Vlink.EXIT_FAILURE;
             }
-            final List<String> qosLines = new ArrayList<>();
-            boolean refused = false;
-            for (final PortType type : new PortType[]{PortType.CA, PortType.SWE, PortType.SW0, PortType.RTR})
+            final Map<PortType, QosConfig> configs =
+                readQos(qos, List.of(PortType.CA, PortType.SWE, PortType.SW0, PortType.RTR), err);
+            if (null == configs)
             {
-                final QosConfig config = readQos(qos, type, err);
-                if (null == config)
-                {
-                    refused = true;
-                    continue;
-                }
-                qosLines.add("qos " + type.label() + ": " + Diagnostics.count(config.dataVls(), "data VL") +
-                    ", VLHighLimit " + config.highLimit() + ", SL2VL " + sl2vl(config));
-            }
-            if (refused)
-            {
-                err.println(qos + ": refused; nothing runs");
-                err.flush();
                 return Vlink.EXIT_FAILURE;
             }
+            final List<String> qosLines = new ArrayList<>();
+            configs.forEach((type, config) -> qosLines.add("qos " + type.label() + ": " +
+                Diagnostics.count(config.dataVls(), "data VL") + ", VLHighLimit " + config.highLimit() + ", SL2VL " +
+                sl2vl(config)));
             final Routes routes = topology.routes(spec, t, null, err);
             final StringBuilder text = new StringBuilder();
             int switches = 0;

@@ -1,6 +1,6 @@
 package io.vlink.tools;
 
-import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.fabric.Peers;
 import io.vlink.core.fabric.Topology;
 import io.vlink.nic.link.Link;
@@ -15,7 +15,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -166,20 +165,10 @@ final class FabricRunCommand implements Callable<Integer>
             throw usage("--nodes runs part of the fabric: give --peers FILE with the address of every node at " +
                 "either end of a cable that leaves this process");
         }
-        final List<Diagnostic> findings = new ArrayList<>();
-        final Peers read = Peers.read(peers, t, findings);
-        if (null != read)
-        {
-            findings.addAll(read.missing(peers.toString(), t, local));
-        }
-        final int errors = Diagnostics.print(err, findings);
-        if (null == read || errors > 0)
-        {
-            err.println(peers + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
-            err.flush();
-            return null;
-        }
-        return read;
+        final Result<Peers> read = Peers.read(peers, t);
+        final Result<Peers> complete = read.ok() ? Result.of(read.value(), read.value().missing(peers.toString(), t,
+            local)) : read;
+        return Diagnostics.refused(err, peers, complete, "nothing runs") ? null : complete.value();
     }
 
     /** A cable end that leaves this process: its own socket, {@code HOST:PORT+P}, to the far end's. */

@@ -1,9 +1,10 @@
 package io.vlink.tools;
 
-import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.fabric.PathSl;
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.PortType;
+import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Sizes;
 import io.vlink.tools.fabric.FabricSoak;
 import io.vlink.tools.soak.FaultKind;
@@ -18,8 +19,8 @@ import picocli.CommandLine.Spec;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -302,18 +303,16 @@ final class FabricSoakCommand implements Callable<Integer>
             options.topology = t;
             options.label = topology.file.getFileName().toString();
             options.routes = topology.routes(spec, t, lft, err);
-            options.ca = FabricCommand.readQos(qos, PortType.CA, err);
-            options.external = FabricCommand.readQos(qos, PortType.SWE, err);
-            options.management = FabricCommand.readQos(qos, PortType.SW0, err);
-            if (null == options.routes || null == options.ca || null == options.external || null == options.management)
+            final Map<PortType, QosConfig> configs =
+                FabricCommand.readQos(qos, List.of(PortType.CA, PortType.SWE, PortType.SW0), err);
+            if (null == options.routes || null == configs)
             {
-                if (null != options.routes)
-                {
-                    err.println(qos + ": refused; nothing runs");
-                }
                 err.flush();
                 return Vlink.EXIT_FAILURE;
             }
+            options.ca = configs.get(PortType.CA);
+            options.external = configs.get(PortType.SWE);
+            options.management = configs.get(PortType.SW0);
             if (options.ca.dataVls() != options.external.dataVls())
             {
                 err.println(qos + ": CA ports get " + options.ca.dataVls() + " data VLs and switch ports " +
@@ -337,15 +336,12 @@ final class FabricSoakCommand implements Callable<Integer>
             }
             if (null != slMap)
             {
-                final List<Diagnostic> findings = new ArrayList<>();
-                options.slMap = PathSl.readMap(slMap, t, findings);
-                final int errors = Diagnostics.print(err, findings);
-                if (null == options.slMap)
+                final Result<PathSl> read = PathSl.readMap(slMap, t);
+                if (Diagnostics.refused(err, slMap, read, "nothing runs"))
                 {
-                    err.println(slMap + ": refused: " + Diagnostics.count(errors, "error") + "; nothing runs");
-                    err.flush();
                     return Vlink.EXIT_FAILURE;
                 }
+                options.slMap = read.value();
             }
             return READY;
         }

@@ -1,21 +1,15 @@
 package io.vlink.tools;
 
-import io.vlink.core.config.ConfigException;
-import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
+import io.vlink.core.config.TextLines;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * {@code vlink inject}: the injector arbitration of the transmit path (docs/injection.md).
@@ -60,44 +54,14 @@ public final class InjectCommand implements Runnable
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final String file = scenario.toString();
-        if (Files.isDirectory(scenario))
+        final Result<InjectScenario> parsed = TextLines.read(scenario, InjectScenario.reader(scenario.toString()));
+        Diagnostics.print(err, parsed);
+        err.flush();
+        if (!parsed.ok())
         {
-            err.println(Diagnostic.cannotRead(file, Diagnostic.IS_A_DIRECTORY));
             return Vlink.EXIT_FAILURE;
         }
-        final byte[] bytes;
-        try (InputStream in = Files.newInputStream(scenario))
-        {
-            bytes = in.readNBytes(InjectScenario.MAX_FILE_BYTES + 1);
-        }
-        catch (final IOException ex)
-        {
-            err.println(Diagnostic.cannotRead(file, ex));
-            return Vlink.EXIT_FAILURE;
-        }
-        if (bytes.length > InjectScenario.MAX_FILE_BYTES)
-        {
-            err.println(new Diagnostic(file, 0, 0, Diagnostic.Severity.ERROR, "the scenario is more than " +
-                InjectScenario.MAX_FILE_BYTES + " bytes; a scenario is a few dozen directives (use COUNT for " +
-                "repeated commands)"));
-            return Vlink.EXIT_FAILURE;
-        }
-        // byte for byte, as the other simulators read: a Latin-1 comment is fine, a bad byte in a directive is an
-        // error at its line; lines end at LF, CR or CRLF
-        final List<String> lines = new String(bytes, StandardCharsets.ISO_8859_1).lines().collect(Collectors.toList());
-        final InjectScenario parsed;
-        try
-        {
-            parsed = InjectScenario.parse(file, lines);
-        }
-        catch (final ConfigException ex)
-        {
-            Diagnostics.print(err, ex.diagnostics());
-            err.flush();
-            return Vlink.EXIT_FAILURE;
-        }
-        parsed.run(out::println);
+        parsed.value().run(out::println);
         out.flush();
         return 0;
     }

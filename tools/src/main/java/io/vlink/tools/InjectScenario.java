@@ -1,7 +1,9 @@
 package io.vlink.tools;
 
-import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
 import io.vlink.core.config.Words;
 import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
@@ -40,10 +42,6 @@ final class InjectScenario
 
     /** The most steps a run may take: it prints a line an event, for people to read. */
     static final long MAX_STEPS = 1_000_000;
-    /** The largest scenario file read, in bytes: a scenario is a few dozen directives. */
-    static final int MAX_FILE_BYTES = 1 << 20;
-    /** The longest line read, in characters (a directive is a few words). */
-    static final int MAX_LINE_LENGTH = 1024;
     static final int MAX_CLASSES = 64;
     static final int MAX_INJECTORS = 256;
     /** Bounds the off-heap buffer a scenario may ask for: cells times cell size. */
@@ -95,19 +93,25 @@ final class InjectScenario
      *
      * @param file  the name findings carry.
      * @param lines the file's lines.
-     * @return the scenario.
-     * @throws ConfigException with every finding, in line order, when the scenario is malformed.
+     * @return the scenario, or every finding, in line order.
      */
-    static InjectScenario parse(final String file, final List<String> lines)
+    static Result<InjectScenario> parse(final String file, final List<String> lines)
     {
-        final Parser parser = new Parser(file);
-        parser.parse(lines);
-        if (!parser.errors.isEmpty())
+        final LineReader<InjectScenario> parser = reader(file);
+        for (int i = 0; i < lines.size(); i++)
         {
-            parser.errors.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
-            throw new ConfigException(parser.errors);
+            parser.line(i + 1, lines.get(i));
         }
-        return new InjectScenario(parser);
+        return parser.finish();
+    }
+
+    /**
+     * @param file the name findings carry.
+     * @return a fresh reader of one scenario, to feed through {@link io.vlink.core.config.TextLines}.
+     */
+    static LineReader<InjectScenario> reader(final String file)
+    {
+        return new Parser(file);
     }
 
     /** @return the step limit of {@code steps N}, or 0 when the run stops once all is sent and released. */
@@ -581,10 +585,10 @@ final class InjectScenario
         }
     }
 
-    private static final class Parser
+    private static final class Parser implements LineReader<InjectScenario>
     {
         private final String file;
-        private final List<Diagnostic> errors = new ArrayList<>();
+        private final Findings errors = new Findings();
         private final Setting cell = new Setting("cell", InjectionConfig.DEFAULT_CELL_SIZE);
         private final Setting shared = new Setting("shared", InjectionConfig.DEFAULT_SHARED_CELLS);
         private final Setting mtu = new Setting("mtu", DEFAULT_MTU);
@@ -610,26 +614,23 @@ final class InjectScenario
             this.file = file;
         }
 
-        void parse(final List<String> lines)
+        @Override
+        public void line(final int number, final String text)
         {
-            for (int i = 0; i < lines.size(); i++)
+            lineNumber = number;
+            split(text);
+            if (words.length > 0)
             {
-                lineNumber = i + 1;
-                final String text = lines.get(i);
-                if (text.length() > MAX_LINE_LENGTH)
-                {
-                    errors.add(new Diagnostic(file, lineNumber, MAX_LINE_LENGTH + 1, Diagnostic.Severity.ERROR,
-                        "the line is " + text.length() + " characters long, more than the " + MAX_LINE_LENGTH +
-                        " read; a directive is a few words, so break the line or shorten its comment"));
-                    continue;
-                }
-                split(text);
-                if (words.length > 0)
-                {
-                    directive();
-                }
+                directive();
             }
-            finish();
+        }
+
+        @Override
+        public Result<InjectScenario> finish()
+        {
+            checkWhole();
+            errors.sort();
+            return Result.of(errors.hasErrors() ? null : new InjectScenario(this), errors);
         }
 
         private void directive()
@@ -730,7 +731,7 @@ final class InjectScenario
                     command();
                     break;
                 default:
-                    error(0, "unknown directive '" + words[0] + "'; expected " + DIRECTIVES);
+                    error(0, "unknown directive '" + Diagnostic.excerpt(words[0]) + "'; expected " + DIRECTIVES);
             }
         }
 
@@ -754,7 +755,7 @@ final class InjectScenario
                 first = words[7].equals("first");
                 if (!first && !words[7].equals("rr"))
                 {
-                    error(7, "policy '" + words[7] + "' is not rr or first; write 'policy rr' (round robin, the " +
+                    error(7, "policy '" + Diagnostic.excerpt(words[7]) + "' is not rr or first; write 'policy rr' (round robin, the " +
                         "default) or 'policy first' (first available)");
                     policyOk = false;
                 }
@@ -822,7 +823,7 @@ final class InjectScenario
             final boolean idc = words[2].equals("idc");
             if (!idc && !words[2].equals("dma"))
             {
-                error(2, "command kind '" + words[2] + "' is not idc or dma; write '" + COMMAND_USAGE + "'");
+                error(2, "command kind '" + Diagnostic.excerpt(words[2]) + "' is not idc or dma; write '" + COMMAND_USAGE + "'");
                 return;
             }
             final long bytes = number(3, 1, Integer.MAX_VALUE, "command bytes");
@@ -836,7 +837,7 @@ final class InjectScenario
         }
 
         /** The checks that need the whole file: the settings may come in any order. */
-        private void finish()
+        private void checkWhole()
         {
             if (idcThreshold.value > mtu.value && idcThreshold.line != 0)
             {
@@ -878,7 +879,7 @@ final class InjectScenario
                 }
                 injector.commands.add(new long[] {c[1], bytes, c[3], c[4]});
             }
-            if (errors.isEmpty())
+            if (!errors.hasErrors())
             {
                 checkRunLength();
             }
@@ -1007,7 +1008,7 @@ final class InjectScenario
             {
                 if (at[k] < words.length && !words[at[k]].equals(expected[k]))
                 {
-                    error(at[k], "expected '" + expected[k] + "', got '" + words[at[k]] + "'; write '" + usage + "'");
+                    error(at[k], "expected '" + expected[k] + "', got '" + Diagnostic.excerpt(words[at[k]]) + "'; write '" + usage + "'");
                     return false;
                 }
             }
@@ -1058,17 +1059,18 @@ final class InjectScenario
             }
             if (value < 0 && word.chars().allMatch(c -> c >= '0' && c <= '9'))
             {
-                error(index, what + " " + word + " is out of range; give " + min + ".." + max);
+                error(index, what + " " + Diagnostic.excerpt(word) + " is out of range; give " + min + ".." + max);
                 return -1;
             }
             if (value < 0)
             {
-                error(index, what + " '" + word + "' is not a number; give digits, " + min + ".." + max);
+                error(index, what + " '" + Diagnostic.excerpt(word) + "' is not a number; give digits, " + min + ".." +
+                    max);
                 return -1;
             }
             if (value < min || value > max)
             {
-                error(index, what + " " + word + " is out of range; give " + min + ".." + max);
+                error(index, what + " " + Diagnostic.excerpt(word) + " is out of range; give " + min + ".." + max);
                 return -1;
             }
             return value;
@@ -1088,7 +1090,7 @@ final class InjectScenario
 
         private void at(final int line, final int column, final String message)
         {
-            errors.add(new Diagnostic(file, line, column, Diagnostic.Severity.ERROR, message));
+            errors.error(file, line, column, message);
         }
     }
 }

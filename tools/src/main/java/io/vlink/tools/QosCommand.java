@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import io.vlink.core.config.Result;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosPort;
@@ -79,7 +80,7 @@ public final class QosCommand implements Runnable
             return QosPort.vlink().vlCap(vlCap).peerVlCap(peer).caps(cap, cap);
         }
 
-        QosReader.Result read(final CommandSpec spec, final QosReader.Mode mode, final boolean strict)
+        Result<QosConfig> read(final CommandSpec spec, final QosReader.Mode mode, final boolean strict)
         {
             return QosReader.read(file, portType, port(spec), mode, strict);
         }
@@ -111,20 +112,15 @@ public final class QosCommand implements Runnable
         {
             final PrintWriter out = spec.commandLine().getOut();
             final PrintWriter err = spec.commandLine().getErr();
-            final QosReader.Result result = qos.read(spec, QosReader.Mode.CHECK, strict);
-            final int errors = Diagnostics.print(err, result.diagnostics());
-            final int warnings = result.diagnostics().size() - errors;
-            if (!result.ok())
+            final Result<QosConfig> result = qos.read(spec, QosReader.Mode.CHECK, strict);
+            if (Diagnostics.refused(err, qos.file, result, "nothing is applied"))
             {
-                err.println(qos.file + ": refused: " + Diagnostics.count(errors, "error") + ", " +
-                    Diagnostics.count(warnings, "warning") + "; nothing is applied");
-                err.flush();
                 return Vlink.EXIT_FAILURE;
             }
-            final QosConfig config = result.config();
+            final QosConfig config = result.value();
             out.println(qos.file + ": ok: port type " + qos.portType.label() + ", " +
                 Diagnostics.count(config.dataVls(), "data VL") + ", VLHighLimit " + config.highLimit() + ", " +
-                Diagnostics.count(warnings, "warning"));
+                Diagnostics.count(result.warnings(), "warning"));
             out.flush();
             err.flush();
             return 0;
@@ -174,15 +170,12 @@ public final class QosCommand implements Runnable
                 throw new ParameterException(spec.commandLine(), "--ports " + ports + ", --port " + port + ": a switch " +
                     "has 1..254 external ports and the port is one of them");
             }
-            final QosReader.Result result = qos.read(spec, QosReader.Mode.APPLY, false);
-            final int errors = Diagnostics.print(err, result.diagnostics());
-            if (!result.ok())
+            final Result<QosConfig> result = qos.read(spec, QosReader.Mode.APPLY, false);
+            if (Diagnostics.refused(err, qos.file, result, "nothing to show"))
             {
-                err.println(qos.file + ": refused: " + Diagnostics.count(errors, "error") + "; nothing to show");
-                err.flush();
                 return Vlink.EXIT_FAILURE;
             }
-            final QosConfig config = result.config();
+            final QosConfig config = result.value();
             final int shownPort = externalPort ? port : qos.portType == PortType.SW0 ? 0 : port;
             final String name = null == lid ? qos.portType.label() : "Lid " + lid + " port " + shownPort;
             final StringBuilder text = new StringBuilder();

@@ -1,10 +1,12 @@
 package io.vlink.tools;
 
-import io.vlink.core.wire.BthFlyweight;
-import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
 import io.vlink.core.sched.SlScheduler;
+import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,27 +58,13 @@ public final class SchedCommand implements Runnable
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final String file = scenario.toString();
-        final TextLines text = TextLines.read(scenario);
-        if (text.error() != null)
+        final Result<SchedScenario> read = TextLines.read(scenario, new SchedScenario.Parser(file));
+        Diagnostics.print(err, read);
+        if (!read.ok())
         {
-            err.println(text.error());
             return Vlink.EXIT_FAILURE;
         }
-        final List<String> lines = text.lines();
-
-        final SchedScenario parsed;
-        try
-        {
-            parsed = SchedScenario.parse(file, lines);
-        }
-        catch (final ConfigException ex)
-        {
-            for (final Diagnostic d : ex.diagnostics())
-            {
-                err.println(d);
-            }
-            return Vlink.EXIT_FAILURE;
-        }
+        final SchedScenario parsed = read.value();
 
         final SlScheduler scheduler = parsed.scheduler();
         for (final Diagnostic warning : scheduler.check(file, parsed.firstQpLineOfSl()))
@@ -174,27 +162,49 @@ public final class SchedCommand implements Runnable
             return firstQpLineOfSl;
         }
 
-        static SchedScenario parse(final String file, final List<String> lines)
+        /**
+         * @param file  the name findings carry.
+         * @param lines the scenario's lines.
+         * @return the scenario, or every finding.
+         */
+        static Result<SchedScenario> parse(final String file, final List<String> lines)
         {
-            final List<Diagnostic> errors = new ArrayList<>();
-            int[] slatSl = null;
-            int[] slatWeight = null;
-            int slatLine = 0;
-            long tenureBytes = 0;
-            int tenurePackets = SlScheduler.NO_PACKET_TENURE;
-            int tenureLine = 0;
-            int mtu = 0;
-            int mtuLine = 0;
-            long packetLimit = Long.MAX_VALUE;
-            int packetsLine = 0;
-            final List<int[]> qps = new ArrayList<>();          // {qpn, sl, line}
-            final List<long[]> messages = new ArrayList<>();    // {qp index, bytes, count}
-            final int[] firstQpLineOfSl = new int[SlScheduler.SL_COUNT];
-
+            final Parser parser = new Parser(file);
             for (int n = 0; n < lines.size(); n++)
             {
-                final int lineNo = n + 1;
-                String text = lines.get(n);
+                parser.line(n + 1, lines.get(n));
+            }
+            return parser.finish();
+        }
+
+        /** The directives, a line at a time, then the scheduler they set up. */
+        static final class Parser implements LineReader<SchedScenario>
+        {
+            private final String file;
+            private final Findings findings = new Findings();
+            private int[] slatSl;
+            private int[] slatWeight;
+            private int slatLine;
+            private long tenureBytes;
+            private int tenurePackets = SlScheduler.NO_PACKET_TENURE;
+            private int tenureLine;
+            private int mtu;
+            private int mtuLine;
+            private long packetLimit = Long.MAX_VALUE;
+            private int packetsLine;
+            private final List<int[]> qps = new ArrayList<>();          // {qpn, sl, line}
+            private final List<long[]> messages = new ArrayList<>();    // {qp index, bytes, count, line}
+            private final int[] firstQpLineOfSl = new int[SlScheduler.SL_COUNT];
+
+            Parser(final String file)
+            {
+                this.file = file;
+            }
+
+            @Override
+            public void line(final int lineNo, final String raw)
+            {
+                String text = raw;
                 final int hash = text.indexOf('#');
                 if (hash >= 0)
                 {
@@ -203,7 +213,7 @@ public final class SchedCommand implements Runnable
                 text = text.trim();
                 if (text.isEmpty())
                 {
-                    continue;
+                    return;
                 }
                 final String[] t = text.split("\\s+");
                 try
@@ -307,80 +317,86 @@ public final class SchedCommand implements Runnable
                 }
                 catch (final Bad bad)
                 {
-                    errors.add(new Diagnostic(file, lineNo, 0, Diagnostic.Severity.ERROR, bad.getMessage()));
+                    findings.error(file, lineNo, 0, bad.getMessage());
                 }
-            }
-            if (!errors.isEmpty())
-            {
-                throw new ConfigException(errors);
             }
 
-            if (mtu == 0)
+            @Override
+            public Result<SchedScenario> finish()
             {
-                mtu = DEFAULT_MTU;
-            }
-            if (tenureLine == 0)
-            {
-                tenureBytes = mtu;
-            }
-            if (packetLimit > MAX_PACKETS)
-            {
-                checkRunLength(file, messages, mtu);
-            }
-            if (slatSl == null)
-            {
-                // default: every SL that has a QP, ascending, one MTU each (packet round robin among SLs)
-                int count = 0;
-                for (int sl = 0; sl < SlScheduler.SL_COUNT; sl++)
+                if (findings.hasErrors())
                 {
-                    count += firstQpLineOfSl[sl] != 0 ? 1 : 0;
+                    return Result.of(null, findings);
                 }
-                if (count == 0)
+
+                if (mtu == 0)
                 {
-                    slatSl = new int[] {0};
-                    slatWeight = new int[] {mtu};
+                    mtu = DEFAULT_MTU;
                 }
-                else
+                if (tenureLine == 0)
                 {
-                    slatSl = new int[count];
-                    slatWeight = new int[count];
-                    int e = 0;
+                    tenureBytes = mtu;
+                }
+                if (packetLimit > MAX_PACKETS && !checkRunLength(file, messages, mtu, findings))
+                {
+                    return Result.of(null, findings);
+                }
+                if (slatSl == null)
+                {
+                    // default: every SL that has a QP, ascending, one MTU each (packet round robin among SLs)
+                    int count = 0;
                     for (int sl = 0; sl < SlScheduler.SL_COUNT; sl++)
                     {
-                        if (firstQpLineOfSl[sl] != 0)
+                        count += firstQpLineOfSl[sl] != 0 ? 1 : 0;
+                    }
+                    if (count == 0)
+                    {
+                        slatSl = new int[] {0};
+                        slatWeight = new int[] {mtu};
+                    }
+                    else
+                    {
+                        slatSl = new int[count];
+                        slatWeight = new int[count];
+                        int e = 0;
+                        for (int sl = 0; sl < SlScheduler.SL_COUNT; sl++)
                         {
-                            slatSl[e] = sl;
-                            slatWeight[e++] = mtu;
+                            if (firstQpLineOfSl[sl] != 0)
+                            {
+                                slatSl[e] = sl;
+                                slatWeight[e++] = mtu;
+                            }
                         }
                     }
                 }
-            }
 
-            // each QP's messages wait here in file order and are posted as the scheduler's ring has room: a small
-            // ring whatever the counts, and the same schedule (a QP is topped up in the step its message ends)
-            final int qpCount = Math.max(1, qps.size());
-            final SlScheduler scheduler = new SlScheduler(
-                slatSl, slatWeight, mtu, tenureBytes, tenurePackets, qpCount, RING_CAPACITY);
-            for (final int[] qp : qps)
-            {
-                scheduler.createQp(qp[0], qp[1]);
+                // each QP's messages wait here in file order and are posted as the scheduler's ring has room: a small
+                // ring whatever the counts, and the same schedule (a QP is topped up in the step its message ends)
+                final int qpCount = Math.max(1, qps.size());
+                final SlScheduler scheduler = new SlScheduler(
+                    slatSl, slatWeight, mtu, tenureBytes, tenurePackets, qpCount, RING_CAPACITY);
+                for (final int[] qp : qps)
+                {
+                    scheduler.createQp(qp[0], qp[1]);
+                }
+                final List<List<long[]>> pending = new ArrayList<>();
+                for (int q = 0; q < qpCount; q++)
+                {
+                    pending.add(new ArrayList<>());
+                }
+                for (final long[] m : messages)
+                {
+                    pending.get((int)m[0]).add(new long[] {m[1], m[2]});
+                }
+                final SchedScenario parsed = new SchedScenario(scheduler, packetLimit, firstQpLineOfSl, pending);
+                for (int q = 0; q < qps.size(); q++)
+                {
+                    parsed.topUp(q);
+                }
+                return Result.of(parsed, findings);
             }
-            final List<List<long[]>> pending = new ArrayList<>();
-            for (int q = 0; q < qpCount; q++)
-            {
-                pending.add(new ArrayList<>());
-            }
-            for (final long[] m : messages)
-            {
-                pending.get((int)m[0]).add(new long[] {m[1], m[2]});
-            }
-            final SchedScenario parsed = new SchedScenario(scheduler, packetLimit, firstQpLineOfSl, pending);
-            for (int q = 0; q < qps.size(); q++)
-            {
-                parsed.topUp(q);
-            }
-            return parsed;
         }
+
 
         /**
          * Post the QP's waiting messages while its ring has room.
@@ -409,7 +425,8 @@ public final class SchedCommand implements Runnable
          * A message of B bytes makes at most {@code max(1, ceil(B / mtu))} packets: refuse a run that could print
          * more than {@link #MAX_PACKETS} lines, at the message line where the count crosses the limit.
          */
-        private static void checkRunLength(final String file, final List<long[]> messages, final int mtu)
+        private static boolean checkRunLength(final String file, final List<long[]> messages, final int mtu,
+            final Findings findings)
         {
             long packets = 0;
             for (final long[] m : messages)
@@ -417,12 +434,13 @@ public final class SchedCommand implements Runnable
                 packets += m[2] * Math.max(1, (m[1] + mtu - 1) / mtu);
                 if (packets > MAX_PACKETS)
                 {
-                    throw new ConfigException(List.of(new Diagnostic(file, (int)m[3], 0, Diagnostic.Severity.ERROR,
-                        "the messages up to this line make up to " + packets + " packets of MTU " + mtu + ", more " +
-                        "than the simulator's " + MAX_PACKETS + ": it prints a line a packet, so lower the counts, or " +
-                        "stop the run with 'packets N' (N up to " + MAX_PACKETS + ")")));
+                    findings.error(file, (int)m[3], 0, "the messages up to this line make up to " + packets +
+                        " packets of MTU " + mtu + ", more than the simulator's " + MAX_PACKETS + ": it prints a line " +
+                        "a packet, so lower the counts, or stop the run with 'packets N' (N up to " + MAX_PACKETS + ")");
+                    return false;
                 }
             }
+            return true;
         }
 
         private static void once(final int previousLine, final String directive)
@@ -444,18 +462,22 @@ public final class SchedCommand implements Runnable
 
         private static int number(final String text, final String what, final int min, final int max)
         {
-            final long value;
+            long value;
             try
             {
                 value = Long.parseLong(text);
             }
             catch (final NumberFormatException ex)
             {
-                throw new Bad(what + " '" + Diagnostic.excerpt(text) + "' is not a number");
+                if (!text.matches("[-+]?[0-9]+"))
+                {
+                    throw new Bad(what + " '" + Diagnostic.excerpt(text) + "' is not a number");
+                }
+                value = text.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;   // out of range, reported as written
             }
             if (value < min || value > max)
             {
-                throw new Bad(what + " must be " + min + ".." + max + ", not " + value);
+                throw new Bad(what + " must be " + min + ".." + max + ", not " + Diagnostic.excerpt(text));
             }
             return (int)value;
         }

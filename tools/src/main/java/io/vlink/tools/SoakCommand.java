@@ -2,9 +2,9 @@ package io.vlink.tools;
 
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.core.qos.QosReader;
 import io.vlink.nic.JvmFlags;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
@@ -362,8 +362,8 @@ public final class SoakCommand implements Callable<Integer>
     }
 
     /**
-     * @return the key; null when the file cannot be read, which is said on stderr as every command says it (a file
-     * that is read but is not a key is a usage error).
+     * @return the key; null when the file cannot be read or its reading stopped at a limit, which is said on stderr in
+     * one line as every command says it (a file that is read but is not a key is a usage error).
      */
     private LinkKey readKey(final PrintWriter err)
     {
@@ -374,7 +374,7 @@ public final class SoakCommand implements Callable<Integer>
         catch (final ConfigException ex)
         {
             final Diagnostic first = ex.diagnostics().get(0);
-            if (first.message().startsWith(CANNOT_READ))
+            if (ex.stopped() || first.message().startsWith(CANNOT_READ))
             {
                 err.println(first);
                 err.flush();
@@ -484,15 +484,12 @@ public final class SoakCommand implements Callable<Integer>
         QosConfig qos = QosConfig.seedExample();
         if (null != qosFile)
         {
-            final QosReader.Result read = QosConfig.read(qosFile, portType, false);
-            final int errors = Diagnostics.print(err, read.diagnostics());
-            if (!read.ok())
+            final Result<QosConfig> read = QosConfig.read(qosFile, portType, false);
+            if (Diagnostics.refused(err, qosFile, read, "nothing is run"))
             {
-                err.println(qosFile + ": refused: " + Diagnostics.count(errors, "error") + "; nothing is run");
-                err.flush();
                 return null;
             }
-            qos = read.config();
+            qos = read.value();
         }
         if (null != vls)
         {
@@ -521,8 +518,9 @@ public final class SoakCommand implements Callable<Integer>
         final Path rmemMax = Path.of("/proc/sys/net/core/rmem_max");
         try (InputStream in = Files.newInputStream(rmemMax))
         {
-            // read to the end: procfs reports a length of 0 (or less than the content), Files.readString trusts it
-            final long max = Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
+            // read to the end, bounded: procfs reports a length of 0 (or less than the content), Files.readString
+            // trusts it; the file is one number
+            final long max = Long.parseLong(new String(in.readNBytes(64), StandardCharsets.US_ASCII).trim());
             // each datagram costs the kernel about twice its bytes
             final long needed = 2L * dataVls * SoakRunner.VL_BUFFER_BLOCKS * 64;
             if (max < needed)

@@ -193,7 +193,7 @@ class InjectGuaranteesPropertyTest
     private static List<String> run(final Scenario scenario)
     {
         final List<String> out = new ArrayList<>();
-        InjectScenario.parse("s.inj", scenario.lines()).run(line ->
+        InjectScenario.parse("s.inj", scenario.lines()).orThrow().run(line ->
         {
             if (!line.startsWith("step "))
             {

@@ -115,7 +115,7 @@ class InjectScenarioFuzzTest
         final InjectScenario parsed;
         try
         {
-            parsed = InjectScenario.parse("s.inj", lines);
+            parsed = InjectScenario.parse("s.inj", lines).orThrow();
         }
         catch (final ConfigException ex)
         {
@@ -158,7 +158,7 @@ class InjectScenarioFuzzTest
         final InjectScenario parsed;
         try
         {
-            parsed = InjectScenario.parse("s.inj", lines);
+            parsed = InjectScenario.parse("s.inj", lines).orThrow();
         }
         catch (final ConfigException ex)
         {

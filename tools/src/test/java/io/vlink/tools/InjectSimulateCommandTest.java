@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import io.vlink.core.config.TextLines;
 import io.vlink.core.inject.InjectionBounds;
 import io.vlink.core.inject.InjectionConfig;
 import org.junit.jupiter.api.Test;
@@ -8,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -457,13 +459,11 @@ class InjectSimulateCommandTest
     }
 
     @Test
-    void aLineLongerThanTheLimitIsRefusedAtItsLimitAndTheRestIsRead() throws IOException
+    void aLineLongerThanTheLimitStopsTheReadingInOneLine() throws IOException
     {
-        refused(String.join("\n",
-                "FILE:1:1025: error: the line is 2000 characters long, more than the 1024 read; a directive is a " +
-                    "few words, so break the line or shorten its comment",
-                "FILE:2:7: error: steps 0 is out of range; give 1..1000000"),
-            "# " + "x".repeat(1998),
+        refused("FILE:1:4097: error: line longer than 4096 bytes, the most vlink reads (files up to 1048576 bytes): " +
+                "check that this is the file you meant",
+            "# " + "x".repeat(TextLines.MAX_LINE_BYTES),
             "steps 0");
     }
 
@@ -471,11 +471,15 @@ class InjectSimulateCommandTest
     void aFileLargerThanTheLimitIsRefusedWhole() throws IOException
     {
         final Path file = dir.resolve("big.inj");
-        Files.write(file, new byte[InjectScenario.MAX_FILE_BYTES + 1]);
+        try (RandomAccessFile big = new RandomAccessFile(file.toFile(), "rw"))
+        {
+            big.setLength(TextLines.MAX_FILE_BYTES + 1L);
+        }
         final Cli cli = simulate(file);
         assertEquals(1, cli.exitCode, cli::toString);
         assertEquals("", cli.out);
-        assertTrue(cli.err.startsWith(file + ": error: the scenario is more than 1048576 bytes;"), cli::toString);
+        assertEquals(file + ": error: file of 1048577 bytes, longer than the 1048576 vlink reads (lines up to 4096 " +
+            "bytes): check that this is the file you meant\n", cli.err);
     }
 
     @Test

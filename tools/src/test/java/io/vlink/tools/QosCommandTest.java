@@ -65,7 +65,7 @@ class QosCommandTest
         assertEquals(1, cli.exitCode, cli::toString);
         assertEquals("", cli.out);
         assertTrue(cli.err.contains(path + ":10:19: error: data VLs 4, 8"), cli::toString);
-        assertTrue(cli.err.contains(path + ": refused: 2 errors, 0 warnings; nothing is applied"), cli::toString);
+        assertTrue(cli.err.contains(path + ": refused: 2 errors; nothing is applied"), cli::toString);
     }
 
     @Test

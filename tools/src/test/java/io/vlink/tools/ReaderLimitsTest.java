@@ -1,9 +1,11 @@
 package io.vlink.tools;
 
+import io.vlink.core.config.TextLines;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,49 +16,73 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Every command that reads a text file bounds it (line length, file size), quotes at most about 80 characters of
+ * Every command that reads a text file bounds it (line length, file size; the small heap's tests:
+ * {@link ReadersSmallHeapTest}), quotes at most about 80 characters of
  * what it read, and never prints a control byte raw.
  */
 class ReaderLimitsTest
 {
-    private static final String LIMITS = "vlink reads text files of at most 1048576 bytes with lines of at most 4096 " +
-        "bytes: check that this is the file you meant";
+    private static final String CHECK = "check that this is the file you meant";
 
     @TempDir
     Path dir;
 
     @Test
-    void devZeroIsRefusedAtItsFirstLineNotReadToTheEnd()
+    void devZeroIsRefusedAtItsFirstByteNotReadToTheEnd()
     {
         final Path zero = Path.of("/dev/zero");
         assumeTrue(Files.isReadable(zero), "no /dev/zero on this system");
         for (final String[] command : new String[][] {
             {"qos", "check", "/dev/zero"}, {"qos", "show", "/dev/zero"}, {"arb", "simulate", "/dev/zero"},
-            {"sched", "simulate", "/dev/zero"}})
+            {"sched", "simulate", "/dev/zero"}, {"inject", "simulate", "/dev/zero"}, {"fabric", "check", "/dev/zero"}})
         {
             final Cli cli = Cli.run(command);
             assertEquals(Vlink.EXIT_FAILURE, cli.exitCode, cli::toString);
             assertEquals("", cli.out, cli::toString);
-            assertTrue(cli.err.startsWith("/dev/zero:1:4097: error: line longer than 4096 bytes; " + LIMITS),
+            assertEquals("/dev/zero:1:1: error: a NUL byte: binary data, not a text file: " + CHECK + "\n", cli.err,
                 cli::toString);
         }
     }
 
     @Test
-    void aFileTooLongIsRefusedAtTheLineThatCrossesTheLimit() throws IOException
+    void aFileTooLongIsRefusedBeforeItIsRead() throws IOException
     {
         final Path file = dir.resolve("long.conf");
         final String line = "# " + "c".repeat(97) + "\n";
         Files.writeString(file, line.repeat(1024 * 1024 / line.length() + 1));
         for (final String[] command : new String[][] {
             {"qos", "check", file.toString()}, {"arb", "simulate", file.toString()},
-            {"sched", "simulate", file.toString()}})
+            {"sched", "simulate", file.toString()}, {"inject", "simulate", file.toString()}})
         {
             final Cli cli = Cli.run(command);
             assertEquals(Vlink.EXIT_FAILURE, cli.exitCode, cli::toString);
-            assertTrue(cli.err.startsWith(file + ":10486:77: error: file longer than 1048576 bytes; " + LIMITS),
-                cli::toString);
+            assertEquals(file + ": error: file of 1048600 bytes, longer than the 1048576 vlink reads (lines up to " +
+                "4096 bytes): " + CHECK + "\n", cli.err, cli::toString);
         }
+        // a topology or an LFT dump may be 64 MiB: a sparse file one byte longer is refused unread
+        final Path topology = dir.resolve("huge.topo");
+        try (RandomAccessFile huge = new RandomAccessFile(topology.toFile(), "rw"))
+        {
+            huge.setLength(TextLines.MAX_TABLE_BYTES + 1L);
+        }
+        final Cli cli = Cli.run("fabric", "check", topology.toString());
+        assertEquals(Vlink.EXIT_FAILURE, cli.exitCode, cli::toString);
+        assertEquals(topology + ": error: file of 67108865 bytes, longer than the 67108864 vlink reads (lines up to " +
+            "4096 bytes): " + CHECK + "\n", cli.err, cli::toString);
+    }
+
+    @Test
+    void aHundredFindingsArePrintedAndTheRestCounted() throws IOException
+    {
+        // 200 MB from a pipe printed 811,898 lines of errors on main: now the first 100, a count, the verdict
+        final Path file = Files.writeString(dir.resolve("garbage.topo"), "garbage\n".repeat(5_000));
+        final Cli cli = Cli.run("fabric", "check", file.toString());
+        assertEquals(Vlink.EXIT_FAILURE, cli.exitCode, cli::toString);
+        final String[] lines = cli.err.split("\n");
+        assertEquals(102, lines.length, cli::toString);
+        assertTrue(lines[99].startsWith(file + ":100:1: error: unknown line 'garbage'"), lines[99]);
+        assertEquals("... and 4,900 more errors", lines[100]);
+        assertEquals(file + ": refused: 5000 errors; nothing runs", lines[101]);
     }
 
     @Test

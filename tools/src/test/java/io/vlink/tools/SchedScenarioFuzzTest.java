@@ -40,7 +40,7 @@ class SchedScenarioFuzzTest
         final SchedCommand.SchedScenario parsed;
         try
         {
-            parsed = SchedCommand.SchedScenario.parse("s.sched", lines);
+            parsed = SchedCommand.SchedScenario.parse("s.sched", lines).orThrow();
         }
         catch (final ConfigException ex)
         {

@@ -2,6 +2,10 @@ package io.vlink.core.arb;
 
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Diagnostic.Severity;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
+import io.vlink.core.config.TextLines;
 import io.vlink.core.config.Words;
 import io.vlink.core.qos.LowBurst;
 import io.vlink.core.qos.PortType;
@@ -9,6 +13,7 @@ import io.vlink.core.qos.QosConfig;
 import io.vlink.core.qos.QosReader;
 import io.vlink.core.wire.Sizes;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -76,15 +81,42 @@ public final class Scenario
     }
 
     /**
-     * Parses a scenario.
+     * Reads a scenario file.
+     *
+     * @param file the scenario, read within {@link TextLines}' limits.
+     * @return the scenario, or every finding.
+     */
+    public static Result<Scenario> read(final Path file)
+    {
+        return TextLines.read(file, reader(file.toString()));
+    }
+
+    /**
+     * Parses a scenario's lines.
      *
      * @param file  the file name diagnostics carry.
      * @param lines the scenario's lines.
-     * @return the scenario (null when malformed) and every finding.
+     * @return the scenario, or every finding.
      */
-    public static Parsed parse(final String file, final List<String> lines)
+    public static Result<Scenario> parse(final String file, final List<String> lines)
     {
-        return new Parser(file).parse(lines);
+        final Parser parser = new Parser(file);
+        for (int i = 0; i < lines.size(); i++)
+        {
+            parser.line(i + 1, lines.get(i));
+        }
+        return parser.finish();
+    }
+
+    /**
+     * A reader to feed any source of lines through {@link TextLines} (a stream, a pipe).
+     *
+     * @param file the file name diagnostics carry.
+     * @return a fresh reader of one scenario.
+     */
+    public static LineReader<Scenario> reader(final String file)
+    {
+        return new Parser(file);
     }
 
     /**
@@ -221,38 +253,7 @@ public final class Scenario
         return found;
     }
 
-    /**
-     * What parsing a scenario gave.
-     */
-    public static final class Parsed
-    {
-        private final Scenario scenario;
-        private final List<Diagnostic> diagnostics;
-
-        Parsed(final Scenario scenario, final List<Diagnostic> diagnostics)
-        {
-            this.scenario = scenario;
-            this.diagnostics = List.copyOf(diagnostics);
-        }
-
-        /**
-         * @return the scenario, or null when it is malformed.
-         */
-        public Scenario scenario()
-        {
-            return scenario;
-        }
-
-        /**
-         * @return every error and warning, in line order.
-         */
-        public List<Diagnostic> diagnostics()
-        {
-            return diagnostics;
-        }
-    }
-
-    private static final class Parser
+    private static final class Parser implements LineReader<Scenario>
     {
         static final int PACKETS = 0;
         static final int SL_PACKETS = 1;
@@ -261,7 +262,7 @@ public final class Scenario
 
         private final String file;
         private final QosReader qos;
-        private final List<Diagnostic> diagnostics = new ArrayList<>();
+        private final Findings findings = new Findings();
         private final List<int[]> traffic = new ArrayList<>();
         private final List<int[]> arrivals = new ArrayList<>();
         private final long[] credits = new long[VlArbiter.VL_COUNT];
@@ -280,35 +281,36 @@ public final class Scenario
             Arrays.fill(credits, -1);
         }
 
-        Parsed parse(final List<String> lines)
+        @Override
+        public void line(final int number, final String text)
         {
-            for (int i = 0; i < lines.size(); i++)
+            lineNumber = number;
+            split(text);
+            if (words.length == 0)
             {
-                lineNumber = i + 1;
-                final String text = lines.get(i);
-                split(text);
-                if (words.length == 0)
-                {
-                    continue;
-                }
-                if (QosReader.isQosKey(words[0]))
-                {
-                    qos.line(lineNumber, text);
-                    continue;
-                }
-                directive();
+                return;
             }
-            final QosReader.Result result = qos.finish(portType, dataVls, lowBurst, false);
-            diagnostics.addAll(result.diagnostics());
-            if (result.config() != null && maxGrants > MAX_SLOTS)
+            if (QosReader.isQosKey(words[0]))
             {
-                checkRunLength(result.config());
+                qos.line(lineNumber, text);
+                return;
             }
-            diagnostics.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
-            final boolean malformed = diagnostics.stream().anyMatch(Diagnostic::isError);
-            final Scenario scenario = malformed ? null :
-                new Scenario(file, result.config(), traffic, arrivals, credits, maxGrants);
-            return new Parsed(scenario, diagnostics);
+            directive();
+        }
+
+        @Override
+        public Result<Scenario> finish()
+        {
+            final Result<QosConfig> result = qos.finish(portType, dataVls, lowBurst, false);
+            result.diagnostics().forEach(findings::add);
+            findings.omitted(result.moreErrors(), result.moreWarnings());
+            if (result.ok() && maxGrants > MAX_SLOTS)
+            {
+                checkRunLength(result.value());
+            }
+            findings.sort();
+            return Result.of(findings.hasErrors() ? null :
+                new Scenario(file, result.value(), traffic, arrivals, credits, maxGrants), findings);
         }
 
         private void directive()
@@ -454,9 +456,9 @@ public final class Scenario
                 {
                     // point at the COUNT, or at the G of 'before G' when the idle slots before it are the excess
                     final int column = !isTraffic && packets <= MAX_SLOTS && l[6] > 0 ? l[6] : l[5];
-                    diagnostics.add(new Diagnostic(file, l[4], column, Severity.ERROR, "the run would take up to " +
-                        slots + " slots by this line, more than the simulator's " + MAX_SLOTS + ": it prints a line " +
-                        "a slot, so lower the counts, or stop the run with 'grants N' (N up to " + MAX_SLOTS + ")"));
+                    findings.error(file, l[4], column, "the run would take up to " + slots + " slots by this line, " +
+                        "more than the simulator's " + MAX_SLOTS + ": it prints a line a slot, so lower the counts, " +
+                        "or stop the run with 'grants N' (N up to " + MAX_SLOTS + ")");
                     return;
                 }
             }
@@ -499,15 +501,12 @@ public final class Scenario
         private long number(final int index, final long min, final long max, final String what)
         {
             final String word = words[index];
-            long value = 0;
-            if (word.isEmpty() || word.length() > 18)
-            {
-                value = -1;
-            }
+            long value = word.isEmpty() ? -1 : 0;
             for (int i = 0; i < word.length() && value >= 0; i++)
             {
                 final char c = word.charAt(i);
-                value = c >= '0' && c <= '9' ? value * 10 + (c - '0') : -1;
+                // a number of any length is a number: one too large for a long is out of range, as written
+                value = c < '0' || c > '9' ? -1 : value > (Long.MAX_VALUE - 9) / 10 ? Long.MAX_VALUE : value * 10 + (c - '0');
             }
             if (value < 0)
             {
@@ -516,7 +515,7 @@ public final class Scenario
             }
             if (value < min || value > max)
             {
-                error(index, what + " " + word + " is out of range " + min + ".." + (max == Integer.MAX_VALUE ||
+                error(index, what + " " + Diagnostic.excerpt(word) + " is out of range " + min + ".." + (max == Integer.MAX_VALUE ||
                     max == Long.MAX_VALUE ? "" : Long.toString(max)));
                 return -1;
             }
@@ -571,8 +570,7 @@ public final class Scenario
 
         private void error(final int wordIndex, final String message)
         {
-            diagnostics.add(new Diagnostic(file, lineNumber, columns[Math.min(wordIndex, columns.length - 1)],
-                Severity.ERROR, message));
+            findings.error(file, lineNumber, columns[Math.min(wordIndex, columns.length - 1)], message);
         }
     }
 }

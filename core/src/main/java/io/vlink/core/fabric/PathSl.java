@@ -1,6 +1,9 @@
 package io.vlink.core.fabric;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
 
 import java.nio.file.Path;
@@ -97,80 +100,83 @@ public final class PathSl
      * 0..15; {@code #} starts a comment. A LID no port of the topology answers to, an SL out of range, a pair given
      * twice or a malformed line is an error at its line and column; every finding is reported.
      *
-     * @param file     the file.
+     * @param file     the file, read within {@link TextLines}' limits.
      * @param topology the fabric.
-     * @param findings where the findings go.
-     * @return the assignment, or null when the file was refused.
+     * @return the assignment, or every finding.
      */
-    public static PathSl readMap(final Path file, final Topology topology, final List<Diagnostic> findings)
+    public static Result<PathSl> readMap(final Path file, final Topology topology)
     {
-        final String name = file.toString();
-        final TextLines text = TextLines.read(file);
-        if (null != text.error())
-        {
-            findings.add(text.error());
-            return null;
-        }
-        final Map<Long, Integer> sls = new HashMap<>();
-        final Map<Long, Integer> lineOf = new HashMap<>();
-        final int before = errors(findings);
-        final List<String> lines = text.lines();
-        for (int i = 0; i < lines.size(); i++)
-        {
-            final String raw = lines.get(i);
-            final int hash = raw.indexOf('#');
-            final String line = hash < 0 ? raw : raw.substring(0, hash);
-            if (line.isBlank())
-            {
-                continue;
-            }
-            final List<int[]> words = words(line);
-            if (words.size() != 3)
-            {
-                findings.add(error(name, i + 1, words.isEmpty() ? 1 : words.get(0)[0] + 1,
-                    "expected 'SRC_LID DST_LID SL', found " + words.size() + " fields; write one pair per line"));
-                continue;
-            }
-            final int src = number(name, i + 1, line, words.get(0), "source LID", 1, Topology.MAX_UNICAST_LID, findings);
-            final int dst = number(name, i + 1, line, words.get(1), "destination LID", 1, Topology.MAX_UNICAST_LID,
-                findings);
-            final int sl = number(name, i + 1, line, words.get(2), "SL", 0, 15, findings);
-            if (src < 0 || dst < 0 || sl < 0)
-            {
-                continue;
-            }
-            if (null == topology.nodeOfLid(src))
-            {
-                findings.add(error(name, i + 1, words.get(0)[0] + 1, "no port of the topology has LID " + src +
-                    "; use a LID 'vlink fabric check' lists"));
-                continue;
-            }
-            if (null == topology.nodeOfLid(dst))
-            {
-                findings.add(error(name, i + 1, words.get(1)[0] + 1, "no port of the topology has LID " + dst +
-                    "; use a LID 'vlink fabric check' lists"));
-                continue;
-            }
-            final Integer first = lineOf.putIfAbsent(key(src, dst), i + 1);
-            if (null != first)
-            {
-                findings.add(error(name, i + 1, words.get(0)[0] + 1, "the pair " + src + " " + dst +
-                    " has an SL already at line " + first + "; give each pair once"));
-                continue;
-            }
-            sls.put(key(src, dst), sl);
-        }
-        return errors(findings) > before ? null : new PathSl(sls);
+        return TextLines.read(file, reader(file.toString(), topology));
     }
 
-    private static int errors(final List<Diagnostic> findings)
+    /**
+     * A reader to feed any source of lines through {@link TextLines} (a stream, a pipe), as {@link #readMap}.
+     *
+     * @param file     the name findings are reported against.
+     * @param topology the fabric.
+     * @return a fresh reader of one SL map.
+     */
+    public static LineReader<PathSl> reader(final String file, final Topology topology)
     {
-        int n = 0;
-        for (final Diagnostic d : findings)
+        return new LineReader<>()
         {
-            n += d.isError() ? 1 : 0;
-        }
-        return n;
+            private final Findings findings = new Findings();
+            private final Map<Long, Integer> sls = new HashMap<>();
+            private final Map<Long, Integer> lineOf = new HashMap<>();
+
+            @Override
+            public void line(final int number, final String raw)
+            {
+                final int hash = raw.indexOf('#');
+                final String line = hash < 0 ? raw : raw.substring(0, hash);
+                if (line.isBlank())
+                {
+                    return;
+                }
+                final List<int[]> words = words(line);
+                if (words.size() != 3)
+                {
+                    findings.error(file, number, words.get(0)[0] + 1,
+                        "expected 'SRC_LID DST_LID SL', found " + words.size() + " fields; write one pair per line");
+                    return;
+                }
+                final int src = number(file, number, line, words.get(0), "source LID", 1, Topology.MAX_UNICAST_LID,
+                    findings);
+                final int dst = number(file, number, line, words.get(1), "destination LID", 1, Topology.MAX_UNICAST_LID,
+                    findings);
+                final int sl = number(file, number, line, words.get(2), "SL", 0, 15, findings);
+                if (src < 0 || dst < 0 || sl < 0)
+                {
+                    return;
+                }
+                if (null == topology.nodeOfLid(src))
+                {
+                    findings.error(file, number, words.get(0)[0] + 1, "no port of the topology has LID " + src +
+                        "; use a LID 'vlink fabric check' lists");
+                    return;
+                }
+                if (null == topology.nodeOfLid(dst))
+                {
+                    findings.error(file, number, words.get(1)[0] + 1, "no port of the topology has LID " + dst +
+                        "; use a LID 'vlink fabric check' lists");
+                    return;
+                }
+                final Integer first = lineOf.putIfAbsent(key(src, dst), number);
+                if (null != first)
+                {
+                    findings.error(file, number, words.get(0)[0] + 1, "the pair " + src + " " + dst +
+                        " has an SL already at line " + first + "; give each pair once");
+                    return;
+                }
+                sls.put(key(src, dst), sl);
+            }
+
+            @Override
+            public Result<PathSl> finish()
+            {
+                return Result.of(new PathSl(sls), findings);
+            }
+        };
     }
 
     /** @return each word's [start, end) column range. */
@@ -205,7 +211,7 @@ public final class PathSl
         final String what,
         final int min,
         final int max,
-        final List<Diagnostic> findings)
+        final Findings findings)
     {
         final String w = text.substring(word[0], word[1]);
         try
@@ -221,14 +227,9 @@ public final class PathSl
         {
             // reported below
         }
-        findings.add(error(file, line, word[0] + 1, what + " '" + Diagnostic.excerpt(w) + "' is not a number from " +
-            min + " to " + max));
+        findings.error(file, line, word[0] + 1, what + " '" + Diagnostic.excerpt(w) + "' is not a number from " +
+            min + " to " + max);
         return -1;
-    }
-
-    private static Diagnostic error(final String file, final int line, final int column, final String message)
-    {
-        return new Diagnostic(file, line, column, Diagnostic.Severity.ERROR, message);
     }
 
     private static long key(final int src, final int dst)

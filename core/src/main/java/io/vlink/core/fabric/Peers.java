@@ -1,6 +1,9 @@
 package io.vlink.core.fabric;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
 
 import java.net.InetAddress;
@@ -96,91 +99,98 @@ public final class Peers
     }
 
     /**
-     * @param file     the peers file.
+     * @param file     the peers file, read within {@link TextLines}' limits.
      * @param topology the fabric its IDs name.
-     * @param findings receives every finding.
-     * @return the addresses, or null when the file was refused.
+     * @return the addresses, or every finding.
      */
-    public static Peers read(final Path file, final Topology topology, final List<Diagnostic> findings)
+    public static Result<Peers> read(final Path file, final Topology topology)
     {
-        final String name = file.toString();
-        final TextLines text = TextLines.read(file);
-        if (null != text.error())
+        return TextLines.read(file, reader(file.toString(), topology));
+    }
+
+    /**
+     * A reader to feed any source of lines through {@link TextLines} (a stream, a pipe).
+     *
+     * @param file     the name findings are reported against.
+     * @param topology the fabric its IDs name.
+     * @return a fresh reader of one peers file.
+     */
+    public static LineReader<Peers> reader(final String file, final Topology topology)
+    {
+        return new LineReader<>()
         {
-            findings.add(text.error());
-            return null;
-        }
-        final Map<String, InetSocketAddress> base = new HashMap<>();
-        final Map<String, Integer> lineOf = new HashMap<>();
-        final List<Object[]> ranges = new ArrayList<>();
-        boolean refused = false;
-        final List<String> lines = text.lines();
-        for (int i = 0; i < lines.size(); i++)
-        {
-            final String raw = lines.get(i);
-            final int hash = raw.indexOf('#');
-            final String line = hash < 0 ? raw : raw.substring(0, hash);
-            if (line.isBlank())
+            private final Findings findings = new Findings();
+            private final Map<String, InetSocketAddress> base = new HashMap<>();
+            private final Map<String, Integer> lineOf = new HashMap<>();
+            private final List<Object[]> ranges = new ArrayList<>();
+
+            @Override
+            public void line(final int number, final String raw)
             {
-                continue;
-            }
-            final String[] words = line.trim().split("\\s+");
-            final int idColumn = line.indexOf(words[0]) + 1;
-            if (words.length != 2)
-            {
-                findings.add(error(name, i + 1, idColumn, "expected 'ID HOST:PORT', found " + words.length +
-                    " fields; write one node per line"));
-                refused = true;
-                continue;
-            }
-            final int addressColumn = line.indexOf(words[1], idColumn - 1 + words[0].length()) + 1;
-            final Topology.Node node = topology.node(words[0]);
-            if (null == node)
-            {
-                findings.add(error(name, i + 1, idColumn, "no node \"" + Diagnostic.excerpt(words[0]) +
-                    "\" in the topology; use an ID 'vlink fabric check' lists"));
-                refused = true;
-                continue;
-            }
-            final Integer first = lineOf.putIfAbsent(node.id(), i + 1);
-            if (null != first)
-            {
-                findings.add(error(name, i + 1, idColumn, "\"" + node.id() + "\" has an address already at line " +
-                    first + "; give each node once"));
-                refused = true;
-                continue;
-            }
-            final InetSocketAddress address = address(name, i + 1, addressColumn, words[1], node, findings);
-            if (null == address)
-            {
-                refused = true;
-                continue;
-            }
-            for (final Object[] range : ranges)
-            {
-                final InetSocketAddress other = (InetSocketAddress)range[1];
-                final int otherPorts = ((Topology.Node)range[0]).portCount();
-                if (other.getAddress().equals(address.getAddress()) &&
-                    address.getPort() + 1 <= other.getPort() + otherPorts &&
-                    other.getPort() + 1 <= address.getPort() + node.portCount())
+                final int hash = raw.indexOf('#');
+                final String line = hash < 0 ? raw : raw.substring(0, hash);
+                if (line.isBlank())
                 {
-                    findings.add(error(name, i + 1, addressColumn, "\"" + node.id() + "\" takes UDP ports " +
-                        (address.getPort() + 1) + ".." + (address.getPort() + node.portCount()) + " (PORT + port " +
-                        "number) and \"" + ((Topology.Node)range[0]).id() + "\" (line " + range[2] + ") takes " +
-                        (other.getPort() + 1) + ".." + (other.getPort() + otherPorts) + " on the same host; space " +
-                        "their PORTs at least the ports of a node apart"));
-                    refused = true;
+                    return;
                 }
+                final String[] words = line.trim().split("\\s+");
+                final int idColumn = line.indexOf(words[0]) + 1;
+                if (words.length != 2)
+                {
+                    findings.error(file, number, idColumn, "expected 'ID HOST:PORT', found " + words.length +
+                        " fields; write one node per line");
+                    return;
+                }
+                final int addressColumn = line.indexOf(words[1], idColumn - 1 + words[0].length()) + 1;
+                final Topology.Node node = topology.node(words[0]);
+                if (null == node)
+                {
+                    findings.error(file, number, idColumn, "no node \"" + Diagnostic.excerpt(words[0]) +
+                        "\" in the topology; use an ID 'vlink fabric check' lists");
+                    return;
+                }
+                final Integer first = lineOf.putIfAbsent(node.id(), number);
+                if (null != first)
+                {
+                    findings.error(file, number, idColumn, "\"" + node.id() + "\" has an address already at line " +
+                        first + "; give each node once");
+                    return;
+                }
+                final InetSocketAddress address = address(file, number, addressColumn, words[1], node, findings);
+                if (null == address)
+                {
+                    return;
+                }
+                for (final Object[] range : ranges)
+                {
+                    final InetSocketAddress other = (InetSocketAddress)range[1];
+                    final int otherPorts = ((Topology.Node)range[0]).portCount();
+                    if (other.getAddress().equals(address.getAddress()) &&
+                        address.getPort() + 1 <= other.getPort() + otherPorts &&
+                        other.getPort() + 1 <= address.getPort() + node.portCount())
+                    {
+                        findings.error(file, number, addressColumn, "\"" + node.id() + "\" takes UDP ports " +
+                            (address.getPort() + 1) + ".." + (address.getPort() + node.portCount()) + " (PORT + port " +
+                            "number) and \"" + ((Topology.Node)range[0]).id() + "\" (line " + range[2] + ") takes " +
+                            (other.getPort() + 1) + ".." + (other.getPort() + otherPorts) + " on the same host; space " +
+                            "their PORTs at least the ports of a node apart");
+                    }
+                }
+                ranges.add(new Object[]{node, address, number});
+                base.put(node.id(), address);
             }
-            ranges.add(new Object[]{node, address, i + 1});
-            base.put(node.id(), address);
-        }
-        return refused ? null : new Peers(base);
+
+            @Override
+            public Result<Peers> finish()
+            {
+                return Result.of(new Peers(base), findings);
+            }
+        };
     }
 
     private static InetSocketAddress address(
         final String file, final int line, final int column, final String word, final Topology.Node node,
-        final List<Diagnostic> findings)
+        final Findings findings)
     {
         final int colon = word.lastIndexOf(':');
         String host = colon < 0 ? "" : word.substring(0, colon);
@@ -190,26 +200,25 @@ public final class Peers
         }
         if (host.isEmpty())
         {
-            findings.add(error(file, line, column, "expected HOST:PORT, found \"" + Diagnostic.excerpt(word) +
-                "\"; write e.g. 127.0.0.1:47000 or [::1]:47000"));
+            findings.error(file, line, column, "expected HOST:PORT, found \"" + Diagnostic.excerpt(word) +
+                "\"; write e.g. 127.0.0.1:47000 or [::1]:47000");
             return null;
         }
-        final int port;
-        try
+        final String digits = word.substring(colon + 1);
+        if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9'))
         {
-            port = Integer.parseInt(word.substring(colon + 1));
-        }
-        catch (final NumberFormatException ex)
-        {
-            findings.add(error(file, line, column + colon + 1, "expected a UDP port number, found \"" +
-                Diagnostic.excerpt(word.substring(colon + 1)) + "\"; write HOST:PORT with PORT 1..65535"));
+            findings.error(file, line, column + colon + 1, "expected a UDP port number, found \"" +
+                Diagnostic.excerpt(digits) + "\"; write HOST:PORT with PORT 1..65535");
             return null;
         }
-        if (port < 1 || port + node.portCount() > 65535)
+        // compared as written: no digit string wraps around
+        final String significant = digits.replaceFirst("^0+(?=.)", "");
+        final int port = significant.length() > 5 ? Integer.MAX_VALUE : Integer.parseInt(significant);
+        if (port < 1 || port > 65535 - node.portCount())
         {
-            findings.add(error(file, line, column + colon + 1, "PORT " + port + ": \"" + node.id() + "\" has " +
-                node.portCount() + " ports and takes PORT+1..PORT+" + node.portCount() + "; give PORT from 1 to " +
-                (65535 - node.portCount())));
+            findings.error(file, line, column + colon + 1, "PORT " + Diagnostic.excerpt(digits) + ": \"" + node.id() +
+                "\" has " + node.portCount() + " ports and takes PORT+1..PORT+" + node.portCount() +
+                "; give PORT from 1 to " + (65535 - node.portCount()));
             return null;
         }
         try
@@ -218,14 +227,9 @@ public final class Peers
         }
         catch (final UnknownHostException | SecurityException ex)
         {
-            findings.add(error(file, line, column, "cannot resolve host \"" + Diagnostic.excerpt(host) +
-                "\"; give an address or a name this machine resolves"));
+            findings.error(file, line, column, "cannot resolve host \"" + Diagnostic.excerpt(host) +
+                "\"; give an address or a name this machine resolves");
             return null;
         }
-    }
-
-    private static Diagnostic error(final String file, final int line, final int column, final String message)
-    {
-        return new Diagnostic(file, line, column, Diagnostic.Severity.ERROR, message);
     }
 }

@@ -1,12 +1,11 @@
 package io.vlink.core.fabric;
 
-import io.vlink.core.config.ConfigException;
-import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
+import io.vlink.core.config.TextLines;
 import io.vlink.core.credit.LineRate;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,11 +43,6 @@ import java.util.regex.Pattern;
  */
 public final class TopologyReader
 {
-    /** The largest topology file read (a fabric of thousands of nodes is a few megabytes). */
-    public static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
-    /** The longest line read. */
-    public static final int MAX_LINE_LENGTH = 4096;
-
     private static final Pattern HEADER = Pattern.compile(
         "^(Switch|Ca|Hca|Rt)([ \\t]+)(\\d+)[ \\t]+\"([^\"]*)\"[ \\t]*(#.*)?$");
     private static final Pattern PORT = Pattern.compile(
@@ -73,38 +67,22 @@ public final class TopologyReader
      * @param defaultRate the rate of links whose line does not give one.
      * @return the topology (LMC 0 for ports the file gives none), or every finding.
      */
-    public static Result read(final Path file, final LineRate defaultRate)
+    public static Result<Topology> read(final Path file, final LineRate defaultRate)
     {
         return read(file, defaultRate, 0);
     }
 
     /**
-     * @param file        the topology file.
+     * @param file        the topology file, read within {@link TextLines}' limits.
      * @param defaultRate the rate of links whose line does not give one.
      * @param lmc         the LMC (0..7) OpenSM runs with ({@code opensm -l}): the LMC of every CA and router port
      *                    the file gives no LID ({@code 2^lmc} LIDs each); a switch's port 0 always takes one LID.
      * @return the topology, or every finding.
      */
-    public static Result read(final Path file, final LineRate defaultRate, final int lmc)
+    public static Result<Topology> read(final Path file, final LineRate defaultRate, final int lmc)
     {
-        final String name = file.toString();
-        try
-        {
-            if (Files.isDirectory(file))
-            {
-                return refused(new Diagnostic(name, 0, 0, Diagnostic.Severity.ERROR, "cannot read: is a directory"));
-            }
-            if (Files.size(file) > MAX_FILE_BYTES)
-            {
-                return refused(new Diagnostic(name, 0, 0, Diagnostic.Severity.ERROR,
-                    "cannot read: larger than " + MAX_FILE_BYTES + " bytes; a topology file is text of a few megabytes"));
-            }
-            return parse(name, new String(Files.readAllBytes(file), StandardCharsets.UTF_8), defaultRate, lmc);
-        }
-        catch (final IOException ex)
-        {
-            return refused(Diagnostic.cannotRead(name, ex));
-        }
+        return TextLines.read(file, TextLines.MAX_TABLE_BYTES, TextLines.MAX_LINE_BYTES,
+            reader(file.toString(), defaultRate, lmc));
     }
 
     /**
@@ -113,7 +91,7 @@ public final class TopologyReader
      * @param defaultRate the rate of links whose line does not give one.
      * @return the topology (LMC 0), or every finding.
      */
-    public static Result parse(final String file, final String text, final LineRate defaultRate)
+    public static Result<Topology> parse(final String file, final String text, final LineRate defaultRate)
     {
         return parse(file, text, defaultRate, 0);
     }
@@ -125,18 +103,26 @@ public final class TopologyReader
      * @param lmc         OpenSM's LMC (0..7), as in {@link #read(Path, LineRate, int)}.
      * @return the topology, or every finding.
      */
-    public static Result parse(final String file, final String text, final LineRate defaultRate, final int lmc)
+    public static Result<Topology> parse(final String file, final String text, final LineRate defaultRate, final int lmc)
+    {
+        return TextLines.parse(file, text, TextLines.MAX_TABLE_BYTES, reader(file, defaultRate, lmc));
+    }
+
+    /**
+     * A reader to feed any source of lines through {@link TextLines} (a stream, a pipe).
+     *
+     * @param file        the name to report findings against.
+     * @param defaultRate the rate of links whose line does not give one.
+     * @param lmc         OpenSM's LMC (0..7), as in {@link #read(Path, LineRate, int)}.
+     * @return a fresh reader of one topology.
+     */
+    public static LineReader<Topology> reader(final String file, final LineRate defaultRate, final int lmc)
     {
         if (lmc < 0 || lmc > 7)
         {
             throw new IllegalArgumentException("lmc must be 0..7, got " + lmc);
         }
-        return new Parse(file, defaultRate, lmc).run(text);
-    }
-
-    private static Result refused(final Diagnostic diagnostic)
-    {
-        return new Result(null, List.of(diagnostic));
+        return new Parse(file, defaultRate, lmc);
     }
 
     /** A node record as written, before links are resolved. */
@@ -154,6 +140,9 @@ public final class TopologyReader
         int idColumn;
         int lid;
         int lmc;
+        /** The LID and LMC as written, for the findings. */
+        String lidText;
+        String lmcText;
         int lidColumn;
         final List<PortRecord> portLines = new ArrayList<>();
         Topology.Node node;
@@ -169,12 +158,16 @@ public final class TopologyReader
         String remote;
         int remoteColumn;
         int remotePort;
+        String remotePortText;
         int remotePortColumn;
         int width;
         int ownLid;
         int ownLmc;
+        String ownLidText;
+        String ownLmcText;
         int ownLidColumn;
         int remoteLid;
+        String remoteLidText;
         int remoteLidColumn;
         long ownGuid;
         LineRate rate;
@@ -182,11 +175,11 @@ public final class TopologyReader
         boolean linked;
     }
 
-    private static final class Parse
+    private static final class Parse implements LineReader<Topology>
     {
         private final String file;
         private final LineRate defaultRate;
-        private final List<Diagnostic> diagnostics = new ArrayList<>();
+        private final Findings findings = new Findings();
         private final List<NodeRecord> records = new ArrayList<>();
         private final Map<String, NodeRecord> byId = new HashMap<>();
         private final int lmc;
@@ -206,25 +199,9 @@ public final class TopologyReader
             this.lmc = lmc;
         }
 
-        Result run(final String text)
+        @Override
+        public Result<Topology> finish()
         {
-            final String[] lines = text.split("\n", -1);
-            for (int i = 0; i < lines.length; i++)
-            {
-                String line = lines[i];
-                if (line.endsWith("\r"))
-                {
-                    line = line.substring(0, line.length() - 1);
-                }
-                if (line.length() > MAX_LINE_LENGTH)
-                {
-                    error(i + 1, MAX_LINE_LENGTH + 1, "line longer than " + MAX_LINE_LENGTH +
-                        " characters; a topology line is a header, a port or a GUID line");
-                    current = null;
-                    continue;
-                }
-                line(i + 1, line);
-            }
             final Topology.Builder builder = new Topology.Builder();
             for (final NodeRecord record : records)
             {
@@ -245,18 +222,16 @@ public final class TopologyReader
             }
             links(builder);
             lids(builder);
-            diagnostics.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) :
-                Integer.compare(a.column(), b.column()));
-            final boolean failed = diagnostics.stream().anyMatch(Diagnostic::isError);
-            if (!failed && records.isEmpty())
+            findings.sort();
+            if (!findings.hasErrors() && records.isEmpty())
             {
                 error(0, 0, "no node records; a topology has at least one 'Switch N \"ID\"' or 'Ca N \"ID\"' record");
-                return new Result(null, diagnostics);
             }
-            return new Result(failed ? null : builder.build(), diagnostics);
+            return Result.of(findings.hasErrors() ? null : builder.build(), findings);
         }
 
-        private void line(final int number, final String line)
+        @Override
+        public void line(final int number, final String line)
         {
             final String trimmed = line.strip();
             if (trimmed.isEmpty())
@@ -407,6 +382,8 @@ public final class TopologyReader
                     {
                         record.lid = parseInt(lid.group(1));
                         record.lmc = parseInt(lid.group(2));
+                        record.lidText = lid.group(1);
+                        record.lmcText = lid.group(2);
                         record.lidColumn = commentColumn + lid.start(1);
                     }
                 }
@@ -435,6 +412,7 @@ public final class TopologyReader
             port.remote = m.group(4);
             port.remoteColumn = indent + m.start(4);
             port.remotePort = parseInt(m.group(5));
+            port.remotePortText = m.group(5);
             port.remotePortColumn = indent + m.start(5) + 1;
             if (null != m.group(9))
             {
@@ -489,11 +467,14 @@ public final class TopologyReader
                 {
                     port.ownLid = parseInt(lid.group(1));
                     port.ownLmc = null == lid.group(2) ? 0 : parseInt(lid.group(2));
+                    port.ownLidText = lid.group(1);
+                    port.ownLmcText = null == lid.group(2) ? "0" : lid.group(2);
                     port.ownLidColumn = column + lid.start(1);
                 }
                 else if (port.remoteLid == 0)
                 {
                     port.remoteLid = parseInt(lid.group(1));
+                    port.remoteLidText = lid.group(1);
                     port.remoteLidColumn = column + lid.start(1);
                 }
             }
@@ -520,7 +501,7 @@ public final class TopologyReader
                     }
                     if (port.remotePort < 1 || port.remotePort > remote.ports)
                     {
-                        error(port.line, port.remotePortColumn, "port " + port.remotePort + " is out of range 1.." +
+                        error(port.line, port.remotePortColumn, "port " + port.remotePortText + " is out of range 1.." +
                             remote.ports + " of \"" + quote(remote.id) + "\"");
                         continue;
                     }
@@ -578,8 +559,8 @@ public final class TopologyReader
             {
                 if (record.type == Topology.NodeType.SWITCH && record.lid != 0)
                 {
-                    if (claim(owner, record.line, record.lidColumn, record.lid, record.lmc,
-                        "\"" + quote(record.id) + "\" port 0"))
+                    if (claim(owner, record.line, record.lidColumn, record.lid, record.lidText,
+                        record.lmc, record.lmcText, "\"" + quote(record.id) + "\" port 0"))
                     {
                         builder.lid(record.node, 0, record.lid, record.lmc);
                     }
@@ -588,8 +569,8 @@ public final class TopologyReader
                 {
                     for (final PortRecord port : record.portLines)
                     {
-                        if (port.ownLid != 0 && claim(owner, port.line, port.ownLidColumn, port.ownLid, port.ownLmc,
-                            "\"" + quote(record.id) + "\" port " + port.port))
+                        if (port.ownLid != 0 && claim(owner, port.line, port.ownLidColumn, port.ownLid,
+                            port.ownLidText, port.ownLmc, port.ownLmcText, "\"" + quote(record.id) + "\" port " + port.port))
                         {
                             builder.lid(record.node, port.port, port.ownLid, port.ownLmc);
                         }
@@ -612,7 +593,7 @@ public final class TopologyReader
                         remote.node.baseLid(0) : remote.node.baseLid(port.remotePort);
                     if (actual != 0 && actual != port.remoteLid)
                     {
-                        warning(port.line, port.remoteLidColumn, "remote lid " + port.remoteLid + " contradicts \"" +
+                        warning(port.line, port.remoteLidColumn, "remote lid " + port.remoteLidText + " contradicts \"" +
                             quote(remote.id) + "\"'s own record (lid " + actual + "); its own is used");
                     }
                 }
@@ -734,24 +715,25 @@ public final class TopologyReader
             return 0;
         }
 
-        private boolean claim(
-            final Map<Integer, String> owner, final int line, final int column, final int lid, final int lmc, final String who)
+        /** The LID and LMC as written ({@code lidText}, {@code lmcText}) are what a finding reports. */
+        private boolean claim(final Map<Integer, String> owner, final int line, final int column, final int lid,
+            final String lidText, final int lmc, final String lmcText, final String who)
         {
             if (lmc < 0 || lmc > 7)
             {
-                error(line, column, "lmc " + lmc + " is out of range 0..7");
+                error(line, column, "lmc " + lmcText + " is out of range 0..7");
                 return false;
             }
             final int count = 1 << lmc;
             if (lid < 1 || lid + count - 1 > Topology.MAX_UNICAST_LID)
             {
-                error(line, column, "lid " + lid + (lmc > 0 ? " with lmc " + lmc : "") + " is out of the unicast range 1.." +
-                    Topology.MAX_UNICAST_LID);
+                error(line, column, "lid " + lidText + (lmc > 0 ? " with lmc " + lmc : "") +
+                    " is out of the unicast range 1.." + Topology.MAX_UNICAST_LID);
                 return false;
             }
             if (lmc > 0 && (lid & (count - 1)) != 0)
             {
-                error(line, column, "lid " + lid + " is not a multiple of 2^lmc = " + count +
+                error(line, column, "lid " + lidText + " is not a multiple of 2^lmc = " + count +
                     "; a port's base LID has its low lmc bits clear");
                 return false;
             }
@@ -773,12 +755,12 @@ public final class TopologyReader
 
         private void error(final int line, final int column, final String message)
         {
-            diagnostics.add(new Diagnostic(file, line, column, Diagnostic.Severity.ERROR, message));
+            findings.error(file, line, column, message);
         }
 
         private void warning(final int line, final int column, final String message)
         {
-            diagnostics.add(new Diagnostic(file, line, column, Diagnostic.Severity.WARNING, message));
+            findings.warning(file, line, column, message);
         }
 
         private static long parseGuid(final String hex)
@@ -825,52 +807,5 @@ public final class TopologyReader
             sb.append("...");
         }
         return sb.toString();
-    }
-
-    /** The topology, or why not. */
-    public static final class Result
-    {
-        private final Topology topology;
-        private final List<Diagnostic> diagnostics;
-
-        Result(final Topology topology, final List<Diagnostic> diagnostics)
-        {
-            this.topology = topology;
-            this.diagnostics = List.copyOf(diagnostics);
-        }
-
-        /**
-         * @return the topology, or null when it was refused.
-         */
-        public Topology topology()
-        {
-            return topology;
-        }
-
-        /**
-         * @return every error and warning, in line order.
-         */
-        public List<Diagnostic> diagnostics()
-        {
-            return diagnostics;
-        }
-
-        public boolean ok()
-        {
-            return null != topology;
-        }
-
-        /**
-         * @return the topology.
-         * @throws ConfigException with every finding when it was refused.
-         */
-        public Topology orThrow()
-        {
-            if (null == topology)
-            {
-                throw new ConfigException(diagnostics);
-            }
-            return topology;
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.vlink.core.qos;
 
+import io.vlink.core.config.Result;
+
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
@@ -92,7 +94,7 @@ public final class QosConfig
      * @param strict   whether every warning is an error.
      * @return the configuration (null when refused) with every finding.
      */
-    public static QosReader.Result read(final Path file, final PortType portType, final boolean strict)
+    public static Result<QosConfig> read(final Path file, final PortType portType, final boolean strict)
     {
         return QosReader.read(file, portType, strict);
     }
@@ -107,7 +109,7 @@ public final class QosConfig
      * @param strict   whether every warning is an error.
      * @return the configuration OpenSM programs (null when refused) with every finding.
      */
-    public static QosReader.Result read(
+    public static Result<QosConfig> read(
         final Path file, final PortType portType, final QosPort port, final QosReader.Mode mode, final boolean strict)
     {
         return QosReader.read(file, portType, port, mode, strict);

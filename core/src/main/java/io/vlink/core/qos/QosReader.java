@@ -1,15 +1,20 @@
 package io.vlink.core.qos;
 
-import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Diagnostic.Severity;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
 import io.vlink.core.config.TextLines;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Reads the QoS options of an OpenSM {@code opensm.conf} twice: as OpenSM 3.3.23 reads them, to know what it
@@ -104,13 +109,18 @@ public final class QosReader
     }
 
     private final String file;
+    /** The first {@link Findings#MAX_KEPT} findings; the rest are counted by kind in {@link #omitted}. */
     private final List<Finding> findings = new ArrayList<>();
+    private final long[] omitted = new long[Kind.values().length];
+    /** Every finding of the lines, kept or counted. */
+    private long found;
     private final Option[] options = new Option[PREFIX_COUNT * FIELD_COUNT];
     private Option maxOpVls;
     private String qosFlag;
     private int qosFlagLine;
     private boolean policyFile;
     private boolean qosOption;
+    private boolean noted;
 
     /**
      * @param file the file name diagnostics carry.
@@ -128,7 +138,7 @@ public final class QosReader
      * @param strict   whether every warning is an error.
      * @return the configuration (null when refused) and every finding.
      */
-    public static Result read(final Path path, final PortType portType, final boolean strict)
+    public static Result<QosConfig> read(final Path path, final PortType portType, final boolean strict)
     {
         return read(path, portType, QosPort.vlink(), Mode.APPLY, strict);
     }
@@ -143,33 +153,117 @@ public final class QosReader
      * @param strict   whether every warning is an error.
      * @return the configuration (null when refused) and every finding.
      */
-    public static Result read(final Path path, final PortType portType, final QosPort port, final Mode mode,
+    public static Result<QosConfig> read(final Path path, final PortType portType, final QosPort port,
+        final Mode mode, final boolean strict)
+    {
+        return TextLines.read(path, reader(path.toString(), portType, port, mode, strict));
+    }
+
+    /**
+     * A reader of a whole file, as {@link #read(Path, PortType, QosPort, Mode, boolean)}, to feed any source of lines
+     * through {@link TextLines} (a stream, a pipe).
+     *
+     * @param file     the name findings are reported against.
+     * @param portType which {@code qos_<type>_} options apply.
+     * @param port     the port OpenSM programs.
+     * @param mode     whether what OpenSM would change is an error or applied.
+     * @param strict   whether every warning is an error.
+     * @return a fresh reader of one file.
+     */
+    public static LineReader<QosConfig> reader(final String file, final PortType portType, final QosPort port,
+        final Mode mode, final boolean strict)
+    {
+        final QosReader reader = new QosReader(file);
+        return new LineReader<>()
+        {
+            @Override
+            public void line(final int number, final String line)
+            {
+                reader.line(number, line);
+            }
+
+            @Override
+            public Result<QosConfig> finish()
+            {
+                return reader.finishFile(portType, port, mode, strict);
+            }
+        };
+    }
+
+    /**
+     * Reads a whole file once for several port types (a fabric's CA and switch ports), each as
+     * {@link #read(Path, PortType, QosPort, Mode, boolean)} reads it.
+     *
+     * @param path      the file.
+     * @param portTypes which port types, in order.
+     * @param port      the port OpenSM programs.
+     * @param mode      whether what OpenSM would change is an error or applied.
+     * @param strict    whether every warning is an error.
+     * @return each port type's configuration, in the order given, or every finding (a finding the port types share
+     * once), refused when any port type's is.
+     */
+    public static Result<Map<PortType, QosConfig>> read(final Path path, final List<PortType> portTypes,
+        final QosPort port, final Mode mode, final boolean strict)
+    {
+        final QosReader reader = new QosReader(path.toString());
+        return TextLines.read(path, new LineReader<>()
+        {
+            @Override
+            public void line(final int number, final String line)
+            {
+                reader.line(number, line);
+            }
+
+            @Override
+            public Result<Map<PortType, QosConfig>> finish()
+            {
+                final Map<PortType, QosConfig> configs = new EnumMap<>(PortType.class);
+                final Set<Diagnostic> seen = new LinkedHashSet<>();
+                final Findings findings = new Findings();
+                long moreErrors = 0;
+                long moreWarnings = 0;
+                for (final PortType type : portTypes)
+                {
+                    final Result<QosConfig> result = reader.finishFile(type, port, mode, strict);
+                    configs.put(type, result.value());
+                    seen.addAll(result.diagnostics());
+                    moreErrors = Math.max(moreErrors, result.moreErrors());
+                    moreWarnings = Math.max(moreWarnings, result.moreWarnings());
+                }
+                seen.forEach(findings::add);
+                findings.omitted(moreErrors, moreWarnings);
+                findings.sort();
+                return Result.of(configs.containsValue(null) ? null : configs, findings);
+            }
+        });
+    }
+
+    private Result<QosConfig> finishFile(final PortType portType, final QosPort port, final Mode mode,
         final boolean strict)
     {
-        final TextLines text = TextLines.read(path);
-        if (text.error() != null)
+        if (!noted)
         {
-            return new Result(null, List.of(text.error()));
+            noted = true;
+            notes();
         }
-        final QosReader reader = new QosReader(path.toString());
-        final List<String> lines = text.lines();
-        for (int i = 0; i < lines.size(); i++)
+        return finish(portType, port, mode, LowBurst.WEIGHT, strict);
+    }
+
+    /** What the file as a whole says: OpenSM ignores its options without {@code qos TRUE}, or it has none. */
+    private void notes()
+    {
+        if (qosOption && !policyFile && !"TRUE".equals(qosFlag))
         {
-            reader.line(i + 1, lines.get(i));
-        }
-        if (reader.qosOption && !reader.policyFile && !"TRUE".equals(reader.qosFlag))
-        {
-            reader.note(reader.qosFlagLine, 0, (reader.qosFlag == null ? "no 'qos TRUE' in the file" : "qos is '" +
-                Diagnostic.excerpt(reader.qosFlag) + "', not TRUE") + ": OpenSM programs none of these QoS options " +
+            note(qosFlagLine, 0, (qosFlag == null ? "no 'qos TRUE' in the file" : "qos is '" +
+                Diagnostic.excerpt(qosFlag) + "', not TRUE") + ": OpenSM programs none of these QoS options " +
                 "unless it runs with 'qos TRUE' (or opensm -Q)");
         }
-        if (!reader.qosOption && !reader.policyFile)
+        if (!qosOption && !policyFile)
         {
-            reader.note(0, 0, "no qos_* option in the file: the port gets OpenSM's defaults (vlink qos show prints " +
+            note(0, 0, "no qos_* option in the file: the port gets OpenSM's defaults (vlink qos show prints " +
                 "them); set qos_max_vls, qos_high_limit, qos_vlarb_high, qos_vlarb_low and qos_sl2vl (or their " +
                 "qos_<type>_ forms), or check that this is the opensm.conf you meant");
         }
-        return reader.finish(portType, port, mode, LowBurst.WEIGHT, strict);
     }
 
     /**
@@ -222,7 +316,7 @@ public final class QosReader
         if (isPolicyKeyword(key) || key.startsWith("qos-") || key.startsWith("end-qos-"))
         {
             policyFile = true;
-            findings.add(new Finding(lineNumber, keyStart + 1, Kind.HARD, "'" + Diagnostic.excerpt(key) + "' starts " +
+            add(new Finding(lineNumber, keyStart + 1, Kind.HARD, "'" + Diagnostic.excerpt(key) + "' starts " +
                 "a section of an OpenSM QoS policy file (qos-policy.conf: port-groups, qos-setup, qos-levels, " +
                 "qos-ulps, qos-match-rules), not opensm.conf options: vlink reads the port QoS options of opensm.conf " +
                 "(qos_max_vls, qos_high_limit, qos_vlarb_high, qos_vlarb_low, qos_sl2vl and their qos_<type>_ forms); " +
@@ -300,7 +394,7 @@ public final class QosReader
         final String value = text.substring(valueStart, valueEnd);
         final int column = option.column + valueStart;
         final int field = slot < 0 ? -1 : slot % FIELD_COUNT;
-        final int before = findings.size();
+        final long before = found;
         if (value.isEmpty())
         {
             change(option.line, option.keyColumn, option.key + " has no value: write '" + option.key + " " + example(field) +
@@ -327,7 +421,7 @@ public final class QosReader
                 default -> option.value = number(option, field, value, column);
             }
         }
-        option.valid = findings.size() == before;
+        option.valid = found == before;
     }
 
     private Integer number(final Option option, final int field, final String value, final int column)
@@ -362,7 +456,7 @@ public final class QosReader
         }
         if (!unset && !inRange)
         {
-            change(option.line, column, option.key + ": " + value + " is out of range: write " + range +
+            change(option.line, column, option.key + ": " + Diagnostic.excerpt(value) + " is out of range: write " + range +
                 (field == HIGH_LIMIT ? " (OpenSM leaves it unset and falls back)" : field == MAX_VLS ?
                 " (OpenSM leaves it unset)" : ""));
             return null;
@@ -387,7 +481,7 @@ public final class QosReader
      * @param strict          whether every warning is an error.
      * @return the configuration (null when refused) and every finding, in line order.
      */
-    public Result finish(final PortType portType, final int dataVlsOverride, final LowBurst lowBurst, final boolean strict)
+    public Result<QosConfig> finish(final PortType portType, final int dataVlsOverride, final LowBurst lowBurst, final boolean strict)
     {
         final QosPort port = dataVlsOverride > 0 ?
             QosPort.vlink().vlCap(dataVlsOverride).peerVlCap(dataVlsOverride).caps(QosPort.MAX_CAP, QosPort.MAX_CAP) :
@@ -405,12 +499,12 @@ public final class QosReader
      * @param strict   whether every warning is an error.
      * @return the configuration (null when refused) and every finding, in line order.
      */
-    public Result finish(
+    public Result<QosConfig> finish(
         final PortType portType, final QosPort port, final Mode mode, final LowBurst lowBurst, final boolean strict)
     {
-        final List<Finding> found = new ArrayList<>(findings);
+        final List<Finding> all = new ArrayList<>(findings);
         QosConfig config = null;
-        if (found.stream().noneMatch(f -> f.kind == Kind.HARD))
+        if (omitted[Kind.HARD.ordinal()] == 0 && all.stream().noneMatch(f -> f.kind == Kind.HARD))
         {
             final int prefix = 1 + portType.ordinal();
             final Option[] typed = new Option[FIELD_COUNT];
@@ -420,29 +514,59 @@ public final class QosReader
                 typed[f] = options[prefix * FIELD_COUNT + f];
                 generic[f] = options[f];
             }
-            config = new QosProgram(portType, port, typed, generic, maxOpVls, lowBurst, mode == Mode.APPLY, found)
+            config = new QosProgram(portType, port, typed, generic, maxOpVls, lowBurst, mode == Mode.APPLY, all)
                 .run();
         }
-        final List<Diagnostic> result = new ArrayList<>(found.size());
-        for (final Finding finding : found)
+        final Findings result = new Findings();
+        for (final Finding finding : all)
         {
-            final boolean error = strict || finding.kind == Kind.HARD || (finding.kind == Kind.CHANGE && mode == Mode.CHECK);
-            result.add(new Diagnostic(file, finding.line, finding.column, error ? Severity.ERROR : Severity.WARNING,
-                finding.message));
+            result.add(new Diagnostic(file, finding.line, finding.column,
+                isError(finding.kind, mode, strict) ? Severity.ERROR : Severity.WARNING, finding.message));
         }
-        result.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
-        final boolean refused = result.stream().anyMatch(Diagnostic::isError);
-        return new Result(refused ? null : config, result);
+        long moreErrors = 0;
+        long moreWarnings = 0;
+        for (final Kind kind : Kind.values())
+        {
+            if (isError(kind, mode, strict))
+            {
+                moreErrors += omitted[kind.ordinal()];
+            }
+            else
+            {
+                moreWarnings += omitted[kind.ordinal()];
+            }
+        }
+        result.omitted(moreErrors, moreWarnings);
+        result.sort();
+        return Result.of(config, result);
+    }
+
+    private static boolean isError(final Kind kind, final Mode mode, final boolean strict)
+    {
+        return strict || kind == Kind.HARD || (kind == Kind.CHANGE && mode == Mode.CHECK);
+    }
+
+    private void add(final Finding finding)
+    {
+        found++;
+        if (findings.size() < Findings.MAX_KEPT)
+        {
+            findings.add(finding);
+        }
+        else
+        {
+            omitted[finding.kind.ordinal()]++;
+        }
     }
 
     private void change(final int line, final int column, final String message)
     {
-        findings.add(new Finding(line, column, Kind.CHANGE, message));
+        add(new Finding(line, column, Kind.CHANGE, message));
     }
 
     private void note(final int line, final int column, final String message)
     {
-        findings.add(new Finding(line, column, Kind.NOTE, message));
+        add(new Finding(line, column, Kind.NOTE, message));
     }
 
     private static int[] columns(final int[] offsets, final int column)
@@ -580,57 +704,5 @@ public final class QosReader
             current = swap;
         }
         return previous[b.length()];
-    }
-
-    /**
-     * What reading a configuration gave: the configuration, unless refused, and every finding.
-     */
-    public static final class Result
-    {
-        private final QosConfig config;
-        private final List<Diagnostic> diagnostics;
-
-        Result(final QosConfig config, final List<Diagnostic> diagnostics)
-        {
-            this.config = config;
-            this.diagnostics = List.copyOf(diagnostics);
-        }
-
-        /**
-         * @return the configuration OpenSM programs, or null when it was refused.
-         */
-        public QosConfig config()
-        {
-            return config;
-        }
-
-        /**
-         * @return every error and warning, in line order.
-         */
-        public List<Diagnostic> diagnostics()
-        {
-            return diagnostics;
-        }
-
-        /**
-         * @return whether the configuration can be applied (no errors).
-         */
-        public boolean ok()
-        {
-            return config != null;
-        }
-
-        /**
-         * @return the configuration.
-         * @throws ConfigException carrying every finding when it was refused.
-         */
-        public QosConfig orThrow()
-        {
-            if (config == null)
-            {
-                throw new ConfigException(diagnostics);
-            }
-            return config;
-        }
     }
 }

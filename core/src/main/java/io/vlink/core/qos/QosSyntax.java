@@ -50,10 +50,11 @@ final class QosSyntax
             radix = 16;
             i += 2;
         }
-        if (i == length || length - i > 9)
+        if (i == length)
         {
             return NOT_A_NUMBER;
         }
+        // every digit counts, however many: a number too large for a long is out of range, not "not a number"
         long value = 0;
         for (; i < length; i++)
         {
@@ -62,7 +63,7 @@ final class QosSyntax
             {
                 return NOT_A_NUMBER;
             }
-            value = value * radix + digit;
+            value = value > (Long.MAX_VALUE - digit) / radix ? Long.MAX_VALUE : value * radix + digit;
         }
         return negative ? -value : value;
     }
@@ -107,7 +108,7 @@ final class QosSyntax
                 }
                 else if (vl < 0 || vl > VlArbTable.MAX_VL)
                 {
-                    problems.error(offset, key + ": VL " + vlText + " in entry '" + quoted + "' is out of range: " +
+                    problems.error(offset, key + ": VL " + Diagnostic.excerpt(vlText) + " in entry '" + quoted + "' is out of range: " +
                         "table VLs are 0..14 (VL15 carries subnet management and is never arbitrated by the tables)");
                     ok = false;
                 }
@@ -119,7 +120,7 @@ final class QosSyntax
                 }
                 else if (weight < 0 || weight > VlArbTable.MAX_WEIGHT)
                 {
-                    problems.error(offset + weightStart, key + ": weight " + weightText + " in entry '" + quoted +
+                    problems.error(offset + weightStart, key + ": weight " + Diagnostic.excerpt(weightText) + " in entry '" + quoted +
                         "' is out of range: weights are 0..255 (64-byte blocks; 0 disables the entry)");
                     ok = false;
                 }
@@ -155,7 +156,7 @@ final class QosSyntax
                 }
                 if (vl < 0 || vl > 15)
                 {
-                    problems.error(offset, key + ": VL " + item + " for SL" + index +
+                    problems.error(offset, key + ": VL " + Diagnostic.excerpt(item) + " for SL" + index +
                         " is out of range: VLs are 0..15 (15 drops the SL's packets)");
                     return false;
                 }

@@ -1,6 +1,7 @@
 package io.vlink.core.fabric;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,7 +63,7 @@ class LftReaderTest
 
     private static Routes load(final String path, final Topology topology)
     {
-        final LftReader.Result result = LftReader.parse(path, TopologyFixtures.opensm(path), topology);
+        final Result<Routes> result = LftReader.parse(path, TopologyFixtures.opensm(path), topology);
         assertEquals(List.of(), result.diagnostics(), path);
         return result.orThrow();
     }
@@ -118,7 +119,7 @@ class LftReaderTest
     void aRowWhosePortHasNoCableIsAnErrorAtItsLine()
     {
         final Topology t = TopologyFixtures.sample("net.2sw2path4hca");
-        final LftReader.Result result = LftReader.parse("lfts",
+        final Result<Routes> result = LftReader.parse("lfts",
             OPENSM_DUMP.replace("0x0006 005 # Channel", "0x0006 007 # Channel"), t);
         assertFalse(result.ok());
         assertEquals("lfts:7:8: error: port 7 of \"Switch1\" has no cable in the topology; the dump and the topology disagree",
@@ -130,7 +131,7 @@ class LftReaderTest
     {
         final Topology t = TopologyFixtures.sample("net.2sw2path4hca");
         // Switch2 sends Hca2's LID back to Switch1, which sends it to Switch2: a loop
-        final LftReader.Result result = LftReader.parse("lfts",
+        final Result<Routes> result = LftReader.parse("lfts",
             OPENSM_DUMP.replace("0x0004 001 # Channel", "0x0004 003 # Channel"), t);
         assertFalse(result.ok());
         final List<String> messages = result.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList());
@@ -141,7 +142,7 @@ class LftReaderTest
     void aTableOfAnUnknownSwitchIsAnError()
     {
         final Topology t = TopologyFixtures.sample("net.2sw2path4hca");
-        final LftReader.Result result = LftReader.parse("lfts",
+        final Result<Routes> result = LftReader.parse("lfts",
             OPENSM_DUMP.replace("switch Lid 3 guid 0x0000000000200001", "switch Lid 9 guid 0x0000000000300000"), t);
         assertFalse(result.ok());
         assertTrue(result.diagnostics().stream().anyMatch(d -> d.toString().equals(

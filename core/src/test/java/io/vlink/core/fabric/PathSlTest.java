@@ -1,6 +1,7 @@
 package io.vlink.core.fabric;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,9 +58,9 @@ class PathSlTest
     {
         final Path file = dir.resolve("sl.map");
         Files.writeString(file, "# SRC DST SL\n5 6 1\n0x6 0x5 2   # hex LIDs\n\n");
-        final List<Diagnostic> findings = new ArrayList<>();
-        final PathSl map = PathSl.readMap(file, ring(), findings);
-        assertNotNull(map, findings.toString());
+        final Result<PathSl> read = PathSl.readMap(file, ring());
+        final PathSl map = read.value();
+        assertNotNull(map, read::toString);
         assertEquals(2, map.size());
         assertEquals(1, map.sl(5, 6));
         assertEquals(2, map.sl(6, 5));
@@ -71,10 +72,10 @@ class PathSlTest
     {
         final Path file = dir.resolve("bad.map");
         Files.writeString(file, "5 6\n5 99 1\n5 6 16\n5 6 1\n5 6 0\nx 6 1\n");
-        final List<Diagnostic> findings = new ArrayList<>();
-        assertNull(PathSl.readMap(file, ring(), findings));
+        final Result<PathSl> read = PathSl.readMap(file, ring());
+        assertNull(read.value());
         final List<String> lines = new ArrayList<>();
-        for (final Diagnostic d : findings)
+        for (final Diagnostic d : read.diagnostics())
         {
             lines.add(d.toString());
         }

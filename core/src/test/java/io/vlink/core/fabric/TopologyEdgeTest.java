@@ -1,6 +1,8 @@
 package io.vlink.core.fabric;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
+import io.vlink.core.config.TextLines;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 
@@ -9,7 +11,6 @@ import java.util.stream.Collectors;
 
 import static io.vlink.core.fabric.TopologyFixtures.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,22 +94,22 @@ class TopologyEdgeTest
             "Hca 1 \"H\"\n[1] \"S\"[1] # lid 5 lmc 0 lid 3\n").orThrow();
         assertEquals(5, a.node("H").baseLid(1));
         // a lid inside the quoted description is neither
-        final TopologyReader.Result b = parse("Switch 4 \"S\" # base port 0 lid 3 lmc 0\n[1] \"H\"[1]\n\n" +
+        final Result<Topology> b = parse("Switch 4 \"S\" # base port 0 lid 3 lmc 0\n[1] \"H\"[1]\n\n" +
             "Hca 1 \"H\"\n[1] \"S\"[1] # lid 5 lmc 0 \"rack lid 9\" lid 3 4xHDR\n");
         assertEquals(List.of(), b.diagnostics());
-        assertEquals(5, b.topology().node("H").baseLid(1));
-        assertEquals(LineRate.HDR_4X, b.topology().node("H").link(1).rate());
+        assertEquals(5, b.value().node("H").baseLid(1));
+        assertEquals(LineRate.HDR_4X, b.value().node("H").link(1).rate());
         // a CA line whose only lid comes after the description gives the remote's, and the CA gets a free LID
-        final TopologyReader.Result c = parse("Switch 4 \"S\" # base port 0 lid 3 lmc 0\n[1] \"H\"[1]\n\n" +
+        final Result<Topology> c = parse("Switch 4 \"S\" # base port 0 lid 3 lmc 0\n[1] \"H\"[1]\n\n" +
             "Hca 1 \"H\"\n[1] \"S\"[1] # \"s\" lid 7\n");
         assertEquals(List.of("topo:5:22: warning: remote lid 7 contradicts \"S\"'s own record (lid 3); its own is used"),
             c.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList()));
-        assertEquals(1, c.topology().node("H").baseLid(1));
+        assertEquals(1, c.value().node("H").baseLid(1));
         // a switch's own LID in a CA header is ignored with a warning
-        final TopologyReader.Result d = parse("Hca 1 \"H\" # \"h\" base port 0 lid 9 lmc 0\n");
+        final Result<Topology> d = parse("Hca 1 \"H\" # \"h\" base port 0 lid 9 lmc 0\n");
         assertEquals(List.of("topo:1:17: warning: 'port 0 lid' is a switch's; ignored on Ca \"H\""),
             d.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList()));
-        assertEquals(0, d.topology().node("H").baseLid(0));
+        assertEquals(0, d.value().node("H").baseLid(0));
     }
 
     @Test
@@ -121,12 +122,12 @@ class TopologyEdgeTest
         assertEquals(LineRate.QDR_4X, t.node("G").link(1).rate(), "only the near end gives a speed");
         assertEquals(12, t.node("G").link(1).width());
         assertEquals(0, parse("Switch 4 \"S\"\n[1] \"H\"[1]\n\nHca 1 \"H\"\n[1] \"S\"[1]\n").orThrow().node("S").link(1).width());
-        final TopologyReader.Result differ = parse("Switch 4 \"S\"\n[1] \"H\"[1] # lid 2 4xEDR\n\n" +
+        final Result<Topology> differ = parse("Switch 4 \"S\"\n[1] \"H\"[1] # lid 2 4xEDR\n\n" +
             "Hca 1 \"H\"\n[1] \"S\"[1] # lid 2 lmc 0 \"s\" lid 1 4xHDR\n");
         assertEquals(List.of("topo:5:0: warning: speed differs from line 2's; line 2's is used").get(0).replace(":0:", ":"),
             differ.diagnostics().get(0).toString());
-        assertEquals(LineRate.EDR_4X, differ.topology().node("H").link(1).rate());
-        final TopologyReader.Result width = parse("Switch 4 \"S\"\n[1] \"H\"[1] # lid 2 4xEDR\n\n" +
+        assertEquals(LineRate.EDR_4X, differ.value().node("H").link(1).rate());
+        final Result<Topology> width = parse("Switch 4 \"S\"\n[1] \"H\"[1] # lid 2 4xEDR\n\n" +
             "Hca 1 \"H\"\n[1] \"S\"[1] # lid 2 lmc 0 \"s\" lid 1 12xEDR\n");
         assertEquals(1, width.diagnostics().size(), "same rate, other width: still a difference");
     }
@@ -143,6 +144,45 @@ class TopologyEdgeTest
     }
 
     @Test
+    void numbersTooLargeForAnIntAreReportedAsWritten()
+    {
+        assertEquals(List.of("topo:2:9: error: port 4294967296 is out of range 1..1 of \"H\""),
+            findings("Switch 4 \"S\"\n[1] \"H\"[4294967296]\n\nHca 1 \"H\"\n"));
+        assertEquals(List.of("topo:1:32: error: lid 9223372036854775808 is out of the unicast range 1..49151"),
+            findings("Switch 4 \"S\" # base port 0 lid 9223372036854775808 lmc 0\n"));
+        assertEquals(List.of("topo:1:32: error: lmc 4294967296 is out of range 0..7"),
+            findings("Switch 4 \"S\" # base port 0 lid 2 lmc 4294967296\n"));
+    }
+
+    @Test
+    void lfCrlfAndCrOnlyFilesReadAlike()
+    {
+        final String lf = TopologyReaderTest.IBNETDISCOVER;
+        final String expected = describe(parse(lf).orThrow());
+        for (final String ending : new String[] {"\r\n", "\r"})
+        {
+            final Result<Topology> other = parse(lf.replace("\n", ending));
+            assertEquals(List.of(), other.diagnostics(), ending::toString);
+            assertEquals(expected, describe(other.orThrow()));
+        }
+    }
+
+    private static String describe(final Topology t)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final Topology.Node node : t.nodes())
+        {
+            sb.append(node.id()).append(' ').append(node.guid());
+            for (int p = 0; p <= node.portCount(); p++)
+            {
+                sb.append(' ').append(node.baseLid(p)).append(null == node.link(p) ? "" : "+");
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
     void aRemotePortAboveTheRemotesCount()
     {
         assertEquals(List.of("topo:2:9: error: port 5 is out of range 1..1 of \"H\""),
@@ -154,7 +194,7 @@ class TopologyEdgeTest
     {
         assertEquals(List.of("topo:1:1: error: unknown line 'Switch'; a topology has node headers (Switch, Ca, Hca, Rt), " +
             "port lines '[P] \"REMOTE\"[Q]', GUID lines and '#' comments"), findings("Switch\n"));
-        final String comment = "#" + "c".repeat(TopologyReader.MAX_LINE_LENGTH - 1);
+        final String comment = "#" + "c".repeat(TextLines.MAX_LINE_BYTES - 1);
         assertTrue(parse("Switch 4 \"S\"\n" + comment + "\n").ok());
         assertEquals(List.of("topo: error: no node records; a topology has at least one 'Switch N \"ID\"' or 'Ca N \"ID\"' record"),
             findings("\n"));

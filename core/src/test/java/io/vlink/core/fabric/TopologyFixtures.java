@@ -1,5 +1,6 @@
 package io.vlink.core.fabric;
 
+import io.vlink.core.config.Result;
 import io.vlink.core.credit.LineRate;
 
 import java.io.IOException;
@@ -52,7 +53,7 @@ final class TopologyFixtures
         return TopologyReader.parse(name, text(name), LineRate.EDR_4X, lmc).orThrow();
     }
 
-    static TopologyReader.Result parse(final String text)
+    static Result<Topology> parse(final String text)
     {
         return TopologyReader.parse("topo", text, LineRate.EDR_4X);
     }

@@ -1,6 +1,8 @@
 package io.vlink.core.fabric;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
+import io.vlink.core.config.TextLines;
 import io.vlink.core.credit.LineRate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,7 +54,7 @@ class TopologyReaderTest
     @ValueSource(strings = {"net", "net.1", "net.2sw2path", "net.2sw2path4hca", "net.2sw2path4hca2port"})
     void everySampleIsReadWithoutFindings(final String name)
     {
-        final TopologyReader.Result result = TopologyReader.parse(name, TopologyFixtures.text(name), LineRate.EDR_4X);
+        final Result<Topology> result = TopologyReader.parse(name, TopologyFixtures.text(name), LineRate.EDR_4X);
         assertEquals(List.of(), result.diagnostics());
         assertTrue(result.ok());
     }
@@ -100,7 +102,7 @@ class TopologyReaderTest
         for (final String run : new String[]{"net.2sw2path4hca/minhop", "fattree-dbl/minhop-lmc1", "ring6/minhop"})
         {
             final String name = run + "/ibnetdiscover" + form + ".out";
-            final TopologyReader.Result result = TopologyReader.parse(name, TopologyFixtures.opensm(name), LineRate.EDR_4X);
+            final Result<Topology> result = TopologyReader.parse(name, TopologyFixtures.opensm(name), LineRate.EDR_4X);
             assertEquals(List.of(), result.diagnostics(), name);
             final Topology discovered = result.orThrow();
             final int lmc = run.contains("lmc1") ? 1 : 0;
@@ -170,7 +172,7 @@ class TopologyReaderTest
     @Test
     void ibnetdiscoverGroupedFormsWithChassisAndExternalPortNumbers()
     {
-        final TopologyReader.Result result = parse(String.join("\n",
+        final Result<Topology> result = parse(String.join("\n",
             "#",
             "# Topology file: generated on Fri Nov 27 16:37:08 2026",
             "",
@@ -204,7 +206,7 @@ class TopologyReaderTest
     @Test
     void ibnetdiscoverOutputWithLidsGuidsAndSpeeds()
     {
-        final TopologyReader.Result result = parse(IBNETDISCOVER);
+        final Result<Topology> result = parse(IBNETDISCOVER);
         assertEquals(List.of(), result.diagnostics());
         final Topology t = result.orThrow();
         final Topology.Node sw = t.node("S-0002c902004a5ad8");
@@ -250,7 +252,7 @@ class TopologyReaderTest
         """)
     void damagedFilesGiveTheRightErrorAtTheRightPlace(final String what, final String text, final String expected)
     {
-        final TopologyReader.Result result = parse(text.strip().replace("\\n", "\n"));
+        final Result<Topology> result = parse(text.strip().replace("\\n", "\n"));
         assertFalse(result.ok(), what);
         final String first = result.diagnostics().stream().filter(Diagnostic::isError).findFirst().orElseThrow().toString();
         assertTrue(first.startsWith(expected.strip()), what + ": " + first);
@@ -259,36 +261,38 @@ class TopologyReaderTest
     @Test
     void everyErrorInOnePass()
     {
-        final TopologyReader.Result result = parse(
+        final Result<Topology> result = parse(
             "Switch 4 \"S\"\n[1] \"X\"[1]\n[9] \"H\"[1]\nbogus\n\nHca 1 \"H\"\n[1] \"S\"[2]\n");
         final List<Integer> lines = result.diagnostics().stream().map(Diagnostic::line).collect(Collectors.toList());
         assertEquals(List.of(2, 3, 4, 7), lines, result.diagnostics().toString());
-        assertNull(result.topology(), "nothing of a refused topology is returned");
+        assertNull(result.value(), "nothing of a refused topology is returned");
     }
 
     @Test
     void aRemoteLidThatContradictsTheRemotesOwnRecordIsAWarning()
     {
-        final TopologyReader.Result result = parse(
+        final Result<Topology> result = parse(
             "Switch 4 \"S\" # \"s\" base port 0 lid 3 lmc 0\n[1] \"H\"[1] # \"h\" lid 7 4xEDR\n\n" +
             "Hca 1 \"H\"\n[1] \"S\"[1] # lid 5 lmc 0 \"s\" lid 3 4xEDR\n");
         assertTrue(result.ok());
         assertEquals(List.of("topo:2:22: warning: remote lid 7 contradicts \"H\"'s own record (lid 5); its own is used"),
             result.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList()));
-        assertEquals(5, result.topology().node("H").baseLid(1));
+        assertEquals(5, result.value().node("H").baseLid(1));
     }
 
     @Test
     void controlBytesAndLongLinesAreQuotedSafely()
     {
-        final TopologyReader.Result result = parse("\u001b[31m" + "x".repeat(200) + "\u0007\n");
+        final Result<Topology> result = parse("\u001b[31m" + "x".repeat(200) + "\u0007\n");
         final String message = result.diagnostics().get(0).message();
         assertFalse(message.contains("\u001b"), message);
         assertTrue(message.contains("\\x1b"), message);
         assertTrue(message.length() < 260, message);
-        final TopologyReader.Result longLine = parse("#" + "y".repeat(TopologyReader.MAX_LINE_LENGTH + 1) + "\n");
-        assertEquals("topo:1:4097: error: line longer than 4096 characters", longLine.diagnostics().get(0).toString()
-            .substring(0, "topo:1:4097: error: line longer than 4096 characters".length()));
+        final Result<Topology> longLine = parse("#" + "y".repeat(TextLines.MAX_LINE_BYTES + 1) + "\n");
+        assertTrue(longLine.stopped());
+        assertEquals(List.of("topo:1:4097: error: line longer than 4096 bytes, the most vlink reads (files up to " +
+            "67108864 bytes): check that this is the file you meant"), longLine.diagnostics().stream()
+            .map(Object::toString).collect(Collectors.toList()));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.vlink.core.fuzz;
 import io.vlink.core.arb.Scenario;
 import io.vlink.core.arb.SimulatedPort;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -26,10 +27,10 @@ class FoundByFuzzingTest
     @Test
     void twoBillionPacketsWithAGrantLimitRunInConstantMemory()
     {
-        final Scenario.Parsed parsed = Scenario.parse("huge.txt", List.of("packets 0 64 2147483647", "grants 3"));
+        final Result<Scenario> parsed = Scenario.parse("huge.txt", List.of("packets 0 64 2147483647", "grants 3"));
         assertEquals(List.of(), parsed.diagnostics());
         final List<String> out = new ArrayList<>();
-        parsed.scenario().run(out::add);
+        parsed.value().run(out::add);
         assertEquals(List.of(
             "grant 1 vl=0 bytes=64 from=high",
             "grant 2 vl=0 bytes=64 from=high",
@@ -54,8 +55,8 @@ class FoundByFuzzingTest
     @Test
     void twoBillionPacketsWithoutAGrantLimitAreRefusedAtTheirCount()
     {
-        final Scenario.Parsed parsed = Scenario.parse("huge.txt", List.of("data_vls 1", "packets 0 64 2147483647"));
-        assertNull(parsed.scenario());
+        final Result<Scenario> parsed = Scenario.parse("huge.txt", List.of("data_vls 1", "packets 0 64 2147483647"));
+        assertNull(parsed.value());
         final Diagnostic d = single(parsed);
         assertEquals(2, d.line());
         assertEquals(14, d.column());
@@ -67,8 +68,8 @@ class FoundByFuzzingTest
     @Test
     void anArrivalTwoBillionSlotsAwayIsRefusedAtItsSlot()
     {
-        final Scenario.Parsed parsed = Scenario.parse("late.txt", List.of("smp 8 1 before 2147483647"));
-        assertNull(parsed.scenario());
+        final Result<Scenario> parsed = Scenario.parse("late.txt", List.of("smp 8 1 before 2147483647"));
+        assertNull(parsed.value());
         final Diagnostic d = single(parsed);
         assertEquals(1, d.line());
         assertEquals(16, d.column());
@@ -77,16 +78,16 @@ class FoundByFuzzingTest
     @Test
     void theLimitItselfIsAccepted()
     {
-        final Scenario.Parsed atLimit = Scenario.parse("limit.txt", List.of(
+        final Result<Scenario> atLimit = Scenario.parse("limit.txt", List.of(
             "packets 0 64 999990", "fcp 5 before 6", "grants 2147483647"));
-        assertNotNull(atLimit.scenario(), atLimit.diagnostics()::toString);
-        final Scenario.Parsed over = Scenario.parse("limit.txt", List.of("packets 0 64 999990", "fcp 5 before 7"));
-        assertNull(over.scenario());
+        assertNotNull(atLimit.value(), atLimit.diagnostics()::toString);
+        final Result<Scenario> over = Scenario.parse("limit.txt", List.of("packets 0 64 999990", "fcp 5 before 7"));
+        assertNull(over.value());
         assertEquals(2, single(over).line());
         assertEquals(14, single(over).column());
     }
 
-    private static Diagnostic single(final Scenario.Parsed parsed)
+    private static Diagnostic single(final Result<Scenario> parsed)
     {
         final List<Diagnostic> errors = parsed.diagnostics().stream().filter(Diagnostic::isError).toList();
         assertEquals(1, errors.size(), errors::toString);

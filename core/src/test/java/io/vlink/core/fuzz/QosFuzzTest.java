@@ -2,6 +2,7 @@ package io.vlink.core.fuzz;
 
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import io.vlink.core.qos.LowBurst;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Fuzzes the strict {@code opensm.conf} reader with mutated real OpenSM files and arbitrary bytes: the outcome is
- * a {@link QosReader.Result} (or a {@link ConfigException} from {@code orThrow()}), never another exception, and
+ * a {@link Result<QosConfig>} (or a {@link ConfigException} from {@code orThrow()}), never another exception, and
  * every diagnostic points inside the file: a line from 1 to the last (0 for findings about OpenSM's defaults) and
  * a column inside that line, or 0 for the whole line.
  */
@@ -81,7 +82,7 @@ class QosFuzzTest
         final PortType portType = PortType.values()[mutator.random().nextInt(PortType.values().length)];
         final boolean strict = mutator.random().nextBoolean();
 
-        final QosReader.Result result;
+        final Result<QosConfig> result;
         try
         {
             result = QosConfig.read(file, portType, strict);
@@ -98,7 +99,7 @@ class QosFuzzTest
             .peerVlCap(vls[mutator.random().nextInt(vls.length)])
             .caps(1 + mutator.random().nextInt(QosPort.MAX_CAP), 1 + mutator.random().nextInt(QosPort.MAX_CAP));
         final QosReader.Mode mode = mutator.random().nextBoolean() ? QosReader.Mode.CHECK : QosReader.Mode.APPLY;
-        final QosReader.Result checked;
+        final Result<QosConfig> checked;
         try
         {
             checked = QosConfig.read(file, portType, port, mode, strict);
@@ -116,24 +117,24 @@ class QosFuzzTest
             reader.line(i + 1, lines.get(i));
         }
         final int[] overrides = {0, 1, 2, 4, 8, 15};
-        final QosReader.Result fed = reader.finish(portType, overrides[mutator.random().nextInt(overrides.length)],
+        final Result<QosConfig> fed = reader.finish(portType, overrides[mutator.random().nextInt(overrides.length)],
             mutator.random().nextBoolean() ? LowBurst.WEIGHT : LowBurst.PACKET, strict);
         checkResult(fed, "scenario", lines, input);
     }
 
-    static void checkResult(final QosReader.Result result, final String file, final List<String> lines, final String input)
+    static void checkResult(final Result<QosConfig> result, final String file, final List<String> lines, final String input)
     {
         assertNotNull(result, input);
         final boolean errors = result.diagnostics().stream().anyMatch(Diagnostic::isError);
         assertEquals(!errors, result.ok(), input);
         if (result.ok())
         {
-            assertNotNull(result.config(), input);
-            assertEquals(result.config(), result.orThrow(), input);
+            assertNotNull(result.value(), input);
+            assertEquals(result.value(), result.orThrow(), input);
         }
         else
         {
-            assertNull(result.config(), input);
+            assertNull(result.value(), input);
             final ConfigException ex = assertThrows(ConfigException.class, result::orThrow, input);
             assertEquals(result.diagnostics(), ex.diagnostics(), input);
         }

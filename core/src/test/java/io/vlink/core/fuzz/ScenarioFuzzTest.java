@@ -2,6 +2,7 @@ package io.vlink.core.fuzz;
 
 import io.vlink.core.arb.Scenario;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
@@ -41,7 +42,7 @@ class ScenarioFuzzTest
     static void parseAndRun(final byte[] bytes, final String input)
     {
         final List<String> lines = Fuzz.lines(bytes);
-        final Scenario.Parsed parsed;
+        final Result<Scenario> parsed;
         try
         {
             parsed = Scenario.parse("scenario.txt", lines);
@@ -57,11 +58,11 @@ class ScenarioFuzzTest
             Fuzz.checkLocation(d, "scenario.txt", lines, input);
             errors |= d.isError();
         }
-        assertEquals(errors, parsed.scenario() == null, input);
-        if (parsed.scenario() != null)
+        assertEquals(errors, parsed.value() == null, input);
+        if (parsed.value() != null)
         {
             final long[] printed = new long[1];
-            parsed.scenario().run(line ->
+            parsed.value().run(line ->
             {
                 // a slot line each slot; a drop line per traffic line and a share line per VL besides
                 if (++printed[0] > Scenario.MAX_SLOTS + lines.size() + 16)

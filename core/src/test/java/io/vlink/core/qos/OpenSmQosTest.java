@@ -1,6 +1,7 @@
 package io.vlink.core.qos;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,7 +38,7 @@ class OpenSmQosTest
         }
     }
 
-    private static QosReader.Result read(final String name, final PortType type, final QosReader.Mode mode)
+    private static Result<QosConfig> read(final String name, final PortType type, final QosReader.Mode mode)
     {
         final QosReader reader = new QosReader(name + ".conf");
         final String[] lines = resource(name + ".conf").split("\n", -1);
@@ -93,7 +94,7 @@ class OpenSmQosTest
     @Test
     void aSpaceBeforeAColonShiftsTheTableAsOpenSmReadsIt()
     {
-        final QosReader.Result result = read("spacing", PortType.CA, QosReader.Mode.APPLY);
+        final Result<QosConfig> result = read("spacing", PortType.CA, QosReader.Mode.APPLY);
         assertEquals("0:0,0:1,1:2,2:3,4:0,0:0,0:0,0:0", result.orThrow().low().toString());
         final Diagnostic d = result.diagnostics().get(0);
         assertEquals("spacing.conf:2:18: warning: qos_ca_vlarb_low: OpenSM does not read this list as written (a " +

@@ -1,6 +1,7 @@
 package io.vlink.core.qos;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class OpenSmReadingEdgesTest
 {
-    private static QosReader.Result read(final String text, final QosPort port, final QosReader.Mode mode)
+    private static Result<QosConfig> read(final String text, final QosPort port, final QosReader.Mode mode)
     {
         final QosReader reader = new QosReader("t.conf");
         final String[] lines = text.split("\n", -1);

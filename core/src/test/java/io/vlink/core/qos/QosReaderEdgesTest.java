@@ -1,6 +1,7 @@
 package io.vlink.core.qos;
 
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,17 +30,17 @@ class QosReaderEdgesTest
     private static final String FOUR_VLS = "qos TRUE\nmax_op_vls 3\nqos_vlarb_high 0:4,1:4,2:4,3:4\n" +
         "qos_vlarb_low 0:4,1:4,2:4,3:4\nqos_sl2vl 0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3\n";
 
-    private static List<String> errors(final QosReader.Result result)
+    private static List<String> errors(final Result<QosConfig> result)
     {
         return result.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::toString).toList();
     }
 
-    private static List<String> warnings(final QosReader.Result result)
+    private static List<String> warnings(final Result<QosConfig> result)
     {
         return result.diagnostics().stream().filter(d -> !d.isError()).map(Diagnostic::toString).toList();
     }
 
-    private static QosReader.Result check(final String text)
+    private static Result<QosConfig> check(final String text)
     {
         return QosReaderTest.readText(text, QosReader.Mode.CHECK);
     }
@@ -126,7 +127,7 @@ class QosReaderEdgesTest
     @Test
     void aSingleVlPortGetsEveryEntryOnVl0()
     {
-        final QosReader.Result result = QosReaderTest.readText(
+        final Result<QosConfig> result = QosReaderTest.readText(
             "max_op_vls 1\nqos_vlarb_high 4:10\nqos_vlarb_low 1:5\nqos_sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0");
         assertEquals("0:10,0:0,0:0,0:0,0:0,0:0,0:0,0:0", result.orThrow().high().toString());
         assertEquals("0:5,0:0,0:0,0:0,0:0,0:0,0:0,0:0", result.orThrow().low().toString());
@@ -155,7 +156,7 @@ class QosReaderEdgesTest
         }
         final QosReader reader = new QosReader("t.conf");
         reader.line(1, forty.toString());
-        final QosReader.Result result = reader.finish(PortType.CA, QosPort.vlink().caps(64, 64), QosReader.Mode.APPLY,
+        final Result<QosConfig> result = reader.finish(PortType.CA, QosPort.vlink().caps(64, 64), QosReader.Mode.APPLY,
             LowBurst.WEIGHT, false);
         final VlArbTable low = result.orThrow().low();
         assertEquals(64, low.size());
@@ -208,7 +209,7 @@ class QosReaderEdgesTest
     void diagnosticsComeInFileOrder()
     {
         // the short SL map (line 6) is checked after the high table (line 7)
-        final QosReader.Result result = check(FOUR_VLS + "qos_sl2vl 0,1,2,3\nqos_vlarb_high 4:10,0:5,1:4,2:4,3:4");
+        final Result<QosConfig> result = check(FOUR_VLS + "qos_sl2vl 0,1,2,3\nqos_vlarb_high 4:10,0:5,1:4,2:4,3:4");
         final List<Diagnostic> diagnostics = result.diagnostics();
         assertEquals(2, diagnostics.size(), diagnostics.toString());
         assertEquals(6, diagnostics.get(0).line());

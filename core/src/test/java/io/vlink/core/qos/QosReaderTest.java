@@ -2,6 +2,7 @@ package io.vlink.core.qos;
 
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Result;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,22 +39,22 @@ class QosReaderTest
         }
     }
 
-    private static QosReader.Result read(final String name, final PortType type)
+    private static Result<QosConfig> read(final String name, final PortType type)
     {
         return QosConfig.read(resource("opensm/" + name), type, false);
     }
 
-    private static List<String> messages(final QosReader.Result result)
+    private static List<String> messages(final Result<QosConfig> result)
     {
         return result.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList());
     }
 
-    static QosReader.Result readText(final String text)
+    static Result<QosConfig> readText(final String text)
     {
         return readText(text, QosReader.Mode.APPLY);
     }
 
-    static QosReader.Result readText(final String text, final QosReader.Mode mode)
+    static Result<QosConfig> readText(final String text, final QosReader.Mode mode)
     {
         final QosReader reader = new QosReader("t.conf");
         final String[] lines = text.split("\n", -1);
@@ -70,7 +71,7 @@ class QosReaderTest
         return readText("qos_vlarb_low " + text).orThrow().low().toString();
     }
 
-    private static List<String> errors(final QosReader.Result result)
+    private static List<String> errors(final Result<QosConfig> result)
     {
         return result.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::toString).toList();
     }
@@ -80,8 +81,8 @@ class QosReaderTest
     {
         for (final PortType type : new PortType[] {PortType.CA, PortType.SWE})
         {
-            final QosReader.Result result = read("opensm-doc_opensm.conf_qos-example-highlimit6.conf", type);
-            final QosConfig config = result.config();
+            final Result<QosConfig> result = read("opensm-doc_opensm.conf_qos-example-highlimit6.conf", type);
+            final QosConfig config = result.value();
             assertEquals(15, config.dataVls());
             assertEquals(6, config.highLimit());
             assertEquals("0:4,0:0,0:0,0:0,0:0,0:0,0:0,0:0", config.high().toString(), "a table of 8 entries");
@@ -105,10 +106,10 @@ class QosReaderTest
     {
         final Path file = resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf");
         final QosPort eight = QosPort.vlink().vlCap(8);
-        final QosReader.Result apply = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.APPLY, false);
+        final Result<QosConfig> apply = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.APPLY, false);
         assertEquals(8, apply.orThrow().dataVls());
         assertEquals(0, apply.orThrow().sl2vl(8), "SL8 -> VL8 is programmed VL 8 & 7 = 0");
-        final QosReader.Result check = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.CHECK, false);
+        final Result<QosConfig> check = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.CHECK, false);
         assertEquals(List.of(file + ":5:30: error: qos_ca_sl2vl: the port operates 8 data VLs (VL0-7) and OpenSM " +
             "masks every VL but 15 to them: it programs SL8->VL8 as VL0, SL9->VL9 as VL1, SL10->VL10 as VL2, " +
             "SL11->VL11 as VL3, SL12->VL12 as VL4, SL13->VL13 as VL5, SL14->VL14 as VL6; map the SLs to VLs below 8 " +
@@ -118,9 +119,9 @@ class QosReaderTest
     @Test
     void highLimit6ExampleHasNothingForSw0SoOpenSmDefaultsApply()
     {
-        final QosReader.Result result = read("opensm-doc_opensm.conf_qos-example-highlimit6.conf", PortType.SW0);
-        assertEquals("0:4,1:0,2:0,3:0,4:0,5:0,6:0,7:0", result.config().high().toString());
-        assertEquals("0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4", result.config().low().toString());
+        final Result<QosConfig> result = read("opensm-doc_opensm.conf_qos-example-highlimit6.conf", PortType.SW0);
+        assertEquals("0:4,1:0,2:0,3:0,4:0,5:0,6:0,7:0", result.value().high().toString());
+        assertEquals("0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4", result.value().low().toString());
         assertEquals(1, messages(result).size(), "OpenSM's defaults, on a file's silence, are not the file's: only " +
             "the missing 'qos TRUE' is noted: " + messages(result));
     }
@@ -128,10 +129,10 @@ class QosReaderTest
     @Test
     void strictModeRefusesWhatOnlyWarned()
     {
-        final QosReader.Result result = QosConfig.read(
+        final Result<QosConfig> result = QosConfig.read(
             resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf"), PortType.CA, true);
         assertFalse(result.ok());
-        assertNull(result.config());
+        assertNull(result.value());
         assertTrue(result.diagnostics().get(0).isError());
         final ConfigException ex = assertThrows(ConfigException.class, result::orThrow);
         assertTrue(ex.getMessage().contains(":4:18: error: data VLs 4, 8"), ex.getMessage());
@@ -148,8 +149,8 @@ class QosReaderTest
         final QosConfig defaults = readText("qos TRUE").orThrow();
         for (final PortType type : new PortType[] {PortType.CA, PortType.SWE, PortType.SW0, PortType.RTR})
         {
-            final QosReader.Result result = read(name, type);
-            assertEquals(defaults, result.config(), name + " " + type);
+            final Result<QosConfig> result = read(name, type);
+            assertEquals(defaults, result.value(), name + " " + type);
             assertTrue(result.diagnostics().stream().noneMatch(Diagnostic::isError), name + " " + type);
         }
     }
@@ -171,19 +172,19 @@ class QosReaderTest
     void qosConfigTxtExamples()
     {
         final Path file = resource("opensm/opensm-doc_qos-config.txt_examples.conf");
-        final QosReader.Result ca = read("opensm-doc_qos-config.txt_examples.conf", PortType.CA);
+        final Result<QosConfig> ca = read("opensm-doc_qos-config.txt_examples.conf", PortType.CA);
         assertTrue(messages(ca).contains(file + ":2:14: warning: qos_ca_sl2vl lists 10 VLs: SL10..SL15 map to VL0 " +
             "(OpenSM reads the missing values as 0); list all 16 SLs to say what you mean"), messages(ca)::toString);
         final int[] expected = {0, 1, 2, 3, 5, 5, 5, 12, 12, 0, 0, 0, 0, 0, 0, 0};
         for (int sl = 0; sl < 16; sl++)
         {
-            assertEquals(expected[sl], ca.config().sl2vl(sl), "SL" + sl);
+            assertEquals(expected[sl], ca.value().sl2vl(sl), "SL" + sl);
         }
         assertFalse(QosConfig.read(file, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false).ok());
 
         // qos_sw0_max_vls 2: OpenSM does not use it; the port operates 15 VLs
-        final QosReader.Result sw0 = read("opensm-doc_qos-config.txt_examples.conf", PortType.SW0);
-        assertEquals(15, sw0.config().dataVls());
+        final Result<QosConfig> sw0 = read("opensm-doc_qos-config.txt_examples.conf", PortType.SW0);
+        assertEquals(15, sw0.value().dataVls());
         assertTrue(messages(sw0).stream().anyMatch(m -> m.contains(":1:17: warning: qos_sw0_max_vls 2: OpenSM does " +
             "not use qos_*max_vls; the port operates 15 data VLs (VL0-14)")), messages(sw0)::toString);
     }
@@ -191,8 +192,8 @@ class QosReaderTest
     @Test
     void ncclExampleWarnsAboutTheUnboundedLimitAndTheShortSl2vl()
     {
-        final QosReader.Result result = read("nccl-docs_communicators_qos_example.conf", PortType.CA);
-        final QosConfig config = result.config();
+        final Result<QosConfig> result = read("nccl-docs_communicators_qos_example.conf", PortType.CA);
+        final QosConfig config = result.value();
         assertEquals(2, config.dataVls(), "max_op_vls 2");
         assertEquals(255, config.highLimit());
         assertEquals("1:4,0:0,0:0,0:0,0:0,0:0,0:0,0:0", config.high().toString());
@@ -207,8 +208,8 @@ class QosReaderTest
     @Test
     void hpcAdvisoryCouncilExampleAcceptsSpacesAfterCommasAsOpenSmDoes()
     {
-        final QosReader.Result result = read("hpcadvisorycouncil-wiki_qos-example.conf", PortType.CA);
-        final QosConfig config = result.config();
+        final Result<QosConfig> result = read("hpcadvisorycouncil-wiki_qos-example.conf", PortType.CA);
+        final QosConfig config = result.value();
         assertEquals(15, config.dataVls(), "OpenSM does not use qos_max_vls 4");
         assertEquals("1:192,2:128,3:64,0:0,0:0,0:0,0:0,0:0", config.high().toString(), "strtoul skips the spaces");
         assertEquals("0:64,0:0,0:0,0:0,0:0,0:0,0:0,0:0", config.low().toString());
@@ -221,10 +222,10 @@ class QosReaderTest
     {
         for (final PortType type : PortType.values())
         {
-            final QosReader.Result result = read("mlnx-opensm-5.21_opensm_full.conf", type);
+            final Result<QosConfig> result = read("mlnx-opensm-5.21_opensm_full.conf", type);
             assertTrue(result.ok(), () -> messages(result).toString());
-            assertEquals(2, result.config().dataVls(), "max_op_vls 2");
-            assertEquals("0:0,1:4,0:4,1:4,0:4,1:4,0:4,1:4", result.config().low().toString(), "masked as OpenSM does");
+            assertEquals(2, result.value().dataVls(), "max_op_vls 2");
+            assertEquals("0:0,1:4,0:4,1:4,0:4,1:4,0:4,1:4", result.value().low().toString(), "masked as OpenSM does");
             final List<String> warnings = messages(result);
             assertEquals(2, warnings.size(), warnings::toString);
             assertTrue(warnings.get(0).contains("the default vlarb_low"), warnings::toString);
@@ -244,7 +245,7 @@ class QosReaderTest
     void qosPolicyFilesAreRefusedAsWhatTheyAre(final String expectation)
     {
         final String[] parts = expectation.split(":");
-        final QosReader.Result result = read(parts[0], PortType.CA);
+        final Result<QosConfig> result = read(parts[0], PortType.CA);
         assertFalse(result.ok());
         assertEquals(1, result.diagnostics().size(), () -> messages(result).toString());
         final Diagnostic error = result.diagnostics().get(0);
@@ -261,7 +262,7 @@ class QosReaderTest
     {
         final Path path = resource("qos/damaged.conf");
         final List<String> lines = Files.readAllLines(path, StandardCharsets.ISO_8859_1);
-        final QosReader.Result result = QosConfig.read(path, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false);
+        final Result<QosConfig> result = QosConfig.read(path, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false);
         assertFalse(result.ok());
         // line -> the offending text the column must point at (its last occurrence on the line) and the message
         final Object[][] expected = {
@@ -302,7 +303,7 @@ class QosReaderTest
             assertTrue(d.message().startsWith((String)expected[i][2]), d::toString);
             assertTrue(d.toString().startsWith(path + ":" + line + ":" + column + ": error: "), d::toString);
         }
-        final QosReader.Result applied = QosConfig.read(path, PortType.CA, false);
+        final Result<QosConfig> applied = QosConfig.read(path, PortType.CA, false);
         assertTrue(applied.ok(), "OpenSM programs even this file: every mistake is a warning");
         for (final Diagnostic error : errors)
         {
@@ -314,7 +315,7 @@ class QosReaderTest
     @Test
     void laterLineWinsAndUnsetFormsFallBack()
     {
-        final QosReader.Result result = readText(String.join("\n",
+        final Result<QosConfig> result = readText(String.join("\n",
             "qos_high_limit 3",
             "qos_ca_high_limit 5",
             "qos_ca_high_limit -1      # unset again: falls back to qos_high_limit",
@@ -325,23 +326,23 @@ class QosReaderTest
             "qos_vlarb_low 0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4",
             "qos_sl2vl 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7"));
         assertEquals(List.of(), messages(result));
-        assertEquals(3, result.config().highLimit());
-        assertEquals(programmed("0:4"), result.config().high().toString());
-        assertEquals(8, result.config().dataVls());
+        assertEquals(3, result.value().highLimit());
+        assertEquals(programmed("0:4"), result.value().high().toString());
+        assertEquals(8, result.value().dataVls());
     }
 
     @Test
     void typedOptionOverridesGenericFieldByFieldAndAnOutOfRangeLimitFallsBackAsInOpenSm()
     {
-        final QosReader.Result result = readText(String.join("\n",
+        final Result<QosConfig> result = readText(String.join("\n",
             "qos_high_limit 3",
             "qos_ca_vlarb_high 1:4",
             "qos_vlarb_high 0:4",
             "max_op_vls 3"));
-        assertEquals(3, result.config().highLimit());
-        assertEquals(programmed("1:4"), result.config().high().toString());
-        assertEquals(4, result.config().dataVls());
-        final QosReader.Result fallBack = readText("qos_high_limit 3\nqos_ca_high_limit 300");
+        assertEquals(3, result.value().highLimit());
+        assertEquals(programmed("1:4"), result.value().high().toString());
+        assertEquals(4, result.value().dataVls());
+        final Result<QosConfig> fallBack = readText("qos_high_limit 3\nqos_ca_high_limit 300");
         assertEquals(3, fallBack.orThrow().highLimit(), "OpenSM unsets 300 and takes qos_high_limit");
         assertEquals(List.of("t.conf:2:19: warning: qos_ca_high_limit: 300 is out of range: write 0..255 (4 KB " +
             "units; 255 = unbounded, 0 = one packet), or a negative number to leave it unset (OpenSM leaves it unset " +
@@ -351,7 +352,7 @@ class QosReaderTest
     @Test
     void maskedEntriesAndDroppedSlsAreReportedWithColumns()
     {
-        final QosReader.Result result = readText(String.join("\n",
+        final Result<QosConfig> result = readText(String.join("\n",
             "max_op_vls 2",
             "qos_ca_vlarb_high 0:4,5:8,1:0,7:1",
             "qos_ca_vlarb_low 1:4",
@@ -361,7 +362,7 @@ class QosReaderTest
         assertEquals("t.conf:2:23: warning: qos_ca_vlarb_high: the port operates 2 data VLs (VL0-1) and OpenSM masks " +
             "every VL to them: it programs 5:8 as 1:8, 7:1 as 1:1; use VLs below 2 (or allow more with max_op_vls)",
             d.get(0).toString());
-        assertEquals("0:4,1:8,1:0,1:1,0:0,0:0,0:0,0:0", result.config().high().toString());
+        assertEquals("0:4,1:8,1:0,1:1,0:0,0:0,0:0,0:0", result.value().high().toString());
         assertEquals(4, d.get(1).line());
         assertEquals(44, d.get(1).column());
         assertTrue(d.get(1).message().startsWith("qos_ca_sl2vl maps SL15->VL15"), d.get(1)::toString);
@@ -371,7 +372,7 @@ class QosReaderTest
     @Test
     void nonQosKeysAreIgnoredAndAcceptedQosKeysAreNotUsed()
     {
-        final QosReader.Result result = readText(String.join("\n",
+        final Result<QosConfig> result = readText(String.join("\n",
             "routing_engine ftree",
             "weird=stuff",
             "qos TRUE",
@@ -379,13 +380,13 @@ class QosReaderTest
             "qos_config_vl_enabled FALSE",
             "max_op_vls_ca 3"));
         assertEquals(List.of(), messages(result));
-        assertEquals(readText("").config(), result.config());
+        assertEquals(readText("").value(), result.value());
     }
 
     @Test
     void missingFileIsAnError()
     {
-        final QosReader.Result result = QosConfig.read(Path.of("no/such/opensm.conf"), PortType.CA, false);
+        final Result<QosConfig> result = QosConfig.read(Path.of("no/such/opensm.conf"), PortType.CA, false);
         assertFalse(result.ok());
         assertEquals(List.of("no/such/opensm.conf: error: cannot read: no such file"),
             result.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList()));

@@ -2,9 +2,12 @@ package io.vlink.nic.link;
 
 import io.vlink.core.config.ConfigException;
 import io.vlink.core.config.Diagnostic;
+import io.vlink.core.config.Findings;
+import io.vlink.core.config.LineReader;
+import io.vlink.core.config.Result;
+import io.vlink.core.config.TextLines;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -61,7 +64,6 @@ public final class LinkKey
     public static LinkKey read(final Path file)
     {
         final String name = file.toString();
-        final byte[] bytes;
         try
         {
             if (Files.isDirectory(file))
@@ -85,13 +87,13 @@ public final class LinkKey
             {
                 // not a POSIX file system: nothing to check
             }
-            bytes = Files.readAllBytes(file);
         }
         catch (final IOException ex)
         {
             throw new ConfigException(Diagnostic.cannotRead(name, ex));
         }
-        return parse(name, new String(bytes, StandardCharsets.US_ASCII));
+        // a pipe or a device has no size to check first: the reading stops at the limit
+        return TextLines.read(file, MAX_FILE_BYTES, MAX_FILE_BYTES, new KeyReader(name)).orThrow();
     }
 
     /**
@@ -102,40 +104,84 @@ public final class LinkKey
      */
     public static LinkKey parse(final String name, final String text)
     {
-        final String[] lines = text.split("\n", -1);
-        LinkKey key = null;
-        for (int i = 0; i < lines.length; i++)
+        return TextLines.parse(name, text, new KeyReader(name)).orThrow();
+    }
+
+    /**
+     * A reader to feed any source of lines through {@link TextLines} (a stream, a pipe), as {@link #read(Path)} reads
+     * a file once its permissions are checked.
+     *
+     * @param name the name findings are reported against.
+     * @return a fresh reader of one key file.
+     */
+    public static LineReader<LinkKey> reader(final String name)
+    {
+        return new KeyReader(name);
+    }
+
+    /** One key line among blank and {@code #} comment lines; the first mistake is the finding. */
+    private static final class KeyReader implements LineReader<LinkKey>
+    {
+        private final String name;
+        private LinkKey key;
+        private Diagnostic error;
+
+        KeyReader(final String name)
         {
-            final String line = lines[i].strip();
-            if (line.isEmpty() || line.startsWith("#"))
+            this.name = name;
+        }
+
+        @Override
+        public void line(final int number, final String text)
+        {
+            final String line = text.strip();
+            if (null != error || line.isEmpty() || line.startsWith("#"))
             {
-                continue;
+                return;
             }
-            final int column = lines[i].indexOf(line.charAt(0)) + 1;
+            final int column = text.indexOf(line.charAt(0)) + 1;
             if (null != key)
             {
-                throw error(name, i + 1, column, "a second key; a key file holds one key of 32 hex digits");
+                error = finding(number, column, "a second key; a key file holds one key of 32 hex digits");
+                return;
             }
             if (line.length() != 32)
             {
-                throw error(name, i + 1, column, "a key is 32 hex digits (128 bits), this line has " +
-                    Math.min(line.length(), 9_999) + " characters; make one with: head -c 16 /dev/urandom | xxd -p -c 32");
+                error = finding(number, column, "a key is 32 hex digits (128 bits), this line has " + line.length() +
+                    " characters; make one with: head -c 16 /dev/urandom | xxd -p -c 32");
+                return;
             }
             for (int c = 0; c < line.length(); c++)
             {
-                if (Character.digit(line.charAt(c), 16) < 0)
+                if (!HexFormat.isHexDigit(line.charAt(c)))
                 {
-                    throw error(name, i + 1, column + c, "not a hex digit; a key is 32 hex digits (0-9, a-f)");
+                    error = finding(number, column + c, "not a hex digit; a key is 32 hex digits (0-9, a-f)");
+                    return;
                 }
             }
             final byte[] raw = HexFormat.of().parseHex(line);
             key = new LinkKey(le(raw, 0), le(raw, 8));
         }
-        if (null == key)
+
+        @Override
+        public Result<LinkKey> finish()
         {
-            throw error(name, 0, 0, "no key; a key file holds 32 hex digits on one line");
+            final Findings findings = new Findings();
+            if (null != error)
+            {
+                findings.add(error);
+            }
+            else if (null == key)
+            {
+                findings.add(finding(0, 0, "no key; a key file holds 32 hex digits on one line"));
+            }
+            return Result.of(key, findings);
         }
-        return key;
+
+        private Diagnostic finding(final int line, final int column, final String message)
+        {
+            return new Diagnostic(name, line, column, Diagnostic.Severity.ERROR, message);
+        }
     }
 
     /**

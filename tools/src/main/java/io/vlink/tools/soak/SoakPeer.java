@@ -8,10 +8,10 @@ import org.agrona.IoUtil;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +33,8 @@ final class SoakPeer implements WireCounts, AutoCloseable
     static final String SHM_SUFFIX = ".shm";
     static final String PEER_SUFFIX = ".peer";
 
+    /** How much of the end of the peer's stderr is read for its last words. */
+    private static final int ERROR_TAIL_BYTES = 64 * 1024;
     private static final long ALIVE_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long ANSWER_DEADLINE_NS = TimeUnit.SECONDS.toNanos(15);
     private static final long EXIT_DEADLINE_MS = 5_000;
@@ -240,21 +242,29 @@ final class SoakPeer implements WireCounts, AutoCloseable
             (said.isEmpty() ? "" : "; its last words: " + said);
     }
 
+    /**
+     * @return the peer's last non-blank line on stderr, read from the last {@value #ERROR_TAIL_BYTES} bytes of its
+     * file (a peer that wrote gigabytes costs no more).
+     */
     private String lastErrorLine()
     {
-        try
+        try (RandomAccessFile in = new RandomAccessFile(errFile, "r"))
         {
-            final List<String> lines = Files.readAllLines(errFile.toPath(), StandardCharsets.UTF_8);
-            for (int i = lines.size() - 1; i >= 0; i--)
+            final long length = in.length();
+            final byte[] tail = new byte[(int)Math.min(length, ERROR_TAIL_BYTES)];
+            in.seek(length - tail.length);
+            in.readFully(tail);
+            final String[] lines = new String(tail, StandardCharsets.UTF_8).split("\\R");
+            for (int i = lines.length - 1; i >= 0; i--)
             {
-                if (!lines.get(i).isBlank())
+                if (!lines[i].isBlank())
                 {
-                    return lines.get(i).strip();
+                    return lines[i].strip();
                 }
             }
             return "";
         }
-        catch (final IOException | UncheckedIOException ex)
+        catch (final IOException ex)
         {
             return "";
         }

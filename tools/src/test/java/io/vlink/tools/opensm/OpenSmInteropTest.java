@@ -1,5 +1,6 @@
 package io.vlink.tools.opensm;
 
+import io.vlink.core.config.Result;
 import io.vlink.core.credit.LineRate;
 import io.vlink.core.fabric.LftReader;
 import io.vlink.core.fabric.MinHopRouting;
@@ -122,7 +123,7 @@ class OpenSmInteropTest
             for (final String form : forms)
             {
                 final String text = form.isEmpty() ? tools.diag("ibnetdiscover") : tools.diag("ibnetdiscover", form);
-                final TopologyReader.Result read = TopologyReader.parse("ibnetdiscover" + form, text, LineRate.EDR_4X);
+                final Result<Topology> read = TopologyReader.parse("ibnetdiscover" + form, text, LineRate.EDR_4X);
                 assertEquals(List.of(), read.diagnostics(), what + " ibnetdiscover " + form);
                 final Topology discovered = read.orThrow();
                 assertSameFabric(what + " ibnetdiscover " + form, topology, discovered);
@@ -253,7 +254,7 @@ class OpenSmInteropTest
 
     private static Routes load(final String what, final String text, final Topology topology)
     {
-        final LftReader.Result result = LftReader.parse(what, text, topology);
+        final Result<Routes> result = LftReader.parse(what, text, topology);
         assertEquals(List.of(), result.diagnostics(), what);
         return result.orThrow();
     }
