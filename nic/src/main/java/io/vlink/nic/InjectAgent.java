@@ -440,6 +440,10 @@ final class InjectAgent implements Agent
                 {
                     flushListener.onFlushed(qp, messages);
                 }
+                else if (QueuePair.KIND_RAW == qp.kind())
+                {
+                    flushListener.onReadyPacketsFlushed(port, qp.sl(), messages);
+                }
             }
         }
 

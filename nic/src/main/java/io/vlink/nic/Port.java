@@ -431,6 +431,25 @@ public final class Port
         return raw.offer(src, offset, length);
     }
 
+    /**
+     * The flush-error count of the ready packets of an SL: how many of the packets posted on it
+     * ({@link #postPacket}) link errors discarded (not sent, or only partly), each packet a message of the SL's ready
+     * queue; monotonic, readable from any thread. The {@link FlushListener} is told of each flush's share.
+     *
+     * @param sl the SL.
+     * @return the SL's flushed ready packets (0 before any was posted on it).
+     */
+    public long flushedReadyPackets(final int sl)
+    {
+        checkOpen();
+        if (sl < 0 || sl >= LrhFlyweight.SL_COUNT)
+        {
+            throw new IllegalArgumentException("SL 0..15: " + sl);
+        }
+        final QueuePair raw = rawQueuePairs[sl];
+        return null == raw ? 0 : raw.flushed();
+    }
+
     private synchronized QueuePair createRaw(final int sl)
     {
         final QueuePair raw = new QueuePair(

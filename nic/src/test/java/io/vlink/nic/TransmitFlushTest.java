@@ -2,6 +2,8 @@ package io.vlink.nic;
 
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.wire.BthFlyweight;
+import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.PortCounters;
@@ -27,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A link error flushes the sender's transmit path, between two engines over UDP on 127.0.0.1 (invoker threading, an
  * injected clock): a queue pair holds messages behind no credits when its peer is killed (silent), closes, or
  * re-trains. The queue pair's {@code flushed()} is then exactly what it accepted and the peer did not deliver, the
- * listener is told once with that number, every cell is back, and after the link comes back the messages offered
+ * listener is told once with that number (ready packets: per SL, {@code Port.flushedReadyPackets} and
+ * {@code onReadyPacketsFlushed}), every cell is back, and after the link comes back the messages offered
  * meanwhile arrive while none of the flushed ones does.
  */
 class TransmitFlushTest
@@ -58,7 +61,20 @@ class TransmitFlushTest
         final int remoteLid)
     {
         return Engine.builder().name(name).directory(dir).threading(ThreadingMode.INVOKER)
-            .flushListener((qp, messages) -> flushes.add(name + " QP " + qp.qpn() + ": " + messages))
+            .flushListener(new FlushListener()
+            {
+                @Override
+                public void onFlushed(final QueuePair qp, final long messages)
+                {
+                    flushes.add(name + " QP " + qp.qpn() + ": " + messages);
+                }
+
+                @Override
+                public void onReadyPacketsFlushed(final Port port, final int sl, final long packets)
+                {
+                    flushes.add(name + " SL " + sl + ": " + packets);
+                }
+            })
             .qos(QosConfig.opensmDefaults(2))
             .vlBufferBlocks(VL_BUFFER_BLOCKS)
             .clocks(clock::get, SystemEpochClock.INSTANCE)
@@ -88,6 +104,18 @@ class TransmitFlushTest
         return seq;
     }
 
+    /** A ready packet on SL 0 with the same 64-byte payload: LRH, BTH (RC SEND Only to QP 9), the id. */
+    private long post(final Port port, final long id)
+    {
+        final UnsafeBuffer packet = new UnsafeBuffer(new byte[LrhFlyweight.LENGTH + BthFlyweight.LENGTH + 64]);
+        new LrhFlyweight().wrap(packet, 0).vl(0).sl(0).lnh(LrhFlyweight.LNH_LOCAL).dlid(2).slid(1);
+        new BthFlyweight().wrap(packet, LrhFlyweight.LENGTH).opcode(BthFlyweight.RC_SEND_ONLY).pKey(0xFFFF).destQp(9);
+        packet.putLong(LrhFlyweight.LENGTH + BthFlyweight.LENGTH, id);
+        final long seq = port.postPacket(0, packet, 0, packet.capacity());
+        assertTrue(seq >= 0, "accepted");
+        return seq;
+    }
+
     private int pollAll(final Engine b)
     {
         return b.port(0).poll(packet -> received.add(packet.buffer().getLong(packet.payloadOffset())), 256);
@@ -106,12 +134,27 @@ class TransmitFlushTest
     }
 
     @Test
+    void aKilledPeerFlushesTheReadyPacketsQueuedBehindNoCreditsAndSaysSoPerSl() throws Exception
+    {
+        flushAndRecover(PeerFate.KILLED, true);
+    }
+
+    @Test
     void aPeerThatReinitializesFlushesWhatWasQueuedBehindNoCredits() throws Exception
     {
         flushAndRecover(PeerFate.RETRAINED);
     }
 
     private void flushAndRecover(final PeerFate fate) throws Exception
+    {
+        flushAndRecover(fate, false);
+    }
+
+    /**
+     * @param ready whether the messages are ready packets on SL 0 ({@link Port#postPacket}) rather than a queue
+     *              pair's.
+     */
+    private void flushAndRecover(final PeerFate fate, final boolean ready) throws Exception
     {
         final long offHeapBefore = OffHeap.allocatedBytes();
         final int portA = freePort();
@@ -130,7 +173,14 @@ class TransmitFlushTest
             // the peer's buffer takes 32 packets and its application does not poll: the rest waits for credits
             for (long id = 0; id < ACCEPTED; id++)
             {
-                offer(qp, id);
+                if (ready)
+                {
+                    post(port, id);
+                }
+                else
+                {
+                    offer(qp, id);
+                }
             }
             final Engine peer = b;
             Deadline.await(10, "the window sent and received, the sender stalled", () ->
@@ -142,6 +192,7 @@ class TransmitFlushTest
             assertEquals(WINDOW, pollAll(b));
             final long delivered = received.size();
             assertEquals(0, qp.flushed());
+            assertEquals(0, port.flushedReadyPackets(0));
 
             final long downsBefore = counters.linkDowned().get();
             switch (fate)
@@ -184,12 +235,15 @@ class TransmitFlushTest
             assertTrue(port.linkState() != LinkState.ACTIVE, "the link error took the sender's port down");
 
             // the flush: reported once the arbiter drained the rings (the next duty cycle)
-            Deadline.await(10, "the flush reported", () -> qp.flushed() > 0, a::invoke);
+            final java.util.function.LongSupplier flushedCount = ready ? () -> port.flushedReadyPackets(0) : qp::flushed;
+            Deadline.await(10, "the flush reported", () -> flushedCount.getAsLong() > 0, a::invoke);
             final long flushed = ACCEPTED - delivered;
-            assertEquals(flushed, qp.flushed(), "every message accepted and not delivered is flushed");
-            assertEquals(List.of(nameA + " QP 7: " + flushed), flushes, "the listener told once");
+            assertEquals(flushed, flushedCount.getAsLong(), "every message accepted and not delivered is flushed");
+            assertEquals(List.of(nameA + (ready ? " SL 0: " : " QP 7: ") + flushed), flushes, "the listener told once");
             assertEquals(flushed, counters.txFlushedMessages(vl).get());
-            assertEquals(ACCEPTED, qp.completed(), "flushed messages are done with: their slots are free");
+            assertEquals(ready ? 0 : ACCEPTED, qp.completed(), "flushed messages are done with: their slots are free");
+            assertEquals(ready ? 0 : flushed, qp.flushed(), "a queue pair counts its own messages only");
+            assertEquals(ready ? flushed : 0, port.flushedReadyPackets(0), "the ready packets of SL 0 likewise");
             a.invoke();
             assertEquals(0, counters.cellOccupancy().get(), "every cell back");
             assertEquals(WINDOW, counters.txPackets(vl).get(), "nothing more was sent");
@@ -197,7 +251,14 @@ class TransmitFlushTest
             // offered after the port left Active: kept, and sent once the link is back
             for (long id = LATER_ID; id < LATER_ID + LATER; id++)
             {
-                offer(qp, id);
+                if (ready)
+                {
+                    post(port, id);
+                }
+                else
+                {
+                    offer(qp, id);
+                }
             }
             if (null == b)
             {
@@ -225,7 +286,7 @@ class TransmitFlushTest
                 expected.add(id);
             }
             assertEquals(expected, received, "the window, then the later messages: none of the flushed ones");
-            assertEquals(flushed, qp.flushed(), "the later messages were not flushed");
+            assertEquals(flushed, flushedCount.getAsLong(), "the later messages were not flushed");
             assertEquals(1, flushes.size());
 
             a.close();

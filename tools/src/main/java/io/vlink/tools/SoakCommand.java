@@ -42,13 +42,16 @@ import java.util.concurrent.Callable;
 @Command(
     name = "soak",
     mixinStandardHelpOptions = true,
-    description = "Drives traffic through two ports wired back to back (loopback peer or UDP on 127.0.0.1), on " +
-        "every data VL the tables can serve plus VL15, with optional seeded faults; prints a line each second and a " +
-        "summary; exit 0 only if no packet was lost, duplicated or reordered, no buffer overflowed and the credits " +
-        "recovered.",
+    description = "Drives traffic through two ports wired back to back (loopback peer; UDP or shared memory to port B " +
+        "in a second process; UDP to port B on another host with --peer), on every data VL the tables can serve plus " +
+        "VL15, with optional seeded faults; prints a line each second and a summary; exit 0 only if no packet was " +
+        "lost, duplicated or reordered, no buffer overflowed and the credits recovered. --serve runs port B for a " +
+        "soak on another host.",
     footer = {"", "Exit status: 0 every invariant held; 1 one did not, or the soak could not run (an output file " +
         "that cannot be written is refused before it runs); 4 every invariant held but --json, --report or " +
-        "--capture could not be written (a line each on stderr); 2 usage error; 130 stopped by Ctrl-C."})
+        "--capture could not be written (a line each on stderr); 2 usage error; 130 stopped by Ctrl-C (here or at " +
+        "the peer). A peer that dies or goes away ends the soak with one line naming it, exit 1. --serve exits as " +
+        "the soak it served (0, 1 or 130), 1 when that soak went away."})
 public final class SoakCommand implements Callable<Integer>
 {
     /** How every reader begins the finding for a file it could not read ({@link Diagnostic#cannotRead}). */
@@ -95,10 +98,21 @@ public final class SoakCommand implements Callable<Integer>
     Long rate;
 
     @Option(names = "--link", paramLabel = "KIND", defaultValue = "loopback",
-        description = "loopback (in-process peer), udp (two engines over 127.0.0.1) or shm (port B in a second " +
-            "process the soak starts, through a shared-memory file in the counters directory) " +
-            "(default: ${DEFAULT-VALUE}).")
+        description = "loopback (in-process peer), udp (port B in a second process the soak starts, over UDP on " +
+            "127.0.0.1; with --peer, on another host) or shm (port B in a second process the soak starts, through a " +
+            "shared-memory file in the counters directory) (default: ${DEFAULT-VALUE}; udp with --peer).")
     String link;
+
+    @Option(names = "--peer", paramLabel = "HOST[:PORT]",
+        description = "Run port B on another host, in the 'vlink soak --serve' there (port " + SoakReceiver.DEFAULT_PORT +
+            " unless given): the run is agreed over TCP, the link is UDP; both halves merge into this summary.")
+    String peer;
+
+    @Option(names = "--serve", paramLabel = "[HOST:]PORT", arity = "0..1", fallbackValue = "0.0.0.0:" + SoakReceiver.DEFAULT_PORT,
+        description = "Run port B for one soak that joins from another host with --peer (listening on TCP " +
+            "[HOST:]PORT, default 0.0.0.0:" + SoakReceiver.DEFAULT_PORT + "; this side's end of the link is UDP on the same " +
+            "port); the soak gives the run; this side's --threads, --idle, --dir and --key apply.")
+    String serve;
 
     @Option(names = "--key", paramLabel = "FILE",
         description = "With --link udp: authenticate every datagram with the pre-shared key in FILE (32 hex digits, " +
@@ -170,6 +184,20 @@ public final class SoakCommand implements Callable<Integer>
         options.faults = parseFaults();
         options.allowFewerFaults = allowFewerFaults;
         options.seed = seed;
+        if (null != peer)
+        {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--link") && !"udp".equals(link))
+            {
+                throw usage("--peer " + peer + ": a peer on another host is reached over UDP; drop --link " + link +
+                    " or give --link udp");
+            }
+            link = "udp";
+            options.peer = address("--peer", peer);
+        }
+        if (null != serve)
+        {
+            checkServeOptions();
+        }
         options.udp = parseLink();
         options.shm = "shm".equals(link);
         if (null != key)
@@ -206,6 +234,10 @@ public final class SoakCommand implements Callable<Integer>
         if (null != peerOf)
         {
             return servePeer(options, err);
+        }
+        if (null != serve)
+        {
+            return serve(options, out, err);
         }
         try (Outputs outputs = new Outputs("vlink soak", err))
         {
@@ -256,7 +288,7 @@ public final class SoakCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final QosConfig qos = options.qos;
-        if (options.shm)
+        if ((options.shm || options.udp) && null == options.peer)
         {
             // port B runs in a peer process: this program, with the same arguments
             // (the original arguments are the whole command line: the soak's own follow its name)
@@ -267,7 +299,7 @@ public final class SoakCommand implements Callable<Integer>
 
         out.println(String.format(Locale.ROOT, "vlink soak: %s s%s, link %s, threads %s, idle %s, %d data VLs, " +
             "packets %s, %s, seed %d%s", fmt(seconds), 0 == options.packets ? "" : " or " + options.packets +
-            " packets", link, threads,
+            " packets", null == options.peer ? link : link + " to the peer at " + peer, threads,
             ThreadingMode.INVOKER == options.threading ? "none" : idle, qos.dataVls(), sizeText(options),
             0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
             options.faults.any() ? ", faults " + options.faults : ""));
@@ -342,6 +374,88 @@ public final class SoakCommand implements Callable<Integer>
             String.valueOf(cause.getMessage());
         return reason + "; the capture stopped after " + failure.records() + " records, which the file keeps " +
             "(vlink decode reads them)";
+    }
+
+    /**
+     * {@code --serve}: port B for one soak that joins from another host; this side prints what it serves, who joined
+     * and the soak's verdict, and exits as the soak did.
+     */
+    private int serve(final SoakRunner.Options options, final PrintWriter out, final PrintWriter err)
+    {
+        final java.net.InetSocketAddress listen = address("--serve", serve);
+        try (Interrupt interrupt = Interrupt.install(() ->
+        {
+            err.println("vlink soak: interrupted: the soak that joined is told to stop (Ctrl-C again quits now)");
+            err.flush();
+        }))
+        {
+            return SoakReceiver.serve(options, listen, out, err, interrupt::interrupted);
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("vlink soak: " + ex.getMessage());
+            err.flush();
+            return Vlink.EXIT_FAILURE;
+        }
+    }
+
+    /** The options that describe a run belong to the soak that joins a {@code --serve}, not to it. */
+    private void checkServeOptions()
+    {
+        for (final String name : List.of("--seconds", "--packets", "--qos", "--port-type", "--vls", "--size",
+            "--sizes", "--rate", "--faults", "--allow-fewer-faults", "--seed", "--capture", "--json", "--report",
+            "--peer"))
+        {
+            if (spec.commandLine().getParseResult().hasMatchedOption(name))
+            {
+                throw usage("--serve: " + name + " belongs to the soak that joins (vlink soak --peer HOST:PORT " +
+                    name + " ...): it gives the run");
+            }
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--link") && !"udp".equals(link))
+        {
+            throw usage("--serve: --link " + link + ": a soak on another host joins over UDP; drop --link");
+        }
+        link = "udp";
+    }
+
+    /**
+     * @param option the option.
+     * @param text   {@code HOST}, {@code HOST:PORT} or {@code [IPV6]:PORT}; the port defaults to
+     *               {@link SoakReceiver#DEFAULT_PORT}.
+     * @return the address, resolved.
+     */
+    private java.net.InetSocketAddress address(final String option, final String text)
+    {
+        String host = text;
+        int port = SoakReceiver.DEFAULT_PORT;
+        final int colon = text.lastIndexOf(':');
+        if (colon >= 0 && (text.indexOf(':') == colon || text.startsWith("[")) && !text.endsWith("]"))
+        {
+            host = text.substring(0, colon);
+            try
+            {
+                port = Integer.parseInt(text.substring(colon + 1));
+            }
+            catch (final NumberFormatException ex)
+            {
+                port = -1;
+            }
+            if (port < 0 || port > 65535)
+            {
+                throw usage(option + " " + text + ": '" + text.substring(colon + 1) + "' is not a port (0 to 65535)");
+            }
+        }
+        if (host.startsWith("[") && host.endsWith("]"))
+        {
+            host = host.substring(1, host.length() - 1);
+        }
+        final java.net.InetSocketAddress address = new java.net.InetSocketAddress(host, port);
+        if (address.isUnresolved())
+        {
+            throw usage(option + " " + text + ": cannot resolve the host '" + host + "'");
+        }
+        return address;
     }
 
     private ParameterException usage(final String message)
@@ -615,8 +729,9 @@ public final class SoakCommand implements Callable<Integer>
         }
         if (result.interrupted)
         {
-            out.println(String.format(Locale.ROOT, "soak: interrupted after %.1f s of traffic (%s for what ran)",
-                result.seconds, result.ok() ? "every invariant held" : "FAILED"));
+            out.println(String.format(Locale.ROOT, "soak: interrupted%s after %.1f s of traffic (%s for what ran)",
+                result.interruptedAtPeer ? " at the peer (Ctrl-C there)" : "", result.seconds,
+                result.ok() ? "every invariant held" : "FAILED"));
         }
         else
         {

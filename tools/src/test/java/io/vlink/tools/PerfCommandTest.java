@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -352,17 +351,7 @@ class PerfCommandTest
     /** The vlink command in a JVM of its own, with the flags the launcher gives it. */
     private static List<String> command(final String... args)
     {
-        final List<String> command = new ArrayList<>(List.of(
-            new File(System.getProperty("java.home"), "bin/java").getPath(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
-        if (Runtime.version().feature() >= 24)
-        {
-            // JDK 24 and later warn on stderr that JCTools uses sun.misc.Unsafe (the README says so): not vlink's output
-            command.add("--sun-misc-unsafe-memory-access=allow");
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Vlink.class.getName()));
-        command.addAll(List.of(args));
-        return command;
+        return VlinkProcess.command(args);
     }
 
     private static Process child(final String... args) throws Exception

@@ -172,12 +172,20 @@ class SoakCommandTest
     }
 
     @Test
-    void udpSoakHoldsEveryInvariant() throws Exception
+    void udpSoakRunsPortBInAPeerProcessHoldsEveryInvariantAndLeavesNoFile() throws Exception
     {
         final Map<String, Object> json = soak(0, "--packets", "3000", "--link", "udp", "--threads", "shared", "--vls",
             "4", "--sizes", "64-2048", "--faults", "drop-data=0.001,link-bounce=1");
         assertEveryInvariant(json);
         assertEquals("udp", json.get("link"));
+        final long peer = number(json, "peer_pid");
+        assertNotEquals(ProcessHandle.current().pid(), peer, "port B ran in another process");
+        assertFalse(ProcessHandle.of(peer).map(ProcessHandle::isAlive).orElse(false), "the peer was reaped");
+        assertNull(json.get("peer"), "a peer process of this host has no address");
+        try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(dir))
+        {
+            assertEquals(List.of(dir.resolve("soak.json")), left.toList(), "the channel and the counters files are gone");
+        }
         assertEquals(4L, number(json, "data_vls"));
         assertEquals(1L, number(map(map(json, "faults"), "detected"), "link-bounce"));
         long sent = 0;
@@ -308,6 +316,14 @@ class SoakCommandTest
         assertUsage("write MIN-MAX", "--sizes", "64");
         assertUsage("not both", "--size", "64", "--sizes", "64-128");
         assertUsage("use loopback, udp or shm", "--link", "carrier-pigeon");
+        assertUsage("--peer host.invalid: cannot resolve the host 'host.invalid'", "--peer", "host.invalid");
+        assertUsage("--peer 127.0.0.1:x: 'x' is not a port (0 to 65535)", "--peer", "127.0.0.1:x");
+        assertUsage("--peer 127.0.0.1: a peer on another host is reached over UDP; drop --link shm or give --link udp",
+            "--peer", "127.0.0.1", "--link", "shm");
+        assertUsage("--serve: --seconds belongs to the soak that joins (vlink soak --peer HOST:PORT --seconds ...): " +
+            "it gives the run", "--serve", "--seconds", "3");
+        assertUsage("--serve: --link shm: a soak on another host joins over UDP; drop --link", "--serve", "--link",
+            "shm");
         assertUsage("--port-type swe: it picks the qos_<type>_ options of a --qos file", "--port-type", "swe");
         assertUsage("use auto, shared, split, dedicated or invoker", "--threads", "many");
         assertUsage("use spin, backoff, yield or sleep", "--idle", "nap");

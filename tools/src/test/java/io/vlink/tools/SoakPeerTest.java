@@ -2,28 +2,25 @@ package io.vlink.tools;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The two-process shm soak when a process dies or stops: {@code vlink soak --link shm} in a JVM of its own (it spawns
- * its peer process, which runs port B). A peer killed mid-run ends the soak with one line on stderr and exit 1, never
+ * The two-process soak when a process dies or stops: {@code vlink soak --link shm} (and {@code udp}) in a JVM of its
+ * own (it spawns its peer process, which runs port B). A peer killed mid-run ends the soak with one line on stderr and
+ * exit 1, never
  * a hang, and no file left; a soak killed mid-run makes its peer exit, and the next soak in its directory removes what
  * it left; Ctrl-C drains, summarizes, exits 130 and reaps the peer; a peer stopped (SIGSTOP) past the link timeout is
  * named as the cause of the link's fall and of every discard it made; a bounced link's skipped once-a-second faults
@@ -32,15 +29,16 @@ import static org.junit.jupiter.api.Assertions.*;
 @Tag("long")
 class SoakPeerTest
 {
-    private static final long DEADLINE_S = 60;
+    private static final long DEADLINE_S = VlinkProcess.DEADLINE_S;
 
     @TempDir
     Path dir;
 
-    @Test
-    void aPeerKilledMidRunIsOneLineAndExit1WithNoFileLeft() throws Exception
+    @ParameterizedTest
+    @ValueSource(strings = {"shm", "udp"})
+    void aPeerKilledMidRunIsOneLineAndExit1WithNoFileLeft(final String link) throws Exception
     {
-        final Running soak = new Running();
+        final Running soak = new Running(link);
         try
         {
             soak.awaitLiveLine();
@@ -209,48 +207,33 @@ class SoakPeerTest
 
     private static void signal(final String name, final long pid) throws Exception
     {
-        final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
-        assertTrue(kill.waitFor(DEADLINE_S, TimeUnit.SECONDS) && 0 == kill.exitValue(), "kill -" + name);
+        VlinkProcess.signal(name, pid);
     }
 
-    /** A 600 s shm soak in a JVM of its own, its stdout read line by line. */
+    /** A 600 s two-process soak in a JVM of its own (shm unless said), its stdout read line by line. */
     private final class Running
     {
         final Process process;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final List<String> out = new ArrayList<>();
         final Path counters;
+        private final VlinkProcess vlink;
 
         Running() throws IOException
         {
+            this("shm");
+        }
+
+        Running(final String link) throws IOException
+        {
             counters = Files.createDirectory(dir.resolve("counters"));
-            final List<String> command = new ArrayList<>(List.of(
-                new File(System.getProperty("java.home"), "bin/java").getPath(),
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
-            if (Runtime.version().feature() >= 24)
-            {
-                command.add("--sun-misc-unsafe-memory-access=allow");
-            }
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Vlink.class.getName(),
-                "soak", "--link", "shm", "--seconds", "600", "--size", "512", "--threads", "invoker", "--vls", "2",
-                "--json", dir.resolve("soak.json").toString(), "--dir", counters.toString()));
-            process = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
-            final Thread reader = new Thread(this::read, "soak-stdout");
-            reader.setDaemon(true);
-            reader.start();
+            vlink = VlinkProcess.start(dir.resolve("stderr.txt"), "soak", "--link", link, "--seconds", "600",
+                "--size", "512", "--threads", "invoker", "--vls", "2", "--json", dir.resolve("soak.json").toString(),
+                "--dir", counters.toString());
+            process = vlink.process;
         }
 
         void awaitLiveLine() throws InterruptedException, IOException
         {
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
-            String line;
-            do
-            {
-                line = lines.poll(Math.max(1, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
-                assertNotNull(line, "no live line within " + DEADLINE_S + " s: " + out + "\n" + stderr());
-                out.add(line);
-            }
-            while (!line.matches(" *1s vl0=.*"));
+            vlink.awaitLine(" *1s vl0=.*");
         }
 
         ProcessHandle peer()
@@ -262,20 +245,12 @@ class SoakPeerTest
 
         String stdout() throws InterruptedException
         {
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
-            // the reader ends with the process's stdout
-            String line;
-            while (null != (line = lines.poll(Math.max(1, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS)) &&
-                !EOF.equals(line))
-            {
-                out.add(line);
-            }
-            return String.join("\n", out);
+            return vlink.stdout();
         }
 
         String stderr() throws IOException
         {
-            return Files.readString(dir.resolve("stderr.txt"));
+            return vlink.stderr();
         }
 
         List<Path> leftovers() throws IOException
@@ -292,25 +267,5 @@ class SoakPeerTest
             }
             return left;
         }
-
-        private void read()
-        {
-            try (BufferedReader in =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
-            {
-                String line;
-                while (null != (line = in.readLine()))
-                {
-                    lines.add(line);
-                }
-            }
-            catch (final IOException ex)
-            {
-                lines.add("(stdout: " + ex + ")");
-            }
-            lines.add(EOF);
-        }
     }
-
-    private static final String EOF = "\u0000EOF";
 }

@@ -34,6 +34,17 @@ final class PeerChannel implements AutoCloseable
     static final int LINK_UP = 40;
     /** 1: receive no more, publish the results; 2: the parent has read them, close and exit. */
     static final int DONE = 48;
+    /** With {@code --link udp}: the UDP ports on 127.0.0.1 of port A and port B, written before the peer starts. */
+    static final int UDP_PORT_A = 56;
+    static final int UDP_PORT_B = 64;
+    /** The soak's verdict, written before {@link #DONE} 2: {@link #VERDICT_OK} or {@link #VERDICT_FAILED}. */
+    static final int VERDICT = 72;
+    static final long VERDICT_OK = 1;
+    static final long VERDICT_FAILED = 2;
+    /** 1 when Ctrl-C stopped the soak (written with the verdict). */
+    static final int INTERRUPTED_RUN = 80;
+    /** The words the parent writes that a peer on another host obeys ({@link PeerLine} sends them in this order). */
+    static final int[] PARENT_WORDS = {STEADY_FROM_NS, HOLD, ARMED, CUT, LINK_UP, VERDICT, INTERRUPTED_RUN, DONE};
 
     // the peer's words
     static final int PEER_PID = 128;
@@ -49,6 +60,14 @@ final class PeerChannel implements AutoCloseable
      * names when the link went down with no bounce.
      */
     static final int LONGEST_PAUSE_NS = 184;
+    /** 1 once Ctrl-C reached a peer that serves on another host ({@code vlink soak --serve}): the soak stops. */
+    static final int STOP = 192;
+    /**
+     * The words the peer writes that {@link PeerLine} sends to a parent on another host, in this order: the finished
+     * word last (what it announces is sent before it). Not the snapshot's sequence word: the parent's copy has its own.
+     */
+    static final int[] PEER_WORDS =
+        {PEER_PID, READY, LINK_STATE, HELD, INTERVAL_P99_NS, LONGEST_PAUSE_NS, STOP, FINISHED};
 
     // the snapshot: arrays of VL_COUNT longs
     static final int DELIVERED = 0;
@@ -79,7 +98,10 @@ final class PeerChannel implements AutoCloseable
     private static final int TOTAL_HISTOGRAM = ERRORS + 64 * 1024;
     private static final int HISTOGRAM_MAX = 1024 * 1024 - Integer.BYTES;
     private static final int STEADY_HISTOGRAM = TOTAL_HISTOGRAM + 1024 * 1024;
-    private static final long LENGTH = STEADY_HISTOGRAM + 1024 * 1024;
+    /** The peer's results at the end, each its length then its bytes: the errors and the two histograms. */
+    static final int[] RESULTS = {ERRORS, TOTAL_HISTOGRAM, STEADY_HISTOGRAM};
+    /** The channel's bytes. */
+    static final int LENGTH = STEADY_HISTOGRAM + 1024 * 1024;
 
     private final File file;
     private final MappedByteBuffer mapped;
@@ -118,10 +140,19 @@ final class PeerChannel implements AutoCloseable
     static PeerChannel create(final File file)
     {
         final MappedByteBuffer mapped = IoUtil.mapNewFile(file, LENGTH, false);
-        final PeerChannel channel = new PeerChannel(file, mapped, new UnsafeBuffer(mapped));
-        channel.buffer.putLongVolatile(LINK_UP, 1);
-        channel.buffer.putLongVolatile(PARENT_PID, ProcessHandle.current().pid());
-        return channel;
+        return new PeerChannel(file, mapped, new UnsafeBuffer(mapped)).started();
+    }
+
+    /**
+     * The parent's words as a run starts: the link up, nothing else asked; this process's id.
+     *
+     * @return this.
+     */
+    PeerChannel started()
+    {
+        buffer.putLongVolatile(LINK_UP, 1);
+        buffer.putLongVolatile(PARENT_PID, ProcessHandle.current().pid());
+        return this;
     }
 
     /**
@@ -286,6 +317,30 @@ final class PeerChannel implements AutoCloseable
         final int length = Math.min(bytes.length, max);
         buffer.putBytes(offset + Integer.BYTES, bytes, 0, length);
         buffer.putIntOrdered(offset, length);
+    }
+
+    /**
+     * @param offset one of {@link #RESULTS}.
+     * @return its bytes as written (empty when not yet written).
+     */
+    byte[] result(final int offset)
+    {
+        final int length = buffer.getIntVolatile(offset);
+        final byte[] bytes = new byte[Math.max(0, length)];
+        buffer.getBytes(offset + Integer.BYTES, bytes);
+        return bytes;
+    }
+
+    /**
+     * A copy of the peer's result from another host: the bytes, then the length, as the peer wrote them.
+     *
+     * @param offset one of {@link #RESULTS}.
+     * @param bytes  its bytes.
+     */
+    void putResult(final int offset, final byte[] bytes)
+    {
+        buffer.putBytes(offset + Integer.BYTES, bytes);
+        buffer.putIntOrdered(offset, bytes.length);
     }
 
     private String getString(final int offset)

@@ -105,9 +105,13 @@ final class SoakChecks
         return wire.droppedData(vl) + wire.corruptedData(vl) + wire.bounceLost(vl) + wire.stateLost(vl) + flushed(vl);
     }
 
+    /**
+     * @return the VL's data packets the sender flushed at link errors: the flush-error completions of the SL the soak
+     * posts the VL's packets on (checked against the port's {@code tx_flushed_messages} by {@link #invariants}).
+     */
     private long flushed(final int vl)
     {
-        return rig.tx.counters().txFlushedMessages(vl).get();
+        return rig.flushes.packets(SoakRunner.slOf(options.qos, vl));
     }
 
     private long unaccounted(final int vl)
@@ -358,6 +362,13 @@ final class SoakChecks
         final String silence = options.faults.isOn(FaultKind.LINK_BOUNCE) ? null : silence();
         violation(result, 0 == flushed || options.faults.isOn(FaultKind.LINK_BOUNCE), flushed + " message(s) " +
             (null == silence ? "flushed by a link error without a link bounce" : "flushed at a link error: " + silence));
+        for (final SoakResult.Vl v : result.vls)
+        {
+            final long counted = sender.txFlushedMessages(v.vl).get();
+            violation(result, v.flushed == counted, "VL" + v.vl + ": " + v.flushed + " flush completion(s) on SL " +
+                SoakRunner.slOf(options.qos, v.vl) + " but tx_flushed_messages " + counted +
+                ": the engine's flush reports disagree");
+        }
         result.invariants.put("no_loss", result.violations.size() == violationsBefore);
 
         result.invariants.put("fifo", violation(result, totals.unordered == 0,

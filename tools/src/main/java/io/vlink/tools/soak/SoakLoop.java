@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * The soak's run loop on the application thread: offers data on every driven VL (backlogged, or open loop on a
@@ -82,9 +81,8 @@ final class SoakLoop
         int second = 0;
         long nowNs = startNs;
         final long lateDeadlineNs = endNs + LATE_DEADLINE_NS;
-        final BooleanSupplier stop = rig.options.stop;
         while ((nowNs < endNs || (behindSchedule(endNs) && nowNs < lateDeadlineNs)) && !allOffered() &&
-            !stop.getAsBoolean())
+            !rig.stopRequested())
         {
             rig.receive(!faults.receiverStalled(nowNs));
             offer(Math.min(nowNs, endNs - 1));

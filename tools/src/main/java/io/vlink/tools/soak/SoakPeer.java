@@ -11,21 +11,26 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
 /**
- * The parent's side of a two-process soak: the peer process that runs port B ({@link SoakReceiver}), started with this
- * JVM's binary, class path and flags, and what the parent reads of it (its port's counters, live, from its counters
- * file; its receive counts and wire faults through the {@link PeerChannel}) and tells it (hold or receive, arm, cut,
- * link down and up, done).
+ * The parent's side of a two-process soak: the peer that runs port B ({@link SoakReceiver}), either a process this
+ * one starts with this JVM's binary, class path and flags ({@code --link shm} and {@code --link udp}: they talk
+ * through a {@link PeerChannel} file) or a {@code vlink soak --serve} on another host ({@code --peer HOST:PORT}: the
+ * channel copied over a {@link PeerLine}); and what the parent reads of it (its port's counters, live, from its
+ * counters file or their copy; its receive counts and wire faults through the channel) and tells it (hold or
+ * receive, arm, cut, link down and up, the verdict, done).
  * <p>
- * Every wait is bounded, and every read checks (at most every 20 ms) that the peer still runs: a peer that exited or
- * was killed ends the soak with one line naming its exit and the last line it wrote on stderr. Closing stops the peer
- * (asked, then killed after 5 s), reaps it and removes the channel and its stderr file.
+ * Every wait is bounded, and every read checks (at most every 20 ms) that the peer still runs: a peer process that
+ * exited or was killed ends the soak with one line naming its exit and the last line it wrote on stderr; a peer on
+ * another host whose line closed, failed or went silent, with one line naming its address and what happened. Closing
+ * stops the peer (asked; a process is killed after 5 s and reaped) and removes the channel and the stderr file.
  */
 final class SoakPeer implements WireCounts, AutoCloseable
 {
@@ -39,7 +44,10 @@ final class SoakPeer implements WireCounts, AutoCloseable
     private static final long ANSWER_DEADLINE_NS = TimeUnit.SECONDS.toNanos(15);
     private static final long EXIT_DEADLINE_MS = 5_000;
 
+    /** The peer process this one started, or null for a peer on another host. */
     private final Process process;
+    /** The line to a peer on another host, or null. */
+    private final PeerLine line;
     private final PeerChannel channel;
     private final File errFile;
     private final long[] snapshot = new long[PeerChannel.SNAPSHOT_LONGS];
@@ -51,11 +59,34 @@ final class SoakPeer implements WireCounts, AutoCloseable
     private boolean finished;
     private String errors = "";
 
-    private SoakPeer(final Process process, final PeerChannel channel, final File errFile)
+    private SoakPeer(final Process process, final PeerLine line, final PeerChannel channel, final File errFile)
     {
         this.process = process;
+        this.line = line;
         this.channel = channel;
         this.errFile = errFile;
+    }
+
+    /**
+     * Join a {@code vlink soak --serve} on another host.
+     *
+     * @param server its {@code HOST:PORT}.
+     * @param hello  the run.
+     * @return the peer, its line running.
+     * @throws IllegalStateException when it cannot be reached or refuses.
+     */
+    static SoakPeer join(final InetSocketAddress server, final PeerLine.Hello hello)
+    {
+        final PeerLine line = PeerLine.join(server, hello);
+        return new SoakPeer(null, line, line.channel(), null);
+    }
+
+    /**
+     * @return the line to a peer on another host, or null.
+     */
+    PeerLine line()
+    {
+        return line;
     }
 
     /**
@@ -64,14 +95,17 @@ final class SoakPeer implements WireCounts, AutoCloseable
      * @param command   the main class and the soak's arguments ({@link SoakRunner.Options#peerCommand}).
      * @param directory where the link's file, the channel and the peer's counters file go.
      * @param name      the base name of the link's file ({@code NAME.shm}) and the channel ({@code NAME.peer}).
+     * @param setup     writes what the peer reads as it starts into the channel (the UDP ports).
      * @return the running peer.
      */
-    static SoakPeer start(final List<String> command, final File directory, final String name)
+    static SoakPeer start(
+        final List<String> command, final File directory, final String name, final Consumer<PeerChannel> setup)
     {
         IoUtil.ensureDirectoryExists(directory, "vlink counters directory");
         final File peerFile = new File(directory, name + PEER_SUFFIX);
         final File errFile = new File(directory, name + PEER_SUFFIX + ".err");
         final PeerChannel channel = PeerChannel.create(peerFile);
+        setup.accept(channel);
         final List<String> line = new ArrayList<>();
         line.add(ProcessHandle.current().info().command()
             .orElse(new File(System.getProperty("java.home"), "bin/java").getPath()));
@@ -87,7 +121,7 @@ final class SoakPeer implements WireCounts, AutoCloseable
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(errFile)
                 .start();
-            return new SoakPeer(process, channel, errFile);
+            return new SoakPeer(process, null, channel, errFile);
         }
         catch (final IOException ex)
         {
@@ -144,11 +178,39 @@ final class SoakPeer implements WireCounts, AutoCloseable
     }
 
     /**
-     * @return the peer's process id.
+     * @return the peer's process id (on another host: as it said).
      */
     long pid()
     {
-        return process.pid();
+        return null != process ? process.pid() : channel.get(PeerChannel.PEER_PID);
+    }
+
+    /**
+     * @return the peer's {@code HOST:PORT} on another host, or null for a peer process of this host.
+     */
+    String address()
+    {
+        return null != line ? line.remote() : null;
+    }
+
+    /**
+     * @return whether Ctrl-C reached the peer on another host: the soak stops as if it reached this process.
+     */
+    boolean stopped()
+    {
+        return 0 != channel.get(PeerChannel.STOP);
+    }
+
+    /**
+     * The soak's verdict, for a peer that shows it (a {@code vlink soak --serve}).
+     *
+     * @param ok          whether every invariant held.
+     * @param interrupted whether Ctrl-C stopped the soak.
+     */
+    void verdict(final boolean ok, final boolean interrupted)
+    {
+        channel.put(PeerChannel.INTERRUPTED_RUN, interrupted ? 1 : 0);
+        channel.put(PeerChannel.VERDICT, ok ? PeerChannel.VERDICT_OK : PeerChannel.VERDICT_FAILED);
     }
 
     /**
@@ -163,10 +225,18 @@ final class SoakPeer implements WireCounts, AutoCloseable
         {
             if (0 == channel.get(PeerChannel.READY))
             {
-                throw new IllegalStateException("the peer process " + process.pid() + " has not built its engine");
+                throw new IllegalStateException(name() + " has not built its engine");
             }
-            counters = CountersFileReader.open(new File(channel.countersPath()));
-            port = PortCounters.attach(counters.counters(), 0, dataVls);
+            if (null != line)
+            {
+                // the counters' metadata is sent before the ready word
+                port = PortCounters.attach(line.mirror(), 0, dataVls);
+            }
+            else
+            {
+                counters = CountersFileReader.open(new File(channel.countersPath()));
+                port = PortCounters.attach(counters.counters(), 0, dataVls);
+            }
         }
         return port;
     }
@@ -225,12 +295,22 @@ final class SoakPeer implements WireCounts, AutoCloseable
         final long nowNs = System.nanoTime();
         if (nowNs - nextAliveCheckNs >= 0)
         {
-            if (!process.isAlive())
+            if (null != process && !process.isAlive())
             {
                 throw new IllegalStateException(deathNotice());
             }
+            if (null != line && null != line.gone())
+            {
+                throw new IllegalStateException("the peer at " + line.remote() + " (port B) went away" +
+                    (finished ? "" : " before the soak ended") + ": " + line.gone());
+            }
             nextAliveCheckNs = nowNs + ALIVE_CHECK_NS;
         }
+    }
+
+    private String name()
+    {
+        return null != line ? "the peer at " + line.remote() : "the peer process " + process.pid();
     }
 
     private String deathNotice()
@@ -299,8 +379,7 @@ final class SoakPeer implements WireCounts, AutoCloseable
             checkAlive();
             if (System.nanoTime() - deadlineNs > 0)
             {
-                throw new IllegalStateException("the peer process " + process.pid() + " did not " + what +
-                    " within 15 s");
+                throw new IllegalStateException(name() + " did not " + what + " within 15 s");
             }
             // this process's engine runs meanwhile (invoker mode): its silence would take the link down
             if (0 == duty.getAsInt())
@@ -421,6 +500,13 @@ final class SoakPeer implements WireCounts, AutoCloseable
     public void close()
     {
         channel.put(PeerChannel.DONE, 2);
+        if (null != line)
+        {
+            // the peer closes its end once it has seen the done word
+            line.awaitGone(EXIT_DEADLINE_MS);
+            line.close();
+            return;
+        }
         try
         {
             if (!process.waitFor(EXIT_DEADLINE_MS, TimeUnit.MILLISECONDS))

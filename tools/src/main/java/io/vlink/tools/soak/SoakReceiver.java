@@ -12,20 +12,37 @@ import org.agrona.concurrent.NanoClock;
 import org.HdrHistogram.Histogram;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.util.Locale;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
- * The receiving end of a two-process soak ({@code vlink soak --link shm}), run by the peer process the soak spawns:
- * engine B with port B on end B of the link's file, its link wrapped by a {@link FaultyLink} (the wire's receive side,
- * as in one process), and the receive-side checks of {@link SoakTraffic} (CRC, VL and size, FIFO by sequence number,
- * latency). It obeys the parent's commands and publishes what the parent's checks read through a
- * {@link PeerChannel}; at the end, its latency histograms and engine errors. It exits when the parent says so, and at
- * once when the parent's process is gone.
+ * The receiving end of a two-process soak, run by the peer process the soak spawns ({@code vlink soak --link shm} or
+ * {@code --link udp}) or by a {@code vlink soak --serve} that a soak on another host joins ({@code --peer}): engine B
+ * with port B on end B of the link's file or on UDP, its link wrapped by a {@link FaultyLink} (the wire's receive
+ * side, as in one process), and the receive-side checks of {@link SoakTraffic} (CRC, VL and size, FIFO by sequence
+ * number, latency). It obeys the parent's commands and publishes what the parent's checks read through a
+ * {@link PeerChannel} (copied to another host by a {@link PeerLine}); at the end, its latency histograms and engine
+ * errors. It exits when the parent says so, and at once when the parent's process is gone (its line closed).
  */
 public final class SoakReceiver
 {
+    /** {@code vlink soak --serve}'s TCP port, and the UDP port of its end of the link. */
+    public static final int DEFAULT_PORT = PeerLine.DEFAULT_PORT;
+
+    private static final int ACCEPT_POLL_MS = 200;
+    private static final int INTERRUPTED = 130;
     private static final long PARENT_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long PUBLISH_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -37,7 +54,7 @@ public final class SoakReceiver
     }
 
     /**
-     * Serve as port B until the parent is done.
+     * Serve as port B until the parent is done: the peer process the soak started.
      *
      * @param options  the soak's options (the parent's command line); the directory becomes the channel's.
      * @param peerFile the parent's {@link PeerChannel}, beside the link's file.
@@ -52,34 +69,177 @@ public final class SoakReceiver
         {
             final long parentPid = channel.get(PeerChannel.PARENT_PID);
             final ProcessHandle parent = ProcessHandle.of(parentPid).orElse(null);
+            final String gone = "the soak (process " + parentPid + ") that started this peer is gone";
             if (null == parent || !parent.isAlive())
             {
-                err.println("vlink soak: the soak (process " + parentPid + ") that started this peer is gone");
+                err.println("vlink soak: " + gone);
                 return 1;
             }
-            final NanoClock clock = options.clock;
-            final LatencyRecorder latency = new LatencyRecorder(SoakRunner.HIGHEST_LATENCY_NS);
-            final SoakTraffic traffic =
-                new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency, clock);
-            final FaultyLink[] wire = new FaultyLink[1];
-            try (Engine engine = SoakRig.builder(options, "soak-b", false,
-                link -> wire[0] = new FaultyLink(link, options.faults, options.seed, 1))
-                .linkTimeoutNs(SoakRig.PEER_LINK_TIMEOUT_NS).shm(linkFile, ShmLink.Role.B).build())
+            final InetAddress loopback = InetAddress.getLoopbackAddress();
+            return run(options, channel, () -> parent.isAlive() ? null : gone, builder -> options.udp ?
+                builder.udp(new InetSocketAddress(loopback, (int)channel.get(PeerChannel.UDP_PORT_B)),
+                new InetSocketAddress(loopback, (int)channel.get(PeerChannel.UDP_PORT_A)), 2, 1)
+                .udpKey(options.udpKey) : builder.shm(linkFile, ShmLink.Role.B),
+                engine ->
+                {
+                    if (null != engine)
+                    {
+                        channel.putCountersPath(engine.countersFile().file().getAbsolutePath());
+                    }
+                }, () -> false, err);
+        }
+    }
+
+    /**
+     * {@code vlink soak --serve}: port B for the next soak that joins from another host ({@code --peer}), over a
+     * {@link PeerLine}. A soak whose run this side refuses (a key on one side only, its UDP port taken) is told why,
+     * the refusal is said on stderr, and the next is awaited.
+     *
+     * @param options   this side's threads, idle strategy, directory and key; the run comes from the soak.
+     * @param listen    where soaks join (TCP); this side's end of the link is UDP on the same port.
+     * @param out       what is served, who joined, the soak's verdict.
+     * @param err       refusals, and why the run ended early.
+     * @param interrupt true once Ctrl-C came: the soak is told to stop (or, before one joined, this returns).
+     * @return 0 when the soak passed, 1 when it failed or went away, 130 when Ctrl-C stopped it (here or there).
+     */
+    public static int serve(
+        final SoakRunner.Options options, final InetSocketAddress listen, final PrintWriter out, final PrintWriter err,
+        final BooleanSupplier interrupt)
+    {
+        final PeerLine line;
+        final PeerLine.Hello hello = new PeerLine.Hello();
+        try (ServerSocket server = new ServerSocket())
+        {
+            server.setReuseAddress(true);
+            server.bind(listen);
+            server.setSoTimeout(ACCEPT_POLL_MS);
+            out.println("vlink soak: serving port B on " + PeerLine.address(server.getInetAddress(),
+                server.getLocalPort()) + " (TCP for the run, UDP on the same port for the link); waiting for a " +
+                "soak to join: vlink soak --peer THIS_HOST:" + server.getLocalPort());
+            out.flush();
+            line = awaitSoak(server, null != options.udpKey, hello, err, interrupt);
+            if (null == line)
             {
-                final Port rx = engine.port(0);
-                wire[0].attach(rx);
-                channel.putCountersPath(engine.countersFile().file().getAbsolutePath());
+                err.println("vlink soak: interrupted: no soak joined");
+                err.flush();
+                return INTERRUPTED;
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot serve on " + PeerLine.address(listen.getAddress(),
+                listen.getPort()) + ": " + PeerLine.reason(ex), ex);
+        }
+        try (line)
+        {
+            hello.applyTo(options);
+            final long offsetNs = line.clockOffsetNs();
+            // the soak's clock: latencies from its intended send times, its end of the warm-up
+            options.clock = () -> System.nanoTime() - offsetNs;
+            out.println(String.format(Locale.ROOT, "vlink soak: joined by %s: %s s%s, %d data VLs, packets %s, " +
+                "seed %d%s; link UDP %s to %s", line.remote(), hello.seconds,
+                0 == hello.packets ? "" : " or " + hello.packets + " packets", options.qos.dataVls(),
+                hello.sizeMin == hello.sizeMax ? hello.sizeMin + " B" : hello.sizeMin + "-" + hello.sizeMax + " B",
+                hello.seed, options.faults.any() ? ", faults " + options.faults : "",
+                PeerLine.address(line.localUdp().getAddress(), line.localUdp().getPort()),
+                PeerLine.address(line.remoteUdp().getAddress(), line.remoteUdp().getPort())));
+            out.flush();
+            final PeerChannel channel = line.channel();
+            final int exit = run(options, channel,
+                () -> null == line.gone() ? null : "the soak at " + line.remote() + " (port A) went away before it " +
+                "ended: " + line.gone(),
+                builder -> builder.udp(line.localUdp(), line.remoteUdp(), 2, 1).udpKey(options.udpKey),
+                engine -> line.counters(null == engine ? null : engine.countersFile().countersManager()), interrupt,
+                err);
+            if (0 != exit)
+            {
+                return exit;
+            }
+            final long verdict = channel.get(PeerChannel.VERDICT);
+            if (0 == verdict)
+            {
+                out.println("soak: not run (the soak at " + line.remote() + " stopped before its checks: it says why)");
+                out.flush();
+                return 1;
+            }
+            final boolean ok = PeerChannel.VERDICT_OK == verdict;
+            final boolean interrupted = 0 != channel.get(PeerChannel.INTERRUPTED_RUN);
+            out.println((interrupted ? "soak: interrupted (" + (ok ? "every invariant held" : "FAILED") +
+                " for what ran)" : ok ? "soak: ok" : "soak: FAILED") + "; the summary is the soak's, at " +
+                line.remote());
+            out.flush();
+            return interrupted ? INTERRUPTED : ok ? 0 : 1;
+        }
+    }
+
+    private static PeerLine awaitSoak(
+        final ServerSocket server, final boolean keyed, final PeerLine.Hello hello, final PrintWriter err,
+        final BooleanSupplier interrupt)
+    {
+        while (!interrupt.getAsBoolean())
+        {
+            try
+            {
+                return PeerLine.accept(server, keyed, hello);
+            }
+            catch (final SocketTimeoutException ex)
+            {
+                // no soak yet: look at Ctrl-C, wait again
+            }
+            catch (final IOException ex)
+            {
+                err.println("vlink soak: " + PeerLine.reason(ex) + "; waiting for the next soak");
+                err.flush();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Serve as port B until the parent is done.
+     *
+     * @param options   the run (the parent's), this side's threads, idle strategy and directory.
+     * @param channel   the parent's commands and what it reads.
+     * @param parent    null while the parent runs; else why it is gone, in words.
+     * @param link      chooses port B's link.
+     * @param built     with the engine, before the peer says it is ready; with null before the engine closes.
+     * @param interrupt true once this side was asked to stop (Ctrl-C): the parent is told, and ends the run.
+     * @param err       where a reason for stopping goes.
+     * @return 0 when the parent read the results, 1 when the parent vanished or the run could not go on.
+     */
+    static int run(
+        final SoakRunner.Options options, final PeerChannel channel, final Supplier<String> parent,
+        final UnaryOperator<Engine.Builder> link, final Consumer<Engine> built, final BooleanSupplier interrupt,
+        final PrintWriter err)
+    {
+        final LatencyRecorder latency = new LatencyRecorder(SoakRunner.HIGHEST_LATENCY_NS);
+        final SoakTraffic traffic =
+            new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency, options.clock);
+        final FaultyLink[] wire = new FaultyLink[1];
+        try (Engine engine = link.apply(SoakRig.builder(options, "soak-b", false,
+            raw -> wire[0] = new FaultyLink(raw, options.faults, options.seed, 1))
+            .linkTimeoutNs(SoakRig.PEER_LINK_TIMEOUT_NS)).build())
+        {
+            final Port rx = engine.port(0);
+            wire[0].attach(rx);
+            built.accept(engine);
+            try
+            {
                 channel.put(PeerChannel.PEER_PID, ProcessHandle.current().pid());
                 channel.put(PeerChannel.READY, 1);
-                return run(options, channel, parent, engine, rx, wire[0], traffic, latency, err);
+                return run(options, channel, parent, interrupt, engine, rx, wire[0], traffic, latency, err);
+            }
+            finally
+            {
+                built.accept(null);
             }
         }
     }
 
     private static int run(
-        final SoakRunner.Options options, final PeerChannel channel, final ProcessHandle parent, final Engine engine,
-        final Port rx, final FaultyLink wire, final SoakTraffic traffic, final LatencyRecorder latency,
-        final PrintWriter err)
+        final SoakRunner.Options options, final PeerChannel channel, final Supplier<String> parent,
+        final BooleanSupplier interrupt, final Engine engine, final Port rx, final FaultyLink wire,
+        final SoakTraffic traffic, final LatencyRecorder latency, final PrintWriter err)
     {
         final NanoClock clock = options.clock;
         final boolean invoker = ThreadingMode.INVOKER == options.threading;
@@ -106,10 +266,15 @@ public final class SoakReceiver
             lastTurnNs = nowNs;
             if (nowNs - nextParentCheckNs >= 0)
             {
-                if (!parent.isAlive())
+                final String gone = parent.get();
+                if (null != gone)
                 {
-                    err.println("vlink soak: the soak (process " + parent.pid() + ") that started this peer is gone");
+                    err.println("vlink soak: " + gone);
                     return 1;
+                }
+                if (interrupt.getAsBoolean() && 0 == channel.get(PeerChannel.STOP))
+                {
+                    channel.put(PeerChannel.STOP, 1);
                 }
                 nextParentCheckNs = nowNs + PARENT_CHECK_NS;
             }
@@ -173,7 +338,7 @@ public final class SoakReceiver
         channel.put(PeerChannel.FINISHED, 1);
         // the parent reads this engine's counters until it has summarized: stay until it says so (or is gone)
         final long deadlineNs = clock.nanoTime() + RELEASE_DEADLINE_NS;
-        while (channel.get(PeerChannel.DONE) < 2 && parent.isAlive() && clock.nanoTime() - deadlineNs < 0)
+        while (channel.get(PeerChannel.DONE) < 2 && null == parent.get() && clock.nanoTime() - deadlineNs < 0)
         {
             idle.idle(invoker ? engine.invoke() : 0);
         }

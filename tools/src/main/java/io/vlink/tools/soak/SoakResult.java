@@ -63,8 +63,12 @@ public final class SoakResult
     public double seconds;
     /** Stopped early by Ctrl-C: {@link #seconds} is the time traffic was offered until then. */
     public boolean interrupted;
-    /** With {@code --link shm}: the process that ran port B (not this one); 0 otherwise. */
+    /** With {@code --peer}: Ctrl-C came at the peer's host, not this one. */
+    public boolean interruptedAtPeer;
+    /** With {@code --link shm} or {@code udp}: the process that ran port B (not this one); 0 when it ran here. */
     public long peerPid;
+    /** With {@code --peer}: the {@code HOST:PORT} of the {@code vlink soak --serve} that ran port B, else null. */
+    public String peerAddress;
     public String link = "loopback";
     public String threads = "shared";
     public String idle = "backoff";
@@ -254,6 +258,7 @@ public final class SoakResult
         {
             json.field("peer_pid", peerPid);
         }
+        json.field("peer", peerAddress);
         json.field("threads", threads)
             .field("idle", idle)
             .field("seed", seed)

@@ -29,8 +29,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * The soak's set-up: one engine with two ports back to back (or two engines over UDP on 127.0.0.1, or port A here and
- * port B in a peer process through a shared-memory file), each port's link wrapped by a {@link FaultyLink}, brought
+ * The soak's set-up: one engine with two ports back to back (or two engines over UDP on 127.0.0.1 or a shared-memory
+ * file, or port A here and port B in a peer process, over UDP or a shared-memory file, or port A here and port B in a
+ * {@code vlink soak --serve} on another host, over UDP), each port's link wrapped by a {@link FaultyLink}, brought
  * up to Active; and the two things every part of the soak does with it: run the engines' duty cycles (in invoker
  * mode) and wait, receiving, for a condition.
  * <p>
@@ -62,6 +63,8 @@ final class SoakRig implements AutoCloseable
      * a peer process.
      */
     final FaultyLink[] links = new FaultyLink[2];
+    /** Port A's flush-error completions: the data packets link errors discarded, per SL. */
+    final FlushCompletions flushes = new FlushCompletions();
     /** Port A: sends the data. */
     Port tx;
     /** Port B's counters (with a peer process: its counters file, read live). */
@@ -90,7 +93,48 @@ final class SoakRig implements AutoCloseable
      */
     void start()
     {
-        if (options.udp)
+        if (null != options.peer)
+        {
+            // port B on another host, a vlink soak --serve: the run agreed over TCP, the link over UDP
+            peer = SoakPeer.join(options.peer, PeerLine.Hello.of(options));
+            final PeerLine line = peer.line();
+            final Engine a = builder("soak-a", true).linkTimeoutNs(PEER_LINK_TIMEOUT_NS)
+                .udp(line.localUdp(), line.remoteUdp(), 1, 2).udpKey(options.udpKey).build();
+            engines.add(a);
+            tx = a.port(0);
+        }
+        else if ((options.udp || options.shm) && null != options.peerCommand)
+        {
+            // port B in a peer process; the link's file (shm), the peer's channel and counters files in one directory
+            final File directory =
+                null != options.directory ? options.directory : CountersFileDescriptor.defaultDirectory();
+            final String name = "soak-" + ProcessHandle.current().pid();
+            final InetSocketAddress addressA = options.udp ? freeUdpAddress() : null;
+            final InetSocketAddress addressB = options.udp ? freeUdpAddress() : null;
+            peer = SoakPeer.start(options.peerCommand, directory, name, channel ->
+            {
+                if (options.udp)
+                {
+                    channel.put(PeerChannel.UDP_PORT_A, addressA.getPort());
+                    channel.put(PeerChannel.UDP_PORT_B, addressB.getPort());
+                }
+            });
+            final Engine.Builder builder =
+                builder("soak-a", true).directory(directory).linkTimeoutNs(PEER_LINK_TIMEOUT_NS);
+            if (options.udp)
+            {
+                builder.udp(addressA, addressB, 1, 2).udpKey(options.udpKey);
+            }
+            else
+            {
+                linkFile = SoakPeer.linkFile(directory, name);
+                builder.shm(linkFile.toPath(), ShmLink.Role.A);
+            }
+            final Engine a = builder.build();
+            engines.add(a);
+            tx = a.port(0);
+        }
+        else if (options.udp)
         {
             final InetSocketAddress addressA = freeUdpAddress();
             final InetSocketAddress addressB = freeUdpAddress();
@@ -100,19 +144,6 @@ final class SoakRig implements AutoCloseable
             engines.add(b);
             tx = a.port(0);
             rx = b.port(0);
-        }
-        else if (options.shm && null != options.peerCommand)
-        {
-            // port B in a peer process; the link's file, the peer's channel and counters files in one directory
-            final File directory =
-                null != options.directory ? options.directory : CountersFileDescriptor.defaultDirectory();
-            final String name = "soak-" + ProcessHandle.current().pid();
-            peer = SoakPeer.start(options.peerCommand, directory, name);
-            linkFile = SoakPeer.linkFile(directory, name);
-            final Engine a = builder("soak-a", true).directory(directory).linkTimeoutNs(PEER_LINK_TIMEOUT_NS)
-                .shm(linkFile.toPath(), ShmLink.Role.A).build();
-            engines.add(a);
-            tx = a.port(0);
         }
         else if (options.shm)
         {
@@ -155,7 +186,9 @@ final class SoakRig implements AutoCloseable
 
     private Engine.Builder builder(final String name, final boolean capture)
     {
-        return builder(options, name, capture, this::wrap);
+        final Engine.Builder builder = builder(options, name, capture, this::wrap);
+        // engine A (the one that captures) sends the data: its flush-error completions are the soak's flushed count
+        return capture ? builder.flushListener(flushes) : builder;
     }
 
     /**
@@ -361,6 +394,37 @@ final class SoakRig implements AutoCloseable
     long peerPid()
     {
         return null != peer ? peer.pid() : 0;
+    }
+
+    /**
+     * @return port B's {@code HOST:PORT} when it runs on another host, else null.
+     */
+    String peerAddress()
+    {
+        return null != peer ? peer.address() : null;
+    }
+
+    /**
+     * @return whether the run is to stop: Ctrl-C here ({@link SoakRunner.Options#stop}), or at a peer on another
+     * host.
+     */
+    boolean stopRequested()
+    {
+        return options.stop.getAsBoolean() || (null != peer && peer.stopped());
+    }
+
+    /**
+     * Tell a peer the soak's verdict, before it is told to stop.
+     *
+     * @param ok          whether every invariant held.
+     * @param interrupted whether Ctrl-C stopped the run.
+     */
+    void verdict(final boolean ok, final boolean interrupted)
+    {
+        if (null != peer)
+        {
+            peer.verdict(ok, interrupted);
+        }
     }
 
     /**

@@ -19,8 +19,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * Runs one soak (docs/cli.md, {@code vlink soak}): two ports back to back (loopback peer, or UDP on
- * 127.0.0.1 with both engines in this process), data from port A to port B on every data VL the tables can serve
+ * Runs one soak (docs/cli.md, {@code vlink soak}): two ports back to back (loopback peer; UDP or shared memory, with
+ * port B in this process or a peer process; UDP to a peer on another host), data from port A to port B on every data
+ * VL the tables can serve
  * plus SMPs on VL15, faults injected on a schedule, a live line each second, then a drain and the checks of
  * the invariants of docs/soak.md.
  * <p>
@@ -65,15 +66,21 @@ public final class SoakRunner
         public long rate;
         public boolean udp;
         /**
-         * Port A linked to port B through a shared-memory file (ignored with {@link #udp}): port B in a peer process
-         * started with {@link #peerCommand}, or without one, in a second engine of this process.
+         * Port A linked to port B through a shared-memory file (ignored with {@link #udp}). With either link, port B
+         * runs in a peer process started with {@link #peerCommand}, or without one, in a second engine of this
+         * process.
          */
         public boolean shm;
         /**
-         * With {@link #shm}: the main class and arguments that run the peer process's side ({@code io.vlink.tools.Vlink
+         * With {@link #shm} or {@link #udp}: the main class and arguments that run the peer process's side ({@code io.vlink.tools.Vlink
          * soak ARGS}; the peer's file is appended as {@code --peer-of FILE}); null: both engines in this process.
          */
         public java.util.List<String> peerCommand;
+        /**
+         * With {@link #udp}: port B runs in a {@code vlink soak --serve} at this address, on another host (the run is
+         * agreed over TCP to it, the link is UDP); {@link #peerCommand} is then not used.
+         */
+        public java.net.InetSocketAddress peer;
         /** With {@link #udp}: the key that authenticates every datagram, or null. */
         public io.vlink.nic.link.LinkKey udpKey;
         public ThreadingMode threading = ThreadingMode.SHARED;
@@ -230,8 +237,11 @@ public final class SoakRunner
             rig.finish(latency);
             result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
             phases.addTo(timeline, driven, options.sizeMin, options.sizeMax, options.seed);
-            result.interrupted = options.stop.getAsBoolean();
+            result.interrupted = rig.stopRequested();
+            result.interruptedAtPeer = result.interrupted && !options.stop.getAsBoolean();
             result.peerPid = rig.peerPid();
+            result.peerAddress = rig.peerAddress();
+            rig.verdict(result.ok(), result.interrupted);
         }
         // after the engines closed: cutting the capture file to its records is the capture's last act
         return new Outcome(result, timeline, latency.total(), latency.steady(), rig.captureFailure());
