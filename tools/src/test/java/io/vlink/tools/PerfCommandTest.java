@@ -273,8 +273,11 @@ class PerfCommandTest
         final Process doomed = child("perf", "send-lat", "--server", "--link", "shm", "--path", file);
         try
         {
+            // a peer timeout a starved machine cannot reach by itself (at a load of 15 on 2 cores, 2 s passed between
+            // two messages of a live server, and the client rightly called one lost): the server's death is seen by
+            // the link going down, not by the timeout
             final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "-D", "60",
-                "--peer-timeout", "2");
+                "--peer-timeout", "20");
             client.awaitOut("#bytes");
             doomed.destroyForcibly();
             doomed.waitFor();
