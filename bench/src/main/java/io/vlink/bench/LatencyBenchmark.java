@@ -5,7 +5,7 @@ import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
-import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.PacketHandler;
 import io.vlink.nic.agent.ThreadingMode;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -71,8 +71,8 @@ public class LatencyBenchmark
         long atB;
         long atA;
         boolean echo;
-        final ReceiveHandler toB = (vl, buffer, offset, length) -> atB++;
-        final ReceiveHandler toA = (vl, buffer, offset, length) -> atA++;
+        final PacketHandler toB = packet -> atB++;
+        final PacketHandler toA = packet -> atA++;
 
         @Setup(Level.Trial)
         public void setUp()

@@ -6,7 +6,7 @@ import io.vlink.nic.Engine;
 import io.vlink.nic.MemoryRegion;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
-import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.PacketHandler;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.memory.OffHeap;
@@ -82,7 +82,7 @@ public class PipelineBenchmark
         // messages a link error flushed (a thread starved past the link timeout on a busy machine): never delivered
         long flushed;
         int idleLoops;
-        final ReceiveHandler handler = (buffer, offset, length, header) -> received++;
+        final PacketHandler handler = packet -> received++;
         IdleStrategy idleStrategy;
         boolean invoker;
 

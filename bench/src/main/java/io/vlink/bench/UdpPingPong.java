@@ -5,7 +5,7 @@ import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.Engine;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
-import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.PacketHandler;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import org.agrona.concurrent.IdleStrategy;
@@ -121,7 +121,7 @@ public final class UdpPingPong
     }
 
     /** Runs the engine's duty cycles on this thread in invoker mode; polls; waits as told when nothing happened. */
-    private int turn(final Engine engine, final Port port, final ReceiveHandler handler)
+    private int turn(final Engine engine, final Port port, final PacketHandler handler)
     {
         return (ThreadingMode.INVOKER == mode ? engine.invoke() : 0) + port.poll(handler, 16);
     }
@@ -157,7 +157,7 @@ public final class UdpPingPong
             final QueuePair qp = port.createQueuePair(16, 0, 17);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[LENGTH]);
             final long[] echoed = new long[1];
-            final ReceiveHandler handler = (buffer, offset, length, header) -> echoed[0] = buffer.getLong(offset);
+            final PacketHandler handler = packet -> echoed[0] = packet.buffer().getLong(packet.payloadOffset());
             for (int i = 0; i < roundTrips; i++)
             {
                 if (System.nanoTime() - deadlineNs > 0)
@@ -214,9 +214,9 @@ public final class UdpPingPong
             final QueuePair qp = port.createQueuePair(17, 0, 16);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[LENGTH]);
             final boolean[] pending = new boolean[1];
-            final ReceiveHandler handler = (buffer, offset, length, header) ->
+            final PacketHandler handler = packet ->
             {
-                buffer.getBytes(offset, message, 0, LENGTH);
+                packet.buffer().getBytes(packet.payloadOffset(), message, 0, LENGTH);
                 pending[0] = true;
             };
             while (System.nanoTime() - deadlineNs < 0)

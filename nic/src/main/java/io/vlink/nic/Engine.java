@@ -576,6 +576,7 @@ public final class Engine implements AutoCloseable
 
         /**
          * @param directory where the counters file goes (default: property {@code vlink.dir}, else
+         *                  {@code /dev/shm/vlink-${user.name}} on Linux, else
          *                  {@code ${java.io.tmpdir}/vlink-${user.name}}); created when missing.
          * @return this.
          */

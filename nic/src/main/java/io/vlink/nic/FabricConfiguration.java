@@ -257,6 +257,7 @@ public final class FabricConfiguration
 
         /**
          * @param directory where the nodes' counters files go (default: property {@code vlink.dir}, else
+         *                  {@code /dev/shm/vlink-${user.name}} on Linux, else
          *                  {@code ${java.io.tmpdir}/vlink-${user.name}}, as an engine's).
          * @return this.
          */

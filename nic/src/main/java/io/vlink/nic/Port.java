@@ -481,16 +481,16 @@ public final class Port
     }
 
     /**
-     * Deliver up to {@code limit} received packets to the handler, VL15 first, then the data VLs in turn: each with
-     * its payload's offset and length (headers, pad and ICRC taken off) and a {@link PacketHeader} for its VL,
-     * destination QP, opcode, PSN and the raw packet, all read in place, nothing allocated. Each packet's buffer
+     * Deliver up to {@code limit} received packets to the handler, VL15 first, then the data VLs in turn: each as a
+     * {@link PacketHeader} over the packet, for its payload (headers, pad and ICRC taken off), VL, destination QP,
+     * opcode, PSN and the raw packet, all read in place, nothing allocated. Each packet's buffer
      * space is released as the handler returns, which returns credit to the peer.
      *
      * @param handler receives each packet.
      * @param limit   the most packets.
      * @return packets delivered.
      */
-    public int poll(final ReceiveHandler handler, final int limit)
+    public int poll(final PacketHandler handler, final int limit)
     {
         checkOpen();
         return poller.poll(rxRings, qos.dataVls(), applicationCounters, handler, limit);

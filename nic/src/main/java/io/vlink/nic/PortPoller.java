@@ -21,7 +21,7 @@ abstract class PortPollerPad1
 abstract class PortPollerFields extends PortPollerPad1
 {
     int nextVl;
-    ReceiveHandler handler;
+    PacketHandler handler;
 }
 
 /**
@@ -58,7 +58,7 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         final ReceiveRing[] rings,
         final int dataVls,
         final ApplicationCounters counters,
-        final ReceiveHandler handler,
+        final PacketHandler handler,
         final int limit)
     {
         int delivered = pollVl(rings, counters, handler, Port.VL15, limit);
@@ -74,7 +74,7 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
     private int pollVl(
         final ReceiveRing[] rings,
         final ApplicationCounters counters,
-        final ReceiveHandler handler,
+        final PacketHandler handler,
         final int vl,
         final int limit)
     {
@@ -91,7 +91,6 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
     @Override
     public void onPacket(final DirectBuffer buffer, final int offset, final int length)
     {
-        final PacketHeader packet = header.wrap(buffer, offset, length);
-        handler.onPacket(buffer, packet.payloadOffset(), packet.payloadLength(), packet);
+        handler.onPacket(header.wrap(buffer, offset, length));
     }
 }

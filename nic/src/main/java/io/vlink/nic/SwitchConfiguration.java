@@ -192,6 +192,7 @@ public final class SwitchConfiguration
 
         /**
          * @param directory where the counters file goes (default: property {@code vlink.dir}, else
+         *                  {@code /dev/shm/vlink-${user.name}} on Linux, else
          *                  {@code ${java.io.tmpdir}/vlink-${user.name}}).
          * @return this.
          */

@@ -84,7 +84,7 @@ public final class AgentCostHarness
         final MemoryRegion region = engine.registerMemory(payload);
         final UnsafeBuffer inline = new UnsafeBuffer(new byte[payloadLength]);
         final boolean immediate = payloadLength <= qps[0].inlineCapacity();
-        final ReceiveHandler handler = (buffer, offset, length, header) -> received++;
+        final PacketHandler handler = packet -> received++;
         final long[] ns = new long[agents.length + 2];
         final long packetsPerRound = size > 1024 ? 400_000 : 3_000_000;
         int next = 0;

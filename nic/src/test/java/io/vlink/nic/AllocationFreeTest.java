@@ -79,7 +79,7 @@ class AllocationFreeTest
             final QueuePair[] qps = {a.createQueuePair(1, 0, 1), a.createQueuePair(2, 3, 2), a.createQueuePair(3, 5, 3)};
             final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
             final long[] received = new long[1];
-            final ReceiveHandler handler = (buffer, offset, length, header) -> received[0]++;
+            final PacketHandler handler = packet -> received[0]++;
 
             run(engine, b, qps, message, received, handler, 100_000);
             final long threadId = Thread.currentThread().getId();
@@ -100,7 +100,7 @@ class AllocationFreeTest
         final QueuePair[] qps,
         final UnsafeBuffer message,
         final long[] received,
-        final ReceiveHandler handler,
+        final PacketHandler handler,
         final int packets)
     {
         final long target = received[0] + packets;

@@ -100,7 +100,7 @@ class CleanShutdownTest
             {
                 posted++;
             }
-            b.poll((buffer, offset, length, header) -> received[0]++, 16);
+            b.poll(packet -> received[0]++, 16);
             assertTrue(System.nanoTime() < deadline, "traffic timed out");
             Thread.onSpinWait();
         }

@@ -53,10 +53,9 @@ class ConfigurationTest
             final List<String> got = new ArrayList<>();
             Deadline.await(10, "both delivered", () ->
             {
-                b.poll((buffer, offset, length, header) -> got.add(header.vl() + " sl=" +
-                    header.sl() + " pktlen=" + LrhFlyweight.pktLen(buffer, header.packetOffset()) + " qp=" +
-                    header.destQp() + " payload=" + Long.toHexString(buffer.getLong(offset)) + " length=" +
-                    header.packetLength()), 16);
+                b.poll(in -> got.add(in.vl() + " sl=" + in.sl() + " pktlen=" +
+                    LrhFlyweight.pktLen(in.buffer(), in.packetOffset()) + " qp=" + in.destQp() + " payload=" +
+                    Long.toHexString(in.buffer().getLong(in.payloadOffset())) + " length=" + in.packetLength()), 16);
                 return got.size() == 2;
             }, engine::invoke);
             got.sort(null);

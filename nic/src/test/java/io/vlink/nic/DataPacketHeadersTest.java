@@ -54,23 +54,23 @@ class DataPacketHeadersTest
             final BthFlyweight bth = new BthFlyweight();
             Deadline.await(10, "delivered", () ->
             {
-                b.poll((buffer, offset, length, header) ->
+                b.poll(packet ->
                 {
-                    final MutableDirectBuffer packet = new UnsafeBuffer(buffer, header.packetOffset(),
-                        header.packetLength());
-                    lrh.wrap(packet, 0);
-                    bth.wrap(packet, LrhFlyweight.LENGTH);
-                    final int payload = length;
-                    assertEquals(header.packetOffset() + 20, offset);
-                    assertEquals(header.packetLength() - 20 - 4 - bth.padCnt(), length);
-                    got.add("vl=" + header.vl() + " lrh.vl=" + lrh.vl() + " lver=" + lrh.lver() + " sl=" + lrh.sl() +
+                    final MutableDirectBuffer raw = new UnsafeBuffer(packet.buffer(), packet.packetOffset(),
+                        packet.packetLength());
+                    lrh.wrap(raw, 0);
+                    bth.wrap(raw, LrhFlyweight.LENGTH);
+                    final int payload = packet.payloadLength();
+                    assertEquals(packet.packetOffset() + 20, packet.payloadOffset());
+                    assertEquals(packet.packetLength() - 20 - 4 - bth.padCnt(), packet.payloadLength());
+                    got.add("vl=" + packet.vl() + " lrh.vl=" + lrh.vl() + " lver=" + lrh.lver() + " sl=" + lrh.sl() +
                         " rsv=" + lrh.reserved() + " lnh=" + lrh.lnh() + " dlid=" + lrh.dlid() + " pktlen=" +
                         lrh.pktLen() + " slid=" + lrh.slid() + " | op=" + bth.opcode() + " se=" + bth.se() +
                         " m=" + bth.m() + " pad=" + bth.padCnt() + " tver=" + bth.tver() + " pkey=" +
                         Integer.toHexString(bth.pKey()) + " resv8a=" + bth.resv8a() + " qp=" +
                         Integer.toHexString(bth.destQp()) + " ack=" + bth.ackReq() + " psn=" + bth.psn() +
-                        " | first=" + packet.getByte(20) + " last=" + packet.getByte(20 + payload - 1) +
-                        " padbytes=" + (bth.padCnt() == 0 ? 0 : packet.getByte(20 + payload)));
+                        " | first=" + raw.getByte(20) + " last=" + raw.getByte(20 + payload - 1) +
+                        " padbytes=" + (bth.padCnt() == 0 ? 0 : raw.getByte(20 + payload)));
                 }, 16);
                 return got.size() == 4;
             }, engine::invoke);

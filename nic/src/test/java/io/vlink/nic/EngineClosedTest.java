@@ -47,7 +47,7 @@ class EngineClosedTest
         final int[] received = {0};
         Deadline.await(10, "delivered", () ->
         {
-            received[0] += b.poll((buffer, offset, length, header) -> { }, 16);
+            received[0] += b.poll(packet -> { }, 16);
             return 1 == received[0];
         }, engine::invoke);
         final PortCounters counters = a.counters();
@@ -75,7 +75,7 @@ class EngineClosedTest
         refused(() -> a.createQueuePair(8, 0, 8));
         refused(() -> a.postPacket(0, message, 0, 32));
         refused(() -> a.postSmp(message, 0, 32));
-        refused(() -> b.poll((buffer, offset, length, header) -> fail("nothing is delivered after close"), 16));
+        refused(() -> b.poll(packet -> fail("nothing is delivered after close"), 16));
         refused(() -> b.pending(0));
         refused(a::counters);
         refused(a::link);

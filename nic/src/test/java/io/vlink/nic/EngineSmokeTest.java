@@ -34,8 +34,8 @@ class EngineSmokeTest
             final List<String> got = new ArrayList<>();
             Deadline.await(10, "delivery", () ->
             {
-                b.poll((buffer, offset, length, header) ->
-                    got.add(header.vl() + ":" + header.packetLength() + ":" + buffer.getByte(offset)), 10);
+                b.poll(packet ->
+                    got.add(packet.vl() + ":" + packet.packetLength() + ":" + packet.buffer().getByte(packet.payloadOffset())), 10);
                 return !got.isEmpty();
             }, engine::invoke);
             assertEquals(List.of("3:124:7"), got);

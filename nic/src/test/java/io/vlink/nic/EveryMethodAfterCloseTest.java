@@ -138,9 +138,9 @@ class EveryMethodAfterCloseTest
             {
                 args[i] = region;
             }
-            else if (t == ReceiveHandler.class)
+            else if (t == PacketHandler.class)
             {
-                args[i] = (ReceiveHandler)(buffer, offset, length, header) -> fail("nothing is delivered after close");
+                args[i] = (PacketHandler)packet -> fail("nothing is delivered after close");
             }
             else if (t == CounterType.class)
             {

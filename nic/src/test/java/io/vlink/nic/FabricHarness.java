@@ -190,9 +190,9 @@ final class FabricHarness implements AutoCloseable
         return from.port().postSmp(packet, 0, length) >= 0;
     }
 
-    private void onPacket(
-        final DirectBuffer buffer, final int payloadOffset, final int payloadLength, final PacketHeader header)
+    private void onPacket(final PacketHeader header)
     {
+        final DirectBuffer buffer = header.buffer();
         // whole packets: the harness header counts from the LRH
         final int vl = header.vl();
         final int offset = header.packetOffset();

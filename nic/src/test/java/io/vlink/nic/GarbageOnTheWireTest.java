@@ -100,10 +100,10 @@ class GarbageOnTheWireTest
             final QueuePair qp = a.createQueuePair(1, 1, 1);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
             final long[] next = {0};
-            final ReceiveHandler handler = (buffer, offset, length, header) ->
+            final PacketHandler handler = packet ->
             {
-                assertEquals(1, header.vl());
-                assertEquals(next[0]++, buffer.getLong(offset), "FIFO, nothing damaged delivered");
+                assertEquals(1, packet.vl());
+                assertEquals(next[0]++, packet.buffer().getLong(packet.payloadOffset()), "FIFO, nothing damaged delivered");
             };
 
             wrappers[1].on = true;

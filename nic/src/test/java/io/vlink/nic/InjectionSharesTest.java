@@ -72,10 +72,10 @@ class InjectionSharesTest
                 memory[vl] = OffHeap.allocate(qps[vl].capacity() * MAX_PAYLOAD);
                 regions[vl] = engine.registerMemory(memory[vl]);
             }
-            final ReceiveHandler handler = (buffer, offset, length, header) ->
+            final PacketHandler handler = packet ->
             {
-                delivered[header.vl()]++;
-                receivedCells[header.vl()] += (header.packetLength() + 255) / 256;
+                delivered[packet.vl()]++;
+                receivedCells[packet.vl()] += (packet.packetLength() + 255) / 256;
             };
             long received = 0;
             final long deadline = System.nanoTime() + 60_000_000_000L;

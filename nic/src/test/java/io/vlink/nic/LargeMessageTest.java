@@ -70,19 +70,19 @@ class LargeMessageTest
                     assertEquals(true, sequence >= 0);
                     Deadline.await(10, "message of " + length + " bytes", () ->
                     {
-                        b.poll((buffer, offset, bytes, header) ->
+                        b.poll(packet ->
                         {
-                            packets.add(header.opcode() + ":" + bytes + ":" + header.padCount());
-                            assertEquals(0x123456, header.destQp());
-                            assertEquals(2, header.vl());
-                            assertEquals(0, header.packetLength() % 4, "a multiple of 4 on the wire");
-                            assertEquals(20 + bytes + header.padCount() + 4, header.packetLength());
+                            packets.add(packet.opcode() + ":" + packet.payloadLength() + ":" + packet.padCount());
+                            assertEquals(0x123456, packet.destQp());
+                            assertEquals(2, packet.vl());
+                            assertEquals(0, packet.packetLength() % 4, "a multiple of 4 on the wire");
+                            assertEquals(20 + packet.payloadLength() + packet.padCount() + 4, packet.packetLength());
                             if (psn[0] >= 0)
                             {
-                                assertEquals((psn[0] + 1) & BthFlyweight.MASK_24, header.psn(), "one PSN a packet");
+                                assertEquals((psn[0] + 1) & BthFlyweight.MASK_24, packet.psn(), "one PSN a packet");
                             }
-                            psn[0] = header.psn();
-                            results[0] = assembler.onPacket(header);
+                            psn[0] = packet.psn();
+                            results[0] = assembler.onPacket(packet);
                         }, 16);
                         return MessageAssembler.COMPLETE == results[0];
                     }, engine::invoke);

@@ -23,12 +23,12 @@ class LinkControlTest
     File dir;
 
     private final long[] next = new long[16];
-    private final ReceiveHandler handler = (buffer, offset, length, header) ->
+    private final PacketHandler handler = packet ->
     {
-        final int vl = header.vl();
+        final int vl = packet.vl();
         if (vl != 15)
         {
-            assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
+            assertEquals(next[vl]++, packet.buffer().getLong(packet.payloadOffset()), "FIFO on VL " + vl);
         }
         else
         {

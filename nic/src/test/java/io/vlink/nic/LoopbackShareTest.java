@@ -63,13 +63,13 @@ class LoopbackShareTest
                     regions[vl] = engine.registerMemory(memory[vl]);
                 }
             }
-            final ReceiveHandler handler = (buffer, offset, length, header) ->
+            final PacketHandler handler = packet ->
             {
-                final int vl = header.vl();
-                assertEquals(SIZE, header.packetLength());
-                assertEquals(nextSequence[vl], buffer.getLong(offset), "FIFO on VL " + vl);
+                final int vl = packet.vl();
+                assertEquals(SIZE, packet.packetLength());
+                assertEquals(nextSequence[vl], packet.buffer().getLong(packet.payloadOffset()), "FIFO on VL " + vl);
                 nextSequence[vl]++;
-                receivedBytes[vl] += header.packetLength();
+                receivedBytes[vl] += packet.packetLength();
             };
             long received = 0;
             final long deadline = System.nanoTime() + 60_000_000_000L;

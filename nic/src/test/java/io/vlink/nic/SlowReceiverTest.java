@@ -36,12 +36,12 @@ class SlowReceiverTest
             final QueuePair qp2 = a.createQueuePair(2, 2, 2);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[200]);
             final long[] next = new long[16];
-            final ReceiveHandler handler = (buffer, offset, length, header) ->
+            final PacketHandler handler = packet ->
             {
-                final int vl = header.vl();
-                assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
-                assertEquals(200, length);
-                assertEquals(8 + 12 + 200 + 4, header.packetLength());
+                final int vl = packet.vl();
+                assertEquals(next[vl]++, packet.buffer().getLong(packet.payloadOffset()), "FIFO on VL " + vl);
+                assertEquals(200, packet.payloadLength());
+                assertEquals(8 + 12 + 200 + 4, packet.packetLength());
             };
 
             long posted = 0;

@@ -118,7 +118,7 @@ class TransmitFlushTest
 
     private int pollAll(final Engine b)
     {
-        return b.port(0).poll((buffer, offset, length, header) -> received.add(buffer.getLong(offset)), 256);
+        return b.port(0).poll(packet -> received.add(packet.buffer().getLong(packet.payloadOffset())), 256);
     }
 
     @Test

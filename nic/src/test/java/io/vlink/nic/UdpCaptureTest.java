@@ -63,8 +63,8 @@ class UdpCaptureTest
             final int[] received = new int[2];
             Deadline.await(10, "both directions", () ->
             {
-                received[0] += a.port(0).poll((buffer, offset, length, header) -> { }, 16);
-                received[1] += b.port(0).poll((buffer, offset, length, header) -> { }, 16);
+                received[0] += a.port(0).poll(packet -> { }, 16);
+                received[1] += b.port(0).poll(packet -> { }, 16);
                 return received[0] == 10 && received[1] == 10;
             }, both);
             EngineErrors.assertNone(a.countersFile());

@@ -87,11 +87,11 @@ public final class UdpPeer
             final long[] expected = new long[VLS];
             final String[] error = new String[1];
             final long[] received = new long[1];
-            final ReceiveHandler handler = (buffer, offset, length, header) ->
+            final PacketHandler handler = packet ->
             {
-                final int vl = header.vl();
-                final long sequence = buffer.getLong(offset);
-                if (null == error[0] && (vl >= VLS || sequence != expected[vl] || length != LENGTH))
+                final int vl = packet.vl();
+                final long sequence = packet.buffer().getLong(packet.payloadOffset());
+                if (null == error[0] && (vl >= VLS || sequence != expected[vl] || packet.payloadLength() != LENGTH))
                 {
                     error[0] = "VL " + vl + ": got " + sequence + ", expected " + (vl < VLS ? expected[vl] : -1);
                 }

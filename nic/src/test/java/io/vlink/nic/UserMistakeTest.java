@@ -32,17 +32,17 @@ class UserMistakeTest
 
     private final long[] next = new long[16];
     private long delivered;
-    private final ReceiveHandler handler = (buffer, offset, length, header) ->
+    private final PacketHandler handler = packet ->
     {
-        final int vl = header.vl();
-        assertEquals(next[vl]++, buffer.getLong(offset), "FIFO on VL " + vl);
+        final int vl = packet.vl();
+        assertEquals(next[vl]++, packet.buffer().getLong(packet.payloadOffset()), "FIFO on VL " + vl);
         delivered++;
     };
     /** In order, never twice; a link error's flush and the wire at it leave gaps. */
-    private final ReceiveHandler gapHandler = (buffer, offset, length, header) ->
+    private final PacketHandler gapHandler = packet ->
     {
-        final int vl = header.vl();
-        final long seq = buffer.getLong(offset);
+        final int vl = packet.vl();
+        final long seq = packet.buffer().getLong(packet.payloadOffset());
         assertTrue(seq >= next[vl], "in order on VL " + vl + ": " + seq + " after " + (next[vl] - 1));
         next[vl] = seq + 1;
         delivered++;

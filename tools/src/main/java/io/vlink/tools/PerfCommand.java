@@ -39,9 +39,9 @@ import java.util.function.Supplier;
         "between two processes through the engine over UDP or shared memory, as perftest's ib_send_lat and " +
         "ib_send_bw do and print it; ring-lat: the same bytes over the shm link's bare rings, no engine. One side " +
         "serves (--server), the other connects; both print the result.",
-    footer = {"", "Exit status: 0 the run completed; 1 the peer vanished, a bandwidth run lost messages, or --json " +
-        "cannot be written (refused before the run); 4 the run completed but --json could not be written; 2 usage " +
-        "error."})
+    footer = {"", "Exit status: 0 the run completed; 1 the peer vanished, a message was lost while the link stayed " +
+        "up, a bandwidth run lost messages, or --json cannot be written (refused before the run); 4 the run " +
+        "completed but --json could not be written; 2 usage error."})
 public final class PerfCommand implements Callable<Integer>
 {
     /** perftest's port. */
@@ -50,15 +50,16 @@ public final class PerfCommand implements Callable<Integer>
     private static final int EXIT_USAGE = 2;
 
     /**
-     * Default warm-ups. perftest needs none; a JVM does: until C2 has compiled the path, a message costs several
-     * times more, and on two cores both busy with the test the compiler threads get little time, so a run whose
-     * warm-up is short reports the compiler's progress. These counts are where the figures over shm on two vCPUs
-     * stopped moving (about one second for latency, three for bandwidth; the runs: docs/performance.md, "vlink perf
-     * between two processes"). Over UDP, whose round trip is ten times longer, the same counts take ten times as
-     * long.
+     * The default warm-ups, in seconds: the first size's; each later size of {@code -a} warms for a tenth of it.
+     * perftest needs none; a JVM does: until C2 has compiled the path a message costs several times more, and on two
+     * cores busy with the test the compiler threads get little time. These are where the figures over shm on two vCPUs
+     * stopped moving (about one second for latency, three for bandwidth: docs/performance.md, "vlink perf between two
+     * processes"). A time, not a count, so that the warm-up is as long over UDP (a round trip ten times shm's, a
+     * hundred on a loaded machine) as over shm: the 300,000 latency messages that warmed shm for a second took minutes
+     * over UDP on a loaded machine.
      */
-    static final long LATENCY_WARMUP = 300_000;
-    static final long BANDWIDTH_WARMUP = 2_000_000;
+    static final double LATENCY_WARMUP_S = 1.0;
+    static final double BANDWIDTH_WARMUP_S = 3.0;
 
     @Spec
     CommandSpec spec;
@@ -97,10 +98,11 @@ public final class PerfCommand implements Callable<Integer>
     @Option(names = "-a", description = "All sizes: 2 to 4096 bytes by powers of two, one row each.")
     boolean all;
 
-    @Option(names = "--warmup", paramLabel = "N",
-        description = "Messages per size sent first and not counted (default: " + LATENCY_WARMUP + " for latency, " +
-            BANDWIDTH_WARMUP + " for bandwidth: enough for the JIT to compile the path on two busy cores).")
-    Long warmup;
+    @Option(names = "--warmup", paramLabel = "SECONDS",
+        description = "Messages are sent for SECONDS first and not counted, with a line while it warms (default: " +
+            LATENCY_WARMUP_S + " for latency, " + BANDWIDTH_WARMUP_S + " for bandwidth: the JIT compiles the path); " +
+            "each further size of -a warms for a tenth of it.")
+    Double warmup;
 
     @Option(names = "--retry", paramLabel = "on|off",
         description = "Link-level retry on both sides (they must agree): every frame numbered, acknowledged and sent " +
@@ -182,13 +184,28 @@ public final class PerfCommand implements Callable<Integer>
     private int measure(final Run run, final List<PerfRow> rows, final PrintWriter out, final PrintWriter err)
     {
         final PerfPeer peer = new PerfPeer(run.settings);
-        final boolean[] printed = new boolean[1];
-        final Runnable connected = () ->
+        final PerfPeer.Listener listener = new PerfPeer.Listener()
         {
-            if (!printed[0])
+            @Override
+            public void connected(final PerfPeer.Connected connected)
             {
-                printed[0] = true;
-                preamble(out, run);
+                run.connected = connected;
+                preamble(out, run, connected);
+            }
+
+            @Override
+            public void warming(final long warmupNs)
+            {
+                // while it warms the user sees why nothing comes yet; the header follows at once, the rows below it
+                out.println(String.format(Locale.ROOT, " Warming up for %.2f s (not counted)...", warmupNs / 1e9));
+                out.println(run.settings.bandwidth ? PerfRow.BANDWIDTH_HEADER : PerfRow.LATENCY_HEADER);
+                out.flush();
+            }
+
+            @Override
+            public void row(final PerfRow row)
+            {
+                print(out, rows, row);
             }
         };
         long lost = 0;
@@ -196,24 +213,31 @@ public final class PerfCommand implements Callable<Integer>
         {
             if (server)
             {
-                peer.server(run.transports, connected, row -> print(out, rows, row), reason ->
+                peer.server(run.transports, listener, reason ->
                 {
+                    if (null != run.connected)
+                    {
+                        out.println(DASHES); // the vanished client's run ends here; the next one's follows
+                        out.flush();
+                    }
                     err.println("vlink perf: the client vanished (" + reason + "); waiting for the next client");
                     err.flush();
                     rows.clear();
+                    run.connected = null;
                 });
             }
             else
             {
                 try (PerfTransport transport = run.transports.get())
                 {
-                    lost = peer.client(transport, connected, row -> print(out, rows, row));
+                    lost = peer.client(transport, listener);
                 }
             }
         }
         catch (final PeerVanishedException ex)
         {
-            err.println("vlink perf: the server vanished: " + ex.getMessage());
+            err.println(ex.lost() ? "vlink perf: " + ex.getMessage() :
+                "vlink perf: the server vanished: " + ex.getMessage());
             err.flush();
             return Vlink.EXIT_FAILURE;
         }
@@ -223,7 +247,7 @@ public final class PerfCommand implements Callable<Integer>
             err.flush();
             return Vlink.EXIT_FAILURE;
         }
-        if (printed[0])
+        if (null != run.connected)
         {
             out.println(DASHES);
         }
@@ -239,20 +263,69 @@ public final class PerfCommand implements Callable<Integer>
 
     private static final String DASHES = "-".repeat(87);
 
-    /** perftest's preamble, once the link is up: what runs, how, and what is not counted; then the header. */
-    private void preamble(final PrintWriter out, final Run run)
+    /**
+     * perftest's preamble, once both sides know the run (on the server: the client's): the test, perftest's lines in
+     * its layout (two columns where perftest has two), vlink's own lines after them, and both addresses.
+     */
+    private void preamble(final PrintWriter out, final Run run, final PerfPeer.Connected connected)
     {
+        final PerfPeer.Settings settings = connected.run();
+        final boolean engine = null != connected.local();
         out.println(DASHES);
         out.println("                    " + run.title);
-        out.println(" Side           : " + (server ? "server" : "client"));
-        out.println(" Link           : " + run.linkText);
-        out.println(" Threads        : " + run.threadsText);
-        out.println(" Warm-up        : " + run.settings.warmup + " messages per size, not counted");
-        out.println(" Measured       : " + (null != duration ? duration + " s per size" : run.settings.iterations +
-            " messages per size") + (run.settings.bandwidth ? "" : "; latency is half the round trip"));
+        out.println(pair("Dual-port", "OFF", "Device", engine ? "vlink engine" : "none (bare rings)"));
+        out.println(pair("Number of qps", "1", "Transport type", "IB"));
+        out.println(pair("Connection type", engine ? "RC" : "none", "Using SRQ", "OFF"));
+        if (engine)
+        {
+            out.println(line("Mtu", connected.mtu() + "[B]"));
+        }
+        out.println(line("Link type", "IB"));
+        out.println(line("SL", String.valueOf(settings.sl)));
+        out.println(line("Max inline data", connected.maxInline() + "[B]"));
+        out.println(line("Data ex. method", "in-band" + (run.udp ? " (after a UDP hello)" : "")));
+        out.println(line("Side", server ? "server" : "client"));
+        out.println(line("vlink link", run.linkText));
+        out.println(line("Threads", run.threadsText));
+        out.println(line("Warm-up", warmupText(settings)));
+        out.println(line("Measured", measuredText(settings)));
         out.println(DASHES);
-        out.println(run.settings.bandwidth ? PerfRow.BANDWIDTH_HEADER : PerfRow.LATENCY_HEADER);
+        out.println(" local address: " + addressText(connected.local()));
+        out.println(" remote address: " + addressText(connected.remote()));
+        out.println(DASHES);
         out.flush();
+    }
+
+    private static String pair(final String label, final String value, final String label2, final String value2)
+    {
+        return line(label, value) + "\t\t" + String.format(Locale.ROOT, "%-15s: %s", label2, value2);
+    }
+
+    private static String line(final String label, final String value)
+    {
+        return String.format(Locale.ROOT, " %-16s: %s", label, value);
+    }
+
+    /** perftest's form: {@code LID 0x01 QPN 0x0011 PSN 0x4e6a1b}. */
+    static String addressText(final PerfTransport.Address address)
+    {
+        if (null == address)
+        {
+            return "none (bare rings, no queue pair)";
+        }
+        return String.format(Locale.ROOT, "LID %#04x QPN %#06x PSN %#06x", address.lid(), address.qpn(), address.psn());
+    }
+
+    private static String warmupText(final PerfPeer.Settings settings)
+    {
+        return String.format(Locale.ROOT, "%.2f s before the first size, %.2f s before each other; not counted",
+            settings.warmupNs(0) / 1e9, settings.warmupNs(1) / 1e9);
+    }
+
+    private static String measuredText(final PerfPeer.Settings settings)
+    {
+        return (0 != settings.durationNs ? String.format(Locale.ROOT, "%.2f s per size", settings.durationNs / 1e9) :
+            settings.iterations + " messages per size") + (settings.bandwidth ? "" : "; latency is half the round trip");
     }
 
     private static void print(final PrintWriter out, final List<PerfRow> rows, final PerfRow row)
@@ -269,7 +342,13 @@ public final class PerfCommand implements Callable<Integer>
         String title;
         String linkText;
         String threadsText;
+        String threadsMode;
+        boolean udp;
+        int udpPort;
+        String serverHost;
         Supplier<PerfTransport> transports;
+        /** The run both sides agreed on, once connected (the server's: the client's settings). */
+        PerfPeer.Connected connected;
     }
 
     private Run parse()
@@ -351,11 +430,11 @@ public final class PerfCommand implements Callable<Integer>
         }
         run.settings.iterations = null != iterations ? iterations : run.settings.bandwidth ? 5000 : 1000;
         run.settings.durationNs = null != duration ? (long)(duration * 1e9) : 0;
-        if (null != warmup && warmup < 0)
+        if (null != warmup && !(warmup >= 0 && warmup <= 3600))
         {
-            throw new IllegalArgumentException("--warmup " + warmup + ": give 0 or more messages");
+            throw new IllegalArgumentException("--warmup " + warmup + ": give 0 to 3600 seconds");
         }
-        run.settings.warmup = null != warmup ? warmup : run.settings.bandwidth ? BANDWIDTH_WARMUP : LATENCY_WARMUP;
+        run.settings.warmupNs = (long)((null != warmup ? warmup : run.settings.bandwidth ? BANDWIDTH_WARMUP_S : LATENCY_WARMUP_S) * 1e9);
         if (sl < 0 || sl > 15)
         {
             throw new IllegalArgumentException("--sl " + sl + ": use 0 to 15");
@@ -374,6 +453,8 @@ public final class PerfCommand implements Callable<Integer>
             throw new IllegalArgumentException("--retry: ring-lat measures the bare rings, without an engine or retry");
         }
         final String retryText = null == linkRetry ? (shm ? "" : ", retry on") : linkRetry ? ", retry on" : ", retry off";
+        run.threadsMode = ring ? "none" : mode.name().toLowerCase(Locale.ROOT);
+        run.udp = !shm;
         run.threadsText = ring ? "none (no engine); the application's thread spins, then yields" :
             ThreadingMode.INVOKER == mode ?
             "invoker (the application's thread runs the engine; it spins, then yields)" :
@@ -390,6 +471,7 @@ public final class PerfCommand implements Callable<Integer>
         else if (server)
         {
             final int udpPort = null != port ? checkPort(port) : DEFAULT_PORT;
+            run.udpPort = udpPort;
             run.linkText = "udp, port " + udpPort + retryText;
             final long linkTimeoutNs = run.settings.peerTimeoutNs;
             run.transports = () -> EngineTransport.udpServer(udpPort, mode, idle, linkTimeoutNs, linkRetry);
@@ -397,6 +479,8 @@ public final class PerfCommand implements Callable<Integer>
         else
         {
             final InetSocketAddress address = address(connect);
+            run.udpPort = address.getPort();
+            run.serverHost = address.getHostString();
             run.linkText = "udp, server " + address + retryText;
             final long timeoutNs = run.settings.linkUpTimeoutNs;
             final long linkTimeoutNs = run.settings.peerTimeoutNs;
@@ -449,23 +533,72 @@ public final class PerfCommand implements Callable<Integer>
         return sizes;
     }
 
+    /**
+     * The run as JSON, every field a plain value (numbers as numbers, names as bare words, no units in strings: the
+     * units are in the keys), from the run both sides agreed on (the server's: the client's settings).
+     */
     private String json(final Run run, final List<PerfRow> rows, final boolean ok)
     {
+        final PerfPeer.Settings settings = null != run.connected ? run.connected.run() : run.settings;
         final JsonWriter writer = new JsonWriter();
         writer.beginObject()
             .field("ok", ok)
             .field("test", test)
             .field("side", server ? "server" : "client")
-            .field("link", run.linkText)
-            .field("threads", run.threadsText)
-            .field("warmup_messages", run.settings.warmup)
-            .field("latency_is", run.settings.bandwidth ? "" : "half the round trip")
-            .name("results").beginArray();
+            .field("link", run.udp ? "udp" : "shm");
+        if (null != path)
+        {
+            writer.field("path", path.toAbsolutePath().toString());
+        }
+        else
+        {
+            writer.field("port", run.udpPort);
+            if (!server)
+            {
+                writer.field("server", run.serverHost);
+            }
+        }
+        writer.field("threads", run.threadsMode);
+        if (!"none".equals(run.threadsMode) && !"invoker".equals(run.threadsMode))
+        {
+            writer.field("idle", idle);
+        }
+        writer.field("sl", settings.sl)
+            .field("warmup_seconds", settings.warmupNs(0) / 1e9)
+            .field("size_warmup_seconds", settings.warmupNs(1) / 1e9);
+        if (0 != settings.durationNs)
+        {
+            writer.field("duration_seconds", settings.durationNs / 1e9);
+        }
+        else
+        {
+            writer.field("iterations", settings.iterations);
+        }
+        if (!settings.bandwidth)
+        {
+            writer.field("latency_is_half_round_trip", true);
+        }
+        if (null != run.connected)
+        {
+            writer.field("mtu", run.connected.mtu()).field("max_inline_bytes", run.connected.maxInline());
+            address(writer, "local", run.connected.local());
+            address(writer, "remote", run.connected.remote());
+        }
+        writer.name("results").beginArray();
         for (final PerfRow row : rows)
         {
             row.json(writer);
         }
         writer.endArray().endObject();
         return writer + "\n";
+    }
+
+    private static void address(final JsonWriter writer, final String side, final PerfTransport.Address address)
+    {
+        if (null != address)
+        {
+            writer.name(side).beginObject().field("lid", address.lid()).field("qpn", address.qpn())
+                .field("psn", address.psn()).endObject();
+        }
     }
 }

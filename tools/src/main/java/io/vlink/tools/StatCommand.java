@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import io.vlink.core.config.Diagnostic;
 import io.vlink.nic.status.CountersFileDescriptor;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -30,8 +31,11 @@ import java.util.function.BooleanSupplier;
         "Live counters of every running vlink engine on this machine, read from their counters files.",
         "One record a line, key=value fields: '# vlink stat TIME dir=DIR', then per engine an 'engine' line, " +
             "its 'counter' lines (with --watch, from the second refresh, per_sec beside each count) and, with " +
-            "--errors, its 'error' lines. Files of engines whose process is gone are deleted; --all lists them, and " +
-            "engines whose heartbeat is stale, under '# not running' (docs/engine.md has the full form)."
+            "--errors, its 'error' lines. With --perfquery, each port as perfquery prints one instead: IB's port " +
+            "counters by their names, PortXmitData and PortRcvData in 4-byte words (--extended: perfquery -x). " +
+            "It only reads: engines that are not running (process gone, or heartbeat stale) are counted in a " +
+            "comment, listed with --all; --prune deletes the files of those whose process is gone (docs/engine.md " +
+            "has the full form)."
     })
 public final class StatCommand implements Callable<Integer>
 {
@@ -58,8 +62,21 @@ public final class StatCommand implements Callable<Integer>
     int count;
 
     @Option(names = "--dir", paramLabel = "DIR",
-        description = "Directory of counters files (default: the vlink.dir property, else ${java.io.tmpdir}/vlink-${user.name}).")
+        description = "Directory of counters files, which must exist (default: the vlink.dir property, else " +
+            "/dev/shm/vlink-USER on Linux, else TMPDIR/vlink-USER).")
     File dir;
+
+    @Option(names = "--perfquery", description = "Each port as infiniband-diags' perfquery prints one: " +
+        "PortCounters by IB's names and widths (saturating), PortXmitData and PortRcvData in 4-byte words.")
+    boolean perfQuery;
+
+    @Option(names = {"-x", "--extended"}, description = "With --perfquery: the 64-bit PortCountersExtended " +
+        "(perfquery -x).")
+    boolean extended;
+
+    @Option(names = "--prune", description = "Delete the counters files of engines whose process is gone (and " +
+        "only those), each named on stderr; without it nothing is ever deleted.")
+    boolean prune;
 
     @Option(names = "--engine", paramLabel = "NAME", description = "Only the engine of this name.")
     String engine;
@@ -74,8 +91,8 @@ public final class StatCommand implements Callable<Integer>
     @Option(names = "--nonzero", description = "Print only counters whose value is not zero.")
     boolean nonZero;
 
-    @Option(names = "--all", description = "Also list engines that are not running (process gone: their files are " +
-        "kept; heartbeat stale: silent) under '# not running', without counters.")
+    @Option(names = "--all", description = "Also list engines that are not running (process gone: dead; heartbeat " +
+        "stale: silent) under '# not running', without counters.")
     boolean all;
 
     @Option(names = "--liveness", paramLabel = "MS", defaultValue = "5000",
@@ -98,12 +115,31 @@ public final class StatCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), "give FILTER or --counter, not both");
         }
+        if (extended && !perfQuery)
+        {
+            throw new ParameterException(spec.commandLine(), "--extended goes with --perfquery");
+        }
+        if (perfQuery && (null != positionalFilter || null != counterPrefix || nonZero))
+        {
+            throw new ParameterException(spec.commandLine(),
+                "--perfquery prints every IB counter of a port: give it without FILTER, --counter or --nonzero");
+        }
+        if (null != dir && (!dir.isDirectory() || !dir.canRead()))
+        {
+            // a directory named that is not there is a mistake (a typo, an engine's other directory), not "no engine"
+            spec.commandLine().getErr().println(Diagnostic.cannotRead(dir.getPath(),
+                !dir.exists() ? "no such directory" : !dir.isDirectory() ? "not a directory" : "permission denied"));
+            return Vlink.EXIT_FAILURE;
+        }
         final StatView.Filter filter = new StatView.Filter();
         filter.engine = engine;
         filter.counterPrefix = null != counterPrefix ? counterPrefix : positionalFilter;
         filter.nonZero = nonZero;
         filter.errors = errors;
         filter.all = all;
+        filter.prune = prune;
+        filter.perfQuery = perfQuery;
+        filter.extended = extended;
         filter.livenessMs = livenessMs;
         final StatView view = new StatView(filter, SystemEpochClock.INSTANCE, SystemNanoClock.INSTANCE);
         final File directory = null != dir ? dir : CountersFileDescriptor.defaultDirectory();

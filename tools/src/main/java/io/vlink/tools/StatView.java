@@ -29,8 +29,11 @@ import java.util.Map;
  * Each look prints a block: a header line, then per running engine its {@code engine} line, its {@code counter} lines
  * and, if asked, its {@code error} lines. A counter that counts shows {@code per_sec}, its increase per second since
  * the previous look at the same file (from the second look on); a gauge shows only its value, and the link state by
- * its name. Files of engines whose process is gone are deleted (pruned), or with {@code all} listed after the running
- * engines under {@code # not running}, with those whose heartbeat is stale ({@code state=silent}).
+ * its name. A look only reads: engines that are not running (their process gone, {@code state=dead}, or their
+ * heartbeat stale, {@code state=silent}) are counted in a comment line, or with {@code all} listed after the running
+ * engines under {@code # not running}; with {@code prune} the files of engines whose process is gone are deleted
+ * first, and only those. With {@code perfQuery} each running engine's ports are printed as {@code perfquery} prints
+ * a port ({@link PerfQueryView}) instead of the counter lines.
  * <p>
  * The clocks are injected: the rates of a test are exact.
  */
@@ -45,8 +48,14 @@ final class StatView
         String counterPrefix;
         boolean nonZero;
         boolean errors;
-        /** List the engines that are not running (and keep their files) instead of pruning them. */
+        /** List the engines that are not running. */
         boolean all;
+        /** Delete the files of engines whose process is gone (never a running or silent engine's). */
+        boolean prune;
+        /** Each port as perfquery prints it, instead of the counter lines. */
+        boolean perfQuery;
+        /** With {@link #perfQuery}: PortCountersExtended ({@code perfquery -x}). */
+        boolean extended;
         long livenessMs = CountersFileReader.DEFAULT_LIVENESS_TIMEOUT_MS;
     }
 
@@ -94,6 +103,7 @@ final class StatView
         final List<String> notRunning = new ArrayList<>();
         final Map<String, Sample> seen = new HashMap<>();
         int shown = 0;
+        int dead = 0;
         for (final File file : null == files ? new File[0] : files)
         {
             final CountersFileReader reader;
@@ -103,7 +113,16 @@ final class StatView
             }
             catch (final IllegalStateException ex)
             {
-                err.println("vlink stat: skipped " + ex.getMessage());
+                final long pid = CountersFileDescriptor.pidInName(file);
+                if (filter.prune && pid > 0 && !running(pid) && file.delete())
+                {
+                    // a file its engine never finished making: its process was killed while starting
+                    err.println("vlink stat: pruned " + file + " (incomplete; pid " + pid + " is not running)");
+                }
+                else
+                {
+                    err.println("vlink stat: skipped " + ex.getMessage());
+                }
                 continue;
             }
             try (reader)
@@ -115,19 +134,27 @@ final class StatView
                 final EngineLiveness liveness = reader.liveness(nowMs, filter.livenessMs);
                 if (EngineLiveness.LIVE != liveness)
                 {
-                    if (filter.all)
-                    {
-                        notRunning.add(engineLine(reader, liveness, nowMs));
-                    }
-                    else if (EngineLiveness.DEAD == liveness && file.delete())
+                    if (filter.prune && EngineLiveness.DEAD == liveness && file.delete())
                     {
                         // the process is gone: nobody else will ever remove its file
                         err.println("vlink stat: pruned " + file + " (pid " + reader.pid() + " is not running)");
                     }
+                    else
+                    {
+                        notRunning.add(engineLine(reader, liveness, nowMs));
+                        dead += EngineLiveness.DEAD == liveness ? 1 : 0;
+                    }
                     continue;
                 }
-                out.println(engineLine(reader, liveness, nowMs));
-                seen.put(file.getPath(), printCounters(reader, file.getPath(), nowNs, out));
+                if (filter.perfQuery)
+                {
+                    PerfQueryView.print(reader.name(), reader.pid(), reader.counters(), filter.extended, out);
+                }
+                else
+                {
+                    out.println(engineLine(reader, liveness, nowMs));
+                    seen.put(file.getPath(), printCounters(reader, file.getPath(), nowNs, out));
+                }
                 if (filter.errors)
                 {
                     printErrors(reader, out);
@@ -146,11 +173,21 @@ final class StatView
         {
             out.println(null == filter.engine ? "# no vlink engine" : "# no vlink engine named " + filter.engine);
         }
-        if (!notRunning.isEmpty())
+        if (!notRunning.isEmpty() && filter.all)
         {
             out.println("# not running");
             notRunning.forEach(out::println);
         }
+        else if (!notRunning.isEmpty())
+        {
+            out.println("# " + notRunning.size() + " not running (--all lists them" +
+                (dead > 0 ? "; --prune deletes the files of the " + dead + " whose process is gone)" : ")"));
+        }
+    }
+
+    private static boolean running(final long pid)
+    {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     private static String engineLine(final CountersFileReader reader, final EngineLiveness liveness, final long nowMs)

@@ -39,9 +39,9 @@ class LauncherTest
         Files.setPosixFilePermissions(root.resolve("vlink"), PosixFilePermissions.fromString("rwxr-xr-x"));
         final Path bin = Files.createDirectories(root.resolve("fake/bin"));
         go = root.resolve("go");
-        script(bin.resolve("mvn"), "echo '[INFO] Building vlink-core 0.1.0-SNAPSHOT                                 [1/2]'\n" +
+        script(bin.resolve("mvn"), "echo '[INFO] Building vlink-core 0.2.0-SNAPSHOT                                 [1/2]'\n" +
             "i=0; while [ ! -f '" + go + "' ]; do sleep 0.05; i=$((i + 1)); [ $i -gt 2000 ] && exit 1; done\n" +
-            "echo '[INFO] Building vlink-tools 0.1.0-SNAPSHOT                                [2/2]'\n" +
+            "echo '[INFO] Building vlink-tools 0.2.0-SNAPSHOT                                [2/2]'\n" +
             "mkdir -p tools/target/classes\n" +
             "echo '--add-exports java.base/jdk.internal.misc=ALL-UNNAMED' > tools/target/classes/jvm.flags\n" +
             ": > tools/target/vlink.jar\n");
@@ -73,7 +73,7 @@ class LauncherTest
         assertTrue(first.startsWith("vlink: first use: building the command with Maven into tools/target: 25 to 35 " +
             "s on a quiet 2-core machine, up to 2 minutes on a busy one"), first);
         final String module = err.readLine();
-        assertTrue(module.matches("vlink: building vlink-core 0\\.1\\.0-SNAPSHOT \\[1/2] \\(\\d+ s\\)"), module);
+        assertTrue(module.matches("vlink: building vlink-core \\d+\\.\\d+\\.\\d+-SNAPSHOT \\[1/2] \\(\\d+ s\\)"), module);
         Files.createFile(go);
         String line = err.readLine();
         while (null != line && line.startsWith("vlink: building "))

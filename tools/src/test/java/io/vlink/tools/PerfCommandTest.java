@@ -111,10 +111,12 @@ class PerfCommandTest
         final String file = dir.resolve("lat.shm").toString();
         final Path json = dir.resolve("client.json");
         // a patient peer timeout: both ends run on this JVM's threads beside the rest of the suite on two cores
+        final Path serverJson = dir.resolve("server.json");
+        // the server is given none of the run's options: it runs, prints and writes the client's
         final Running server = new Running("perf", "send-lat", "--server", "--link", "shm", "--path", file,
-            "--warmup", "20", "-n", "200", "--peer-timeout", "30");
-        final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "20",
-            "-n", "200", "-a", "--json", json.toString(), "--peer-timeout", "30");
+            "--peer-timeout", "30", "--json", serverJson.toString());
+        final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "0.2",
+            "-n", "200", "-a", "--json", json.toString(), "--peer-timeout", "30", "--sl", "2");
         assertEquals(0, client.exitCode(), client + "\n--- the server\n" + server);
         assertEquals(0, server.exitCode(), server.toString());
 
@@ -132,17 +134,69 @@ class PerfCommandTest
             assertTrue(row[4] <= row[7] && row[7] <= row[8] && row[8] <= row[3], "median <= p99 <= p99.9 <= max");
             assertEquals(sizes[i], (int)serverRows.get(i)[0]);
         }
-        assertTrue(client.out.toString().contains(" Warm-up        : 20 messages per size, not counted"));
+        for (final Running side : List.of(client, server))
+        {
+            // perftest's lines in its layout, then vlink's; the run is the client's on both sides
+            final String out = side.out.toString();
+            for (final String line : List.of(
+                "                    Send Latency Test\n",
+                " Number of qps   : 1\t\tTransport type : IB\n",
+                " Connection type : RC\t\tUsing SRQ      : OFF\n",
+                " Mtu             : 4096[B]\n",
+                " Link type       : IB\n",
+                " SL              : 2\n",
+                " Warm-up         : 0.20 s before the first size, 0.02 s before each other; not counted\n",
+                " Measured        : 200 messages per size; latency is half the round trip\n",
+                " Warming up for 0.20 s (not counted)...\n"))
+            {
+                assertTrue(out.contains(line), "'" + line.trim() + "' in\n" + side);
+            }
+            assertEquals(1, out.lines().filter(l -> l.startsWith(" Warming up")).count(), "once, for the first size");
+        }
+        // each side's local address is the other's remote one, in perftest's form
+        final String clientLocal = line(client.out.toString(), " local address: ");
+        final String serverLocal = line(server.out.toString(), " local address: ");
+        assertTrue(clientLocal.matches("LID 0x[0-9a-f]{2} QPN 0x[0-9a-f]{4} PSN 0x[0-9a-f]{4,6}"), clientLocal);
+        assertEquals(clientLocal, line(server.out.toString(), " remote address: "));
+        assertEquals(serverLocal, line(client.out.toString(), " remote address: "));
+        assertNotEquals(clientLocal, serverLocal, "two ports, two LIDs");
         assertFalse(Files.exists(Path.of(file)), "the link's file is gone");
 
         final Map<String, Object> parsed = Json.object(Files.readString(json));
         assertEquals(true, parsed.get("ok"));
         assertEquals("send-lat", parsed.get("test"));
+        // plain values: numbers as numbers, names as bare words, the units in the keys
+        assertEquals("shm", parsed.get("link"));
+        assertEquals("invoker", parsed.get("threads"));
+        assertEquals(2L, ((Number)parsed.get("sl")).longValue());
+        assertEquals(0.2, ((Number)parsed.get("warmup_seconds")).doubleValue(), 1e-9);
+        assertEquals(200L, ((Number)parsed.get("iterations")).longValue());
+        assertEquals(4096L, ((Number)parsed.get("mtu")).longValue());
+        assertEquals(true, parsed.get("latency_is_half_round_trip"));
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> local = (Map<String, Object>)parsed.get("local");
+        assertTrue(local.get("lid") instanceof Number && local.get("qpn") instanceof Number, local.toString());
+        final Map<String, Object> atServer = Json.object(Files.readString(serverJson));
+        assertEquals("server", atServer.get("side"));
+        assertEquals(200L, ((Number)atServer.get("iterations")).longValue(), "the server's JSON is the client's run");
+        assertEquals(parsed.get("local"), atServer.get("remote"));
         @SuppressWarnings("unchecked")
         final List<Map<String, Object>> results = (List<Map<String, Object>>)parsed.get("results");
         assertEquals(sizes.length, results.size());
         assertEquals(64L, ((Number)results.get(5).get("bytes")).longValue());
         assertEquals(clientRows.get(5)[4], ((Number)results.get(5).get("t_typical_usec")).doubleValue(), 0.006);
+        assertTrue(((Number)results.get(5).get("warmup_messages")).longValue() > 0, "warmed by time, counted apart");
+        final List<double[]> serverCounts = rows(server.out.toString(), "t_min[usec]", 9);
+        for (final double[] row : serverCounts)
+        {
+            assertEquals(200, (long)row[1], "the server times as many round trips as the client");
+        }
+    }
+
+    private static String line(final String out, final String prefix)
+    {
+        return out.lines().filter(l -> l.startsWith(prefix)).findFirst()
+            .orElseThrow(() -> new AssertionError("no '" + prefix + "' in\n" + out)).substring(prefix.length());
     }
 
     @Test
@@ -150,8 +204,8 @@ class PerfCommandTest
     {
         final int port = freeUdpPort();
         final Running server = new Running("perf", "send-bw", "--server", "--port", String.valueOf(port),
-            "--warmup", "100", "-n", "3000", "-s", "4096", "--peer-timeout", "30");
-        final Running client = new Running("perf", "send-bw", "--connect", "127.0.0.1:" + port, "--warmup", "100",
+            "--warmup", "0.1", "-n", "3000", "-s", "4096", "--peer-timeout", "30");
+        final Running client = new Running("perf", "send-bw", "--connect", "127.0.0.1:" + port, "--warmup", "0.1",
             "-n", "3000", "-s", "4096", "--peer-timeout", "30");
         assertEquals(0, client.exitCode(), client + "\n--- the server\n" + server);
         assertEquals(0, server.exitCode(), server.toString());
@@ -197,7 +251,7 @@ class PerfCommandTest
         }
         assertTrue(server.err.toString().startsWith("vlink perf: the client vanished ("), server.toString());
 
-        final Process next = child("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "10", "-n", "100");
+        final Process next = child("perf", "send-lat", "--link", "shm", "--path", file, "--warmup", "0.1", "-n", "100");
         try
         {
             assertTrue(next.waitFor(DEADLINE_S, TimeUnit.SECONDS));
@@ -219,8 +273,11 @@ class PerfCommandTest
         final Process doomed = child("perf", "send-lat", "--server", "--link", "shm", "--path", file);
         try
         {
+            // a peer timeout a starved machine cannot reach by itself (at a load of 15 on 2 cores, 2 s passed between
+            // two messages of a live server, and the client rightly called one lost): the server's death is seen by
+            // the link going down, not by the timeout
             final Running client = new Running("perf", "send-lat", "--link", "shm", "--path", file, "-D", "60",
-                "--peer-timeout", "2");
+                "--peer-timeout", "20");
             client.awaitOut("#bytes");
             doomed.destroyForcibly();
             doomed.waitFor();
@@ -256,6 +313,7 @@ class PerfCommandTest
         usage("--retry maybe: use on or off", "send-lat", "--server", "--retry", "maybe");
         usage("--retry: ring-lat measures the bare rings", "ring-lat", "--server", "--link", "shm", "--path", "x.shm",
             "--retry", "on");
+        usage("--warmup -1.0: give 0 to 3600 seconds", "send-lat", "--server", "--warmup", "-1");
     }
 
     private static void usage(final String message, final String... args)
@@ -272,16 +330,19 @@ class PerfCommandTest
         assertEquals("see 'vlink perf --help'", lines.get(1));
     }
 
-    /** The rows under the header that names {@code column}, split on white space as perftest's parsers do. */
+    /**
+     * The rows under the last header that names {@code column} (a server prints a run per client), split on white
+     * space as perftest's parsers do.
+     */
     private static List<double[]> rows(final String out, final String column, final int fields)
     {
         final List<String> lines = out.lines().toList();
-        int at = 0;
-        while (at < lines.size() && !lines.get(at).contains(column))
+        int at = lines.size() - 1;
+        while (at >= 0 && !lines.get(at).contains(column))
         {
-            at++;
+            at--;
         }
-        assertTrue(at < lines.size(), "no header in\n" + out);
+        assertTrue(at >= 0, "no header in\n" + out);
         assertTrue(lines.get(at).startsWith(" #bytes"), lines.get(at));
         final List<double[]> rows = new ArrayList<>();
         for (int i = at + 1; i < lines.size() && !lines.get(i).startsWith("---"); i++)

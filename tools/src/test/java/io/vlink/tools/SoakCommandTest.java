@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import io.vlink.tools.soak.ReportData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -121,10 +122,31 @@ class SoakCommandTest
     void wireFaultsRetablesAndBouncesAreInjectedDetectedAndRecoveredFrom() throws Exception
     {
         // the kinds placed by packets; the timed ones (stall, flood) are SoakRunnerTest's, on a clock of its own
+        final Path report = dir.resolve("faults.html");
         final Map<String, Object> json = soak(0, "--packets", "20000", "--size", "512", "--threads", "invoker",
             "--seed", "7", "--faults", "drop-data=0.002,corrupt-data=0.002,drop-fcp=0.01,corrupt-fcp=0.01,retable=2," +
-            "link-bounce=2");
+            "link-bounce=2", "--report", report.toString());
         assertEveryInvariant(json);
+        // the report: every time axis marks both retables and both bounces; each share panel's prediction steps at
+        // each retable, to the variant's shares and back
+        final List<ReportData.TimeAxis> axes = ReportData.timeAxes(Files.readString(report));
+        assertFalse(axes.isEmpty());
+        boolean changed = false;
+        for (final ReportData.TimeAxis axis : axes)
+        {
+            final List<Double> retables = axis.faults.get("retable");
+            assertEquals(2, retables.size(), axis.chart + " VL" + axis.vl);
+            assertEquals(2, axis.faults.get("link-bounce").size(), axis.chart + " VL" + axis.vl);
+            if ("share".equals(axis.chart))
+            {
+                assertEquals(3, axis.steps.size(), "VL" + axis.vl);
+                assertEquals(retables.get(0), axis.steps.get(1)[0], 0.001);
+                assertEquals(retables.get(1), axis.steps.get(2)[0], 0.001);
+                assertEquals(axis.steps.get(0)[1], axis.steps.get(2)[1], 1e-9, "back to the configured tables");
+                changed |= Math.abs(axis.steps.get(1)[1] - axis.steps.get(0)[1]) > 0.01;
+            }
+        }
+        assertTrue(changed, "the variant's prediction differs for some VL");
         final Map<String, Object> injected = map(map(json, "faults"), "injected");
         final Map<String, Object> detected = map(map(json, "faults"), "detected");
         for (final String kind : List.of("drop-data", "corrupt-data", "corrupt-fcp", "retable", "link-bounce"))

@@ -46,7 +46,7 @@ public final class StatChildEngine
                 {
                     sent++;
                 }
-                received += b.poll((buffer, offset, length, header) -> { }, 16);
+                received += b.poll(packet -> { }, 16);
             }
             System.out.println(received == 100 ? "READY" : "FAILED");
             System.out.flush();

@@ -75,7 +75,7 @@ class StatCommandTest
     }
 
     @Test
-    void watchRefreshesAndADeadEnginesFileIsPrunedOrWithAllListedApart() throws Exception
+    void watchRefreshesAndADeadEnginesFileIsKeptCountedListedWithAllAndPrunedOnlyWithPrune() throws Exception
     {
         final Process process = new ProcessBuilder(
             new File(System.getProperty("java.home"), "bin/java").getPath(), "-version")
@@ -90,6 +90,9 @@ class StatCommandTest
             buffer.putLong(CountersFileDescriptor.PID_OFFSET, process.pid());
             Files.write(new File(dir, "gone-" + process.pid() + ".counters").toPath(), bytes);
             Files.write(new File(dir, "broken-1.counters").toPath(), new byte[10]);
+            // a file whose engine was killed while making it
+            final File halfMade = new File(dir, "half-made-" + process.pid() + ".counters");
+            Files.write(halfMade.toPath(), new byte[10]);
 
             final File deadFile = new File(dir, "gone-" + process.pid() + ".counters");
             final Cli cli = Cli.run("stat", "--dir", dir.getPath(), "--watch", "--count", "2", "--interval", "10",
@@ -104,9 +107,26 @@ class StatCommandTest
             assertEquals(2, cli.out.split("counter engine=gone port=0 vl=0 name=tx_packets", -1).length - 1, cli.out);
             assertTrue(cli.err.contains("skipped") && cli.err.contains("broken-1.counters"), cli.err);
 
-            // without --all the dead engine's file is pruned
-            final Cli pruned = Cli.run("stat", "--dir", dir.getPath());
+            // a read never deletes: without --all the dead engine is counted in a comment
+            final Cli read = Cli.run("stat", "--dir", dir.getPath());
+            assertEquals(0, read.exitCode, read.toString());
+            assertFalse(read.out.contains("pid=" + process.pid()), read.out);
+            assertTrue(read.out.contains("\n# 1 not running (--all lists them; --prune deletes the files of the 1 " +
+                "whose process is gone)\n"), read.out);
+            assertFalse(read.err.contains("pruned"), read.err);
+            assertTrue(deadFile.exists(), "a read-only command deletes nothing");
+            assertTrue(halfMade.exists(), "a read-only command deletes nothing");
+
+            // --prune deletes the files of processes that are gone, and only those
+            final Cli pruned = Cli.run("stat", "--dir", dir.getPath(), "--prune");
+            assertEquals(0, pruned.exitCode, pruned.toString());
             assertFalse(pruned.out.contains("pid=" + process.pid()), pruned.out);
+            assertFalse(pruned.out.contains("not running"), pruned.out);
+            assertTrue(file.file().exists(), "a running engine's file stays");
+            assertTrue(pruned.err.contains("vlink stat: pruned " + halfMade + " (incomplete; pid " + process.pid() +
+                " is not running)"), pruned.err);
+            assertFalse(halfMade.exists());
+            assertTrue(new File(dir, "broken-1.counters").exists(), "pid 1 runs: its file is not ours to judge");
             assertTrue(pruned.err.contains("vlink stat: pruned " + deadFile + " (pid " + process.pid() +
                 " is not running)"), pruned.err);
             assertFalse(deadFile.exists(), "a dead engine's file is deleted");
@@ -118,5 +138,26 @@ class StatCommandTest
     {
         assertEquals(2, Cli.run("stat", "--interval", "0").exitCode);
         assertEquals(2, Cli.run("stat", "--bogus").exitCode);
+    }
+
+    @Test
+    void aDirectoryThatIsNotThereIsAnErrorNotAnEmptyMachine() throws Exception
+    {
+        final File missing = new File(dir, "nonexistent");
+        final Cli cli = Cli.run("stat", "--dir", missing.getPath());
+        assertEquals(1, cli.exitCode, cli.toString());
+        assertEquals("", cli.out);
+        assertEquals(missing.getPath() + ": error: cannot read: no such directory\n", cli.err);
+
+        final File plain = new File(dir, "plain");
+        Files.writeString(plain.toPath(), "x");
+        final Cli file = Cli.run("stat", "--dir", plain.getPath(), "--perfquery");
+        assertEquals(1, file.exitCode, file.toString());
+        assertEquals(plain.getPath() + ": error: cannot read: not a directory\n", file.err);
+
+        // a directory that is there but holds no engine is an empty machine
+        final Cli empty = Cli.run("stat", "--dir", dir.getPath());
+        assertEquals(0, empty.exitCode, empty.toString());
+        assertTrue(empty.out.contains("# no vlink engine"), empty.out);
     }
 }

@@ -51,6 +51,20 @@ class StatTwoJvmTest
                 cli.out);
             assertTrue(cli.out.contains("counter engine=stat-child port=0 vl=- name=link_state value=ACTIVE\n"), cli.out);
 
+            // the same counters as perfquery shows a port: 100 packets of 124 bytes (LRH, BTH, 100, ICRC) = 3100 words
+            final Cli perfquery = Cli.run("stat", "--dir", dir.getPath(), "--perfquery");
+            assertEquals(0, perfquery.exitCode, perfquery.toString());
+            assertTrue(perfquery.out.contains("# Port counters: engine stat-child pid " + child.pid() + " port 0 " +
+                "(CapMask: 0x400)\nPortSelect:......................0\n"), perfquery.out);
+            final String port0 = perfquery.out.substring(perfquery.out.indexOf(" port 0 "),
+                perfquery.out.indexOf(" port 1 "));
+            final String port1 = perfquery.out.substring(perfquery.out.indexOf(" port 1 "));
+            assertTrue(port0.contains("\nPortXmitData:....................3100\n"), perfquery.out);
+            assertTrue(port0.contains("\nPortXmitPkts:....................100\n"), perfquery.out);
+            assertTrue(port1.contains("\nPortRcvData:.....................3100\n"), perfquery.out);
+            assertTrue(port1.contains("\nPortRcvPkts:.....................100\n"), perfquery.out);
+            assertTrue(port1.contains("\nPortRcvErrors:...................0\n"), perfquery.out);
+
             child.getOutputStream().close();
             assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child closed its engine");
             assertEquals(0, child.exitValue());

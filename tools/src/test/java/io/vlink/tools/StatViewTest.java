@@ -128,7 +128,12 @@ class StatViewTest
             epochClock.update(System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(1));
             final List<String> quiet = look(new StatView(filter(), epochClock, nanoClock));
             assertTrue(quiet.contains("# no vlink engine"), quiet.toString());
+            assertTrue(quiet.contains("# 1 not running (--all lists them)"), quiet.toString());
             assertTrue(file.file().exists(), "the process is alive: its file stays");
+            final StatView.Filter prune = filter();
+            prune.prune = true;
+            assertTrue(look(new StatView(prune, epochClock, nanoClock)).contains("# 1 not running (--all lists them)"));
+            assertTrue(file.file().exists(), "--prune deletes only the files of processes that are gone");
 
             final StatView.Filter all = filter();
             all.all = true;

@@ -3,6 +3,7 @@ package io.vlink.nic.status;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
+import org.agrona.SystemUtil;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -87,8 +88,12 @@ public final class CountersFileDescriptor
     }
 
     /**
-     * @return the directory engines write their counters files to: the {@value #DIR_PROP_NAME} property, else
+     * Where engines write their counters files and {@code vlink stat} reads them, one directory per user, as Aeron
+     * keeps {@code /dev/shm/aeron-$USER}: the {@value #DIR_PROP_NAME} property, else on Linux
+     * {@code /dev/shm/vlink-${user.name}} (memory, never written back to a disk), else
      * {@code ${java.io.tmpdir}/vlink-${user.name}}.
+     *
+     * @return the directory of counters files.
      */
     public static File defaultDirectory()
     {
@@ -97,7 +102,19 @@ public final class CountersFileDescriptor
         {
             return new File(dir);
         }
-        return new File(IoUtil.tmpDirName(), "vlink-" + System.getProperty("user.name", "default"));
+        return defaultDirectory(SystemUtil.isLinux() ? new File("/dev/shm") : null, IoUtil.tmpDirName(),
+            System.getProperty("user.name", "default"));
+    }
+
+    /**
+     * @param shm    the shared-memory file system's directory ({@code /dev/shm}), null where there is none.
+     * @param tmpDir the temporary directory.
+     * @param user   the user's name.
+     * @return {@code SHM/vlink-USER} if SHM is a directory, else {@code TMPDIR/vlink-USER}.
+     */
+    static File defaultDirectory(final File shm, final String tmpDir, final String user)
+    {
+        return new File(null != shm && shm.isDirectory() ? shm.getPath() : tmpDir, "vlink-" + user);
     }
 
     /**
@@ -124,6 +141,29 @@ public final class CountersFileDescriptor
     public static File file(final File directory, final String name, final long pid)
     {
         return new File(directory, name + "-" + pid + FILE_SUFFIX);
+    }
+
+    /**
+     * @param file a counters file, named as {@link #file} names one.
+     * @return the process id in its name, or -1 if its name holds none: what is known of a file too incomplete to
+     * read (its process killed while making it).
+     */
+    public static long pidInName(final File file)
+    {
+        final String name = file.getName();
+        final int dash = name.lastIndexOf('-');
+        if (!name.endsWith(FILE_SUFFIX) || dash < 0)
+        {
+            return -1;
+        }
+        try
+        {
+            return Long.parseLong(name.substring(dash + 1, name.length() - FILE_SUFFIX.length()));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
     }
 
     /**

@@ -26,9 +26,10 @@ public final class ReadmeExample
             {
                 Thread.onSpinWait();
             }
-            while (b.poll((buffer, offset, length, header) ->    // the payload, and the packet's parsed headers
-                System.out.println("VL" + header.vl() + " QP " + header.destQp() + " PSN " + header.psn() + ": " +
-                    length + " bytes: " + buffer.getStringWithoutLengthAscii(offset, 12)), 16) == 0)
+            while (b.poll(packet ->                             // the packet: its headers, read in place, and payload
+                System.out.println("VL" + packet.vl() + " QP " + packet.destQp() + " PSN " + packet.psn() + ": " +
+                    packet.payloadLength() + " bytes: " +
+                    packet.buffer().getStringWithoutLengthAscii(packet.payloadOffset(), 12)), 16) == 0)
             {
                 Thread.onSpinWait();
             }

@@ -4,7 +4,7 @@ import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.Sizes;
-import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.PacketHandler;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
@@ -29,7 +29,7 @@ import java.util.zip.CRC32C;
  * the sequence numbers per (source, destination, SL): loss, duplication, reordering. Single-threaded, nothing
  * allocated per packet.
  */
-final class FabricTraffic implements ReceiveHandler
+final class FabricTraffic implements PacketHandler
 {
     /** LRH and BTH. */
     static final int HEADERS = LrhFlyweight.LENGTH + BthFlyweight.LENGTH;
@@ -147,9 +147,9 @@ final class FabricTraffic implements ReceiveHandler
     }
 
     @Override
-    public void onPacket(
-        final DirectBuffer buffer, final int payloadOffset, final int payloadLength, final PacketHeader header)
+    public void onPacket(final PacketHeader header)
     {
+        final DirectBuffer buffer = header.buffer();
         // whole packets: the soak header and its CRC count from the LRH
         final int vl = header.vl();
         final int offset = header.packetOffset();

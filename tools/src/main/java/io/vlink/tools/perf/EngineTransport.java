@@ -7,7 +7,7 @@ import io.vlink.nic.EngineConfiguration;
 import io.vlink.nic.MemoryRegion;
 import io.vlink.nic.Port;
 import io.vlink.nic.QueuePair;
-import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.PacketHandler;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.ShmLink;
@@ -51,7 +51,7 @@ public final class EngineTransport implements PerfTransport
     private final MemoryRegion region;
     private final String description;
     private MessageHandler handler;
-    private final ReceiveHandler receiver = (buffer, offset, length, header) -> handler.onMessage(buffer, offset);
+    private final PacketHandler receiver = packet -> handler.onMessage(packet.buffer(), packet.payloadOffset());
     private long peerIncarnation = Link.UNKNOWN_INCARNATION;
     private long offered;
 
@@ -230,8 +230,7 @@ public final class EngineTransport implements PerfTransport
         return true;
     }
 
-    @Override
-    public boolean offer(final DirectBuffer message, final int length, final int sl)
+    private QueuePair queuePair(final int sl)
     {
         QueuePair qp = qps[sl];
         if (null == qp)
@@ -239,6 +238,34 @@ public final class EngineTransport implements PerfTransport
             qp = port.createQueuePair(1 + sl, sl, 1 + sl);
             qps[sl] = qp;
         }
+        return qp;
+    }
+
+    /**
+     * {@inheritDoc} The PSN is the queue pair's first: a queue pair made for the run starts at 0 (docs/engine.md).
+     */
+    @Override
+    public Address address(final int sl)
+    {
+        return new Address(port.localLid(), queuePair(sl).qpn(), 0);
+    }
+
+    @Override
+    public int mtu()
+    {
+        return port.mtu();
+    }
+
+    @Override
+    public int maxInline(final int sl)
+    {
+        return queuePair(sl).inlineCapacity();
+    }
+
+    @Override
+    public boolean offer(final DirectBuffer message, final int length, final int sl)
+    {
+        final QueuePair qp = queuePair(sl);
         final long result = length <= qp.inlineCapacity() ? qp.offer(message, 0, length) : qp.offer(region, 0, length);
         if (QueuePair.BACK_PRESSURED == result)
         {

@@ -11,21 +11,27 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The two sides of a {@code vlink perf} run, over any {@link PerfTransport}, as perftest runs them: the client says
- * which test and size (START), the server answers (READY); then
+ * The two sides of a {@code vlink perf} run, over any {@link PerfTransport}, as perftest runs them. Once the link is
+ * up the client says what it runs (SETUP: test, SL, warm-up, iterations or duration, and its address, as perftest
+ * exchanges its parameters and addresses) and the server answers with its own address (HELLO), so that both print
+ * the same run. Then, for each size, the client says START, the server READY, and the client warms up for a time
+ * (latency: one message in flight, echoed; bandwidth: as fast as the transport takes them), says MEASURE, and
  * <ul>
- *     <li>latency: the client sends one message and waits for the server's echo of the same size, one in flight; each
- *     side times the round trip as it sees it (the client from its send to the echo, the server from its echo to the
- *     next message) and reports half of it;</li>
- *     <li>bandwidth: the client sends as fast as the transport takes messages and times from the first to the
- *     server's report that it received the last; the server times from the first to the last it received;</li>
+ *     <li>latency: sends one message and waits for the server's echo of the same size, one in flight; each side times
+ *     the round trip as it sees it (the client from its send to the echo, the server from its echo to the next
+ *     message) and reports half of it;</li>
+ *     <li>bandwidth: sends as fast as the transport takes messages and times from the first to the server's report
+ *     that it received the last; the server times from the first to the last it received;</li>
  * </ul>
- * after its warm-up messages, which are not counted. END closes a size (the server prints its row), BYE the run.
- * Control messages are 32 bytes; every message's first byte is its kind.
+ * Warm-up messages are not counted: the server counts from MEASURE, which follows the last of them on the same queue
+ * pair. END closes a size (the server prints its row), BYE the run. Control messages are 64 bytes; every message's
+ * first byte is its kind.
  * <p>
  * The application's thread waits by spinning, then yielding ({@code Thread.yield}), never parking: a message that
- * arrives while it waits is seen within a yield. A peer that sends nothing for the peer timeout, or whose end of
- * the link closes, restarts or whose process ends, is gone ({@link PeerVanishedException}).
+ * arrives while it waits is seen within a yield. Every wait once the link is up is bounded: a peer that sends nothing
+ * for the peer timeout, or whose end of the link closes, restarts or whose process ends, is gone
+ * ({@link PeerVanishedException}); nothing arriving while the link stays up means a message was lost on it (the link
+ * layer does not retransmit), and the exception says so.
  */
 public final class PerfPeer
 {
@@ -33,24 +39,36 @@ public final class PerfPeer
     public static final int MAX_SIZE = 4096;
     /** Spins before the application's wait yields. */
     public static final long WAIT_SPINS = 1_000;
+    /** Each size after the first warms up for this fraction of the first size's warm-up. */
+    public static final int LATER_SIZE_WARMUP_DIVISOR = 10;
 
     static final byte DATA = 0;
-    static final byte START = 1;
-    static final byte READY = 2;
-    static final byte END = 3;
-    static final byte REPORT = 4;
-    static final byte BYE = 5;
+    static final byte SETUP = 1;
+    static final byte HELLO = 2;
+    static final byte START = 3;
+    static final byte READY = 4;
+    static final byte MEASURE = 5;
+    static final byte END = 6;
+    static final byte REPORT = 7;
+    static final byte BYE = 8;
     static final int TEST_LATENCY = 1;
     static final int TEST_BANDWIDTH = 2;
-    static final int CONTROL_LENGTH = 32;
+    static final int CONTROL_LENGTH = 64;
     static final int TEST_OFFSET = 1;
     static final int SL_OFFSET = 2;
     static final int SIZE_OFFSET = 4;
-    static final int WARMUP_OFFSET = 8;
-    static final int COUNT_OFFSET = 16;
+    static final int A_OFFSET = 8;
+    static final int B_OFFSET = 16;
+    static final int C_OFFSET = 24;
+    static final int LID_OFFSET = 32;
+    static final int QPN_OFFSET = 36;
+    static final int PSN_OFFSET = 40;
+    static final int HAS_ADDRESS_OFFSET = 44;
 
     private static final int CHECK_EVERY_IDLE = 256;
     private static final int CONTROL_QUEUE = 16;
+    /** Longs kept per queued control message: its first 48 bytes, and the data messages counted before it. */
+    private static final int CONTROL_STRIDE = 7;
     private static final long GONE_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long PEAK_WINDOW_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long HIGHEST_NS = TimeUnit.SECONDS.toNanos(60);
@@ -65,13 +83,51 @@ public final class PerfPeer
         public long iterations = 1000;
         /** Measure for this long per size instead of a number of messages (0: by iterations). */
         public long durationNs;
-        /** Messages per size sent first and not counted. */
-        public long warmup = 1000;
+        /** The warm-up before the first size; each later size warms for a tenth of it. Not counted. */
+        public long warmupNs = TimeUnit.SECONDS.toNanos(1);
         public int sl;
         /** A peer that sends nothing for this long is gone. */
         public long peerTimeoutNs = TimeUnit.SECONDS.toNanos(5);
         /** How long a client waits for the link to come up. */
         public long linkUpTimeoutNs = TimeUnit.SECONDS.toNanos(10);
+
+        /**
+         * @param index the size's place in {@link #sizes}.
+         * @return how long it warms up.
+         */
+        public long warmupNs(final int index)
+        {
+            return 0 == index ? warmupNs : warmupNs / LATER_SIZE_WARMUP_DIVISOR;
+        }
+    }
+
+    /** What both sides know once the client said what it runs: the client's settings and both addresses. */
+    public record Connected(Settings run, PerfTransport.Address local, PerfTransport.Address remote, int mtu,
+        int maxInline)
+    {
+    }
+
+    /** Told as a run goes. */
+    public interface Listener
+    {
+        /**
+         * The link is up and the run is known (on the server: the client's settings).
+         *
+         * @param connected the run and both addresses.
+         */
+        void connected(Connected connected);
+
+        /**
+         * The first size's warm-up starts.
+         *
+         * @param warmupNs how long it lasts.
+         */
+        void warming(long warmupNs);
+
+        /**
+         * @param row a size measured.
+         */
+        void row(PerfRow row);
     }
 
     private final Settings settings;
@@ -82,10 +138,10 @@ public final class PerfPeer
     private final PerfTransport.MessageHandler handler = this::onMessage;
     private PerfTransport transport;
 
-    // what arrived (the handler runs on this thread, inside poll): data counted, control messages queued, as one
-    // poll may deliver several (END then BYE)
+    // what arrived (the handler runs on this thread, inside poll): data counted, control messages queued with the
+    // data count at their arrival, as one poll may deliver several (END then BYE) and data behind them
     private long dataReceived;
-    private final long[] controls = new long[4 * CONTROL_QUEUE];
+    private final long[] controls = new long[CONTROL_STRIDE * CONTROL_QUEUE];
     private int controlHead;
     private int controlTail;
     private boolean controlPending;
@@ -93,8 +149,11 @@ public final class PerfPeer
     private int controlTest;
     private int controlSl;
     private int controlSize;
-    private long controlWarmup;
-    private long controlCount;
+    private long controlA;
+    private long controlB;
+    private long controlC;
+    private long controlDataBefore;
+    private PerfTransport.Address controlAddress;
 
     // the peer watch
     private boolean progressed;
@@ -103,7 +162,7 @@ public final class PerfPeer
     private long lastGoneCheckNs;
 
     /**
-     * @param settings what to run.
+     * @param settings what to run (on the server: replaced by what the client says).
      */
     public PerfPeer(final Settings settings)
     {
@@ -122,24 +181,39 @@ public final class PerfPeer
         {
             throw new PeerVanishedException("it sent more than " + CONTROL_QUEUE + " control messages unanswered");
         }
-        final int at = 4 * (controlTail++ % CONTROL_QUEUE);
-        controls[at] = buffer.getLong(offset);
-        controls[at + 1] = buffer.getLong(offset + WARMUP_OFFSET);
-        controls[at + 2] = buffer.getLong(offset + COUNT_OFFSET);
+        final int at = CONTROL_STRIDE * (controlTail++ % CONTROL_QUEUE);
+        for (int i = 0; i < CONTROL_STRIDE - 1; i++)
+        {
+            controls[at + i] = buffer.getLong(offset + 8 * i);
+        }
+        controls[at + CONTROL_STRIDE - 1] = dataReceived;
         controlPending = true;
+    }
+
+    /** @return the data messages that had arrived before the next control message. */
+    private long nextControlDataBefore()
+    {
+        return controls[CONTROL_STRIDE * (controlHead % CONTROL_QUEUE) + CONTROL_STRIDE - 1];
     }
 
     /** Take the next control message into the control fields. */
     private void nextControl()
     {
-        final int at = 4 * (controlHead++ % CONTROL_QUEUE);
-        control.putLong(0, controls[at]);
+        final int at = CONTROL_STRIDE * (controlHead++ % CONTROL_QUEUE);
+        for (int i = 0; i < CONTROL_STRIDE - 1; i++)
+        {
+            control.putLong(8 * i, controls[at + i]);
+        }
         controlKind = control.getByte(0);
         controlTest = control.getByte(TEST_OFFSET);
         controlSl = control.getByte(SL_OFFSET);
         controlSize = control.getInt(SIZE_OFFSET);
-        controlWarmup = controls[at + 1];
-        controlCount = controls[at + 2];
+        controlA = control.getLong(A_OFFSET);
+        controlB = control.getLong(B_OFFSET);
+        controlC = control.getLong(C_OFFSET);
+        controlAddress = 0 == control.getByte(HAS_ADDRESS_OFFSET) ? null : new PerfTransport.Address(
+            control.getInt(LID_OFFSET), control.getInt(QPN_OFFSET), control.getInt(PSN_OFFSET));
+        controlDataBefore = controls[at + CONTROL_STRIDE - 1];
         controlPending = controlHead != controlTail;
     }
 
@@ -149,34 +223,45 @@ public final class PerfPeer
      * Run every size against a server.
      *
      * @param transport linked to the server.
-     * @param connected told once the link is up.
-     * @param rows      receives each row as it is measured.
+     * @param listener  told of the run, its warm-up and each row as it is measured.
      * @return messages the server did not receive (bandwidth over a lossy link), 0 otherwise.
      * @throws PeerVanishedException when the server does not come up or goes away.
      */
-    public long client(final PerfTransport transport, final Runnable connected, final Consumer<PerfRow> rows)
+    public long client(final PerfTransport transport, final Listener listener)
     {
         this.transport = transport;
         awaitLink();
-        connected.run();
+        final PerfTransport.Address local = transport.address(settings.sl);
+        send(SETUP, 0, settings.warmupNs, settings.iterations, settings.durationNs, local);
+        awaitControl(HELLO);
+        listener.connected(new Connected(settings, local, controlAddress, transport.mtu(),
+            transport.maxInline(settings.sl)));
         long lost = 0;
-        for (final int size : settings.sizes)
+        for (int i = 0; i < settings.sizes.length; i++)
         {
-            send(START, size, settings.warmup, 0);
+            final int size = settings.sizes[i];
+            final long warmupNs = settings.warmupNs(i);
+            if (0 == i)
+            {
+                listener.warming(warmupNs);
+            }
+            send(START, size, warmupNs, 0, 0, null);
             awaitControl(READY);
+            final long warmed = settings.bandwidth ? bandwidthWarmup(size, warmupNs) : latencyWarmup(size, warmupNs);
+            send(MEASURE, size, warmed, 0, 0, null);
             if (settings.bandwidth)
             {
                 final long[] posted = new long[1];
-                final PerfRow row = bandwidthClient(size, posted);
-                lost += Math.max(0, posted[0] - controlCount);
-                rows.accept(row);
+                final PerfRow row = bandwidthClient(size, warmed, posted);
+                lost += Math.max(0, posted[0] - controlB);
+                listener.row(row);
             }
             else
             {
-                rows.accept(latencyClient(size));
+                listener.row(latencyClient(size, warmed));
             }
         }
-        send(BYE, 0, 0, 0);
+        send(BYE, 0, 0, 0, 0, null);
         awaitControl(BYE);
         return lost;
     }
@@ -197,22 +282,48 @@ public final class PerfPeer
         lastProgressNs = System.nanoTime();
     }
 
-    private PerfRow latencyClient(final int size)
+    /** One message in flight, echoed, for the warm-up's time. @return messages sent. */
+    private long latencyWarmup(final int size, final long warmupNs)
+    {
+        final long deadline = System.nanoTime() + warmupNs;
+        long sent = 0;
+        while (System.nanoTime() - deadline < 0)
+        {
+            final long target = dataReceived + 1;
+            offer(data, size);
+            sent++;
+            while (dataReceived < target)
+            {
+                watch(step());
+            }
+        }
+        return sent;
+    }
+
+    /** As fast as the transport takes them, for the warm-up's time. @return messages sent. */
+    private long bandwidthWarmup(final int size, final long warmupNs)
+    {
+        final long deadline = System.nanoTime() + warmupNs;
+        long sent = 0;
+        while (0 != (sent & 255) || System.nanoTime() - deadline < 0)
+        {
+            offer(data, size);
+            sent++;
+        }
+        return sent;
+    }
+
+    private PerfRow latencyClient(final int size, final long warmed)
     {
         roundTrips.reset();
-        final long warmup = settings.warmup;
-        final long total = warmup + settings.iterations;
         final long duration = settings.durationNs;
-        long deadline = Long.MAX_VALUE;
+        final long deadline = 0 == duration ? Long.MAX_VALUE : System.nanoTime() + duration;
+        final long total = 0 == duration ? settings.iterations : Long.MAX_VALUE;
         long i = 0;
-        while (0 == duration ? i < total : true)
+        while (i < total)
         {
             final long sentNs = System.nanoTime();
-            if (i == warmup && 0 != duration)
-            {
-                deadline = sentNs + duration;
-            }
-            else if (sentNs - deadline >= 0)
+            if (sentNs - deadline >= 0)
             {
                 break;
             }
@@ -222,22 +333,15 @@ public final class PerfPeer
             {
                 watch(step());
             }
-            if (i >= warmup)
-            {
-                roundTrips.recordValue(Math.min(HIGHEST_NS, System.nanoTime() - sentNs));
-            }
+            roundTrips.recordValue(Math.min(HIGHEST_NS, System.nanoTime() - sentNs));
             i++;
         }
-        send(END, size, warmup, i - warmup);
-        return PerfRow.latency(size, roundTrips);
+        send(END, size, warmed, i, 0, null);
+        return PerfRow.latency(size, roundTrips, warmed);
     }
 
-    private PerfRow bandwidthClient(final int size, final long[] posted)
+    private PerfRow bandwidthClient(final int size, final long warmed, final long[] posted)
     {
-        for (long i = 0; i < settings.warmup; i++)
-        {
-            offer(data, size);
-        }
         final long startNs = System.nanoTime();
         final long deadline = 0 == settings.durationNs ? Long.MAX_VALUE : startNs + settings.durationNs;
         final long total = 0 == settings.durationNs ? settings.iterations : Long.MAX_VALUE;
@@ -271,10 +375,10 @@ public final class PerfPeer
                 watch(step());
             }
         }
-        send(END, size, settings.warmup, count);
+        send(END, size, warmed, count, 0, null);
         awaitControl(REPORT);
         posted[0] = count;
-        return PerfRow.bandwidth(size, count, System.nanoTime() - startNs, peak);
+        return PerfRow.bandwidth(size, count, System.nanoTime() - startNs, peak, warmed);
     }
 
     // ---------------------------------------------------------------- server
@@ -283,14 +387,10 @@ public final class PerfPeer
      * Serve clients until one completes a run: a client that vanishes is reported and the next one awaited.
      *
      * @param transports opens a fresh transport for each client (over UDP: waits for the client's hello).
-     * @param connected  told each time a client's link is up.
-     * @param rows       receives each row as it is measured.
+     * @param listener   told of each client's run, its warm-up and each row as it is measured.
      * @param vanished   told, in one line, about each client that vanished.
      */
-    public void server(
-        final Supplier<PerfTransport> transports,
-        final Runnable connected,
-        final Consumer<PerfRow> rows,
+    public void server(final Supplier<PerfTransport> transports, final Listener listener,
         final Consumer<String> vanished)
     {
         while (true)
@@ -299,7 +399,7 @@ public final class PerfPeer
             try (PerfTransport transport = transports.get())
             {
                 this.transport = transport;
-                if (serveClient(connected, rows))
+                if (serveClient(listener))
                 {
                     return;
                 }
@@ -313,24 +413,36 @@ public final class PerfPeer
         }
     }
 
-    private boolean serveClient(final Runnable connected, final Consumer<PerfRow> rows)
+    private boolean serveClient(final Listener listener)
     {
         while (!transport.ready())
         {
             idle.idle(step());
         }
         idle.reset();
-        connected.run();
         controlPending = false;
         controlHead = 0;
         controlTail = 0;
         dataReceived = 0;
         lastProgressNs = System.nanoTime();
+        awaitControl(SETUP);
+        // the client's run is this run: what the server prints and measures
+        settings.bandwidth = TEST_BANDWIDTH == controlTest;
+        settings.sl = controlSl;
+        settings.warmupNs = controlA;
+        settings.iterations = controlB;
+        settings.durationNs = controlC;
+        final PerfTransport.Address remote = controlAddress;
+        final PerfTransport.Address local = transport.address(settings.sl);
+        send(HELLO, 0, 0, 0, 0, local);
+        listener.connected(new Connected(settings, local, remote, transport.mtu(), transport.maxInline(settings.sl)));
         boolean open = false;
-        boolean bandwidth = false;
+        boolean measuring = false;
+        boolean first = true;
+        final boolean bandwidth = settings.bandwidth;
         int size = 0;
         long base = 0;
-        long warmup = 0;
+        long warmed = 0;
         long echoed = 0;
         long echoNs = 0;
         long firstNs = 0;
@@ -340,11 +452,13 @@ public final class PerfPeer
         while (true)
         {
             final int work = step();
-            if (open && !bandwidth && dataReceived > echoed)
+            // a control message that arrived before the next message to echo (MEASURE, END) is taken first
+            final boolean controlFirst = controlPending && nextControlDataBefore() <= echoed;
+            if (!controlFirst && open && !bandwidth && dataReceived > echoed)
             {
                 // latency: each message is echoed at once; the time since the last echo is a round trip
                 final long arrivedNs = System.nanoTime();
-                if (echoed - base >= warmup && 0 != echoNs)
+                if (measuring && 0 != echoNs)
                 {
                     roundTrips.recordValue(Math.min(HIGHEST_NS, arrivedNs - echoNs));
                 }
@@ -353,9 +467,9 @@ public final class PerfPeer
                 echoed++;
                 continue;
             }
-            if (open && bandwidth && dataReceived - base > warmup)
+            if (measuring && bandwidth && dataReceived > base)
             {
-                final long counted = dataReceived - base - warmup;
+                final long counted = dataReceived - base;
                 if (0 == firstNs)
                 {
                     firstNs = System.nanoTime();
@@ -378,34 +492,47 @@ public final class PerfPeer
                 switch (controlKind)
                 {
                     case START:
+                        if (first)
+                        {
+                            first = false;
+                            listener.warming(controlA);
+                        }
                         open = true;
-                        bandwidth = TEST_BANDWIDTH == controlTest;
+                        measuring = false;
                         size = controlSize;
-                        warmup = controlWarmup;
-                        base = dataReceived;
-                        echoed = dataReceived;
+                        echoed = controlDataBefore;
                         echoNs = 0;
+                        roundTrips.reset();
+                        send(READY, size, 0, 0, 0, null);
+                        break;
+                    case MEASURE:
+                        // every warm-up message came before MEASURE on the same queue pair; the round trip from the
+                        // last warm-up echo to the first measured message is the first measured one, as the client's
+                        measuring = true;
+                        warmed = controlA;
+                        base = controlDataBefore;
                         firstNs = 0;
                         markCount = 0;
                         peak = 0;
                         roundTrips.reset();
-                        settings.sl = controlSl;
-                        send(READY, size, warmup, 0);
                         break;
                     case END:
                         if (bandwidth)
                         {
-                            final long counted = Math.max(0, dataReceived - base - warmup);
-                            rows.accept(PerfRow.bandwidth(size, counted, 0 == firstNs ? 0 : System.nanoTime() - firstNs, peak));
-                            send(REPORT, size, warmup, counted);
+                            final long counted = Math.max(0, dataReceived - base);
+                            listener.row(PerfRow.bandwidth(size, counted,
+                                0 == firstNs ? 0 : System.nanoTime() - firstNs, peak, warmed));
+                            send(REPORT, size, warmed, counted, 0, null);
                         }
                         else
                         {
-                            rows.accept(PerfRow.latency(size, roundTrips));
+                            listener.row(PerfRow.latency(size, roundTrips, warmed));
                         }
+                        open = false;
+                        measuring = false;
                         break;
                     case BYE:
-                        send(BYE, 0, 0, 0);
+                        send(BYE, 0, 0, 0, 0, null);
                         while (!transport.flushed())
                         {
                             watch(step());
@@ -443,14 +570,24 @@ public final class PerfPeer
         progressed = true;
     }
 
-    private void send(final byte kind, final int size, final long warmup, final long count)
+    private void send(final byte kind, final int size, final long a, final long b, final long c,
+        final PerfTransport.Address address)
     {
+        control.setMemory(0, CONTROL_LENGTH, (byte)0);
         control.putByte(0, kind);
         control.putByte(TEST_OFFSET, (byte)(settings.bandwidth ? TEST_BANDWIDTH : TEST_LATENCY));
         control.putByte(SL_OFFSET, (byte)settings.sl);
         control.putInt(SIZE_OFFSET, size);
-        control.putLong(WARMUP_OFFSET, warmup);
-        control.putLong(COUNT_OFFSET, count);
+        control.putLong(A_OFFSET, a);
+        control.putLong(B_OFFSET, b);
+        control.putLong(C_OFFSET, c);
+        if (null != address)
+        {
+            control.putInt(LID_OFFSET, address.lid());
+            control.putInt(QPN_OFFSET, address.qpn());
+            control.putInt(PSN_OFFSET, address.psn());
+            control.putByte(HAS_ADDRESS_OFFSET, (byte)1);
+        }
         offer(control, CONTROL_LENGTH);
     }
 
@@ -464,7 +601,7 @@ public final class PerfPeer
         if (controlKind != kind)
         {
             throw new PeerVanishedException("it sent a message of kind " + controlKind + " where " + kind +
-                " was due: is it another vlink perf test?");
+                " was due: is it another version of vlink perf, or another test?");
         }
     }
 
@@ -492,7 +629,10 @@ public final class PerfPeer
         }
         if (now - lastProgressNs > settings.peerTimeoutNs)
         {
-            throw new PeerVanishedException("nothing arrived for " + seconds(now - lastProgressNs) + " s");
+            final boolean up = transport.ready();
+            throw new PeerVanishedException("nothing arrived for " + seconds(now - lastProgressNs) + " s" +
+                (up ? " while the link stayed up: a message was lost on it (the link layer does not retransmit)" :
+                ""), up);
         }
         if (now - lastGoneCheckNs > GONE_CHECK_NS)
         {

@@ -33,13 +33,17 @@ public final class PerfRow
     public final double peakMBps;
     public final double averageMBps;
     public final double messageRateMpps;
+    /** Messages sent before the measured ones, not counted. */
+    public final long warmupMessages;
 
     private PerfRow(
-        final boolean latency, final int bytes, final long iterations, final double[] values)
+        final boolean latency, final int bytes, final long iterations, final long warmupMessages,
+        final double[] values)
     {
         this.latency = latency;
         this.bytes = bytes;
         this.iterations = iterations;
+        this.warmupMessages = warmupMessages;
         minUs = values[0];
         maxUs = values[1];
         typicalUs = values[2];
@@ -55,12 +59,13 @@ public final class PerfRow
     /**
      * @param bytes     the message size.
      * @param roundTrip every measured round trip, in nanoseconds.
+     * @param warmupMessages messages of the warm-up before them.
      * @return the row: half of each round trip, in microseconds.
      */
-    public static PerfRow latency(final int bytes, final Histogram roundTrip)
+    public static PerfRow latency(final int bytes, final Histogram roundTrip, final long warmupMessages)
     {
         final double half = 2_000.0;
-        return new PerfRow(true, bytes, roundTrip.getTotalCount(), new double[]
+        return new PerfRow(true, bytes, roundTrip.getTotalCount(), warmupMessages, new double[]
         {
             roundTrip.getMinValue() / half,
             roundTrip.getMaxValue() / half,
@@ -78,14 +83,16 @@ public final class PerfRow
      * @param messages       messages measured.
      * @param elapsedNs      the time they took.
      * @param peakMessagesPerNs the best rate over any window of at least a millisecond (0: none that long).
+     * @param warmupMessages messages of the warm-up before them.
      * @return the row.
      */
     public static PerfRow bandwidth(
-        final int bytes, final long messages, final long elapsedNs, final double peakMessagesPerNs)
+        final int bytes, final long messages, final long elapsedNs, final double peakMessagesPerNs,
+        final long warmupMessages)
     {
         final double perNs = elapsedNs > 0 ? (double)messages / elapsedNs : 0;
         final double peak = Math.max(perNs, peakMessagesPerNs);
-        return new PerfRow(false, bytes, messages, new double[]
+        return new PerfRow(false, bytes, messages, warmupMessages, new double[]
         {
             0, 0, 0, 0, 0, 0, 0,
             peak * bytes * 1e9 / MB,
@@ -113,7 +120,8 @@ public final class PerfRow
      */
     public void json(final JsonWriter json)
     {
-        json.beginObject().field("bytes", bytes).field("iterations", iterations);
+        json.beginObject().field("bytes", bytes).field("iterations", iterations)
+            .field("warmup_messages", warmupMessages);
         if (latency)
         {
             json.field("t_min_usec", minUs).field("t_max_usec", maxUs).field("t_typical_usec", typicalUs)

@@ -24,9 +24,37 @@ public interface PerfTransport extends AutoCloseable
     }
 
     /**
+     * What perftest prints as a side's {@code address}: its port's LID, and the queue pair's number and first PSN.
+     *
+     * @param lid the port's LID.
+     * @param qpn the queue pair's number.
+     * @param psn the PSN of its first packet.
+     */
+    record Address(int lid, int qpn, int psn)
+    {
+    }
+
+    /**
      * @return whether both ends can exchange messages (the link is up).
      */
     boolean ready();
+
+    /**
+     * @param sl the SL the run sends on (its queue pair is made now if it is not yet).
+     * @return this side's address on it, or null when there is no queue pair (the bare rings).
+     */
+    Address address(int sl);
+
+    /**
+     * @return the path MTU in bytes, or 0 when there is none (the bare rings).
+     */
+    int mtu();
+
+    /**
+     * @param sl the SL the run sends on.
+     * @return the most bytes a message is copied as at post time (larger ones are sent by reference).
+     */
+    int maxInline(int sl);
 
     /**
      * Send one message once, if there is room.

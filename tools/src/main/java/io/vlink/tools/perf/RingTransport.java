@@ -73,6 +73,24 @@ public final class RingTransport implements PerfTransport
     }
 
     @Override
+    public Address address(final int sl)
+    {
+        return null;
+    }
+
+    @Override
+    public int mtu()
+    {
+        return 0;
+    }
+
+    @Override
+    public int maxInline(final int sl)
+    {
+        return PerfPeer.MAX_SIZE; // every message is written in place into the ring
+    }
+
+    @Override
     public boolean offer(final DirectBuffer message, final int length, final int sl)
     {
         final int frame = frameLength(length);

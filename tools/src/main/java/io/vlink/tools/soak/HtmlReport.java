@@ -2,15 +2,25 @@ package io.vlink.tools.soak;
 
 import org.HdrHistogram.Histogram;
 
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * {@code vlink soak --report FILE.html}: one self-contained page (inline SVG and CSS, no script, nothing
- * fetched) for people who would rather look than read: per-VL throughput over time on a logarithmic axis (a VL with
- * a fiftieth of the bytes is as visible as the one with most), each VL's share of the bytes in a panel of its own
- * against the share the configuration predicts, latency by percentile (after the warm-up and the whole run), latency
- * p99 and credit stalls over time, and the summary table with every invariant. Times are in the unit that fits.
+ * fetched) for people who would rather look than read: per-VL throughput over time, one panel per VL on one
+ * logarithmic axis (a VL with a fiftieth of the bytes is as visible as the one with most, and VLs with equal
+ * throughput no longer hide each other's lines), each VL's share of the bytes in a panel of its own against the share
+ * the tables in force predict (a step at each table replacement), latency by percentile (after the warm-up and the
+ * whole run), latency p99 over time, credit stalls per VL over time, and the summary table with every invariant.
+ * Every time axis carries the timed faults where they happened. Times are in the unit that fits.
+ * <p>
+ * What is drawn is also in the page as data, for tools and tests: each per-VL panel is a {@code <g class="panel"
+ * data-chart="..." data-vl="N">}, each prediction a {@code <path class="predicted" data-steps="FROM:SHARE ...">}, and
+ * each kind of fault on an axis a {@code <path class="fault" data-kind="KIND" data-times="SECONDS ...">}.
  */
 public final class HtmlReport
 {
@@ -116,13 +126,36 @@ public final class HtmlReport
             }
         }
 
-        html.append("<h2>Throughput per VL</h2>\n");
-        html.append(logLineChart("MB/s delivered per second (logarithmic: every tenfold is one band)", "second", "MB/s",
-            names, throughput, show));
+        final Markers markers = new Markers(timeline.faults(), seconds);
+        html.append(markers.legend());
+        html.append("<h2>Throughput per VL</h2>\n")
+            .append("<p class=\"note\">MB/s delivered each second, one panel per VL on one logarithmic axis ")
+            .append("(every tenfold is one band), so that a VL with a small share reads as well as the largest and ")
+            .append("VLs with the same throughput do not hide each other.</p>\n");
+        html.append(panels("throughput", names, throughput, show, null, logAxis(throughput, show), null, markers,
+            "MB/s", null));
         html.append("<h2>Share of bytes per VL: measured each second (solid) against the prediction (dashed)</h2>\n")
-            .append("<p class=\"note\">One panel per VL, each on its own scale, so that a VL with a small share is ")
-            .append("read as well as one with a large share.</p>\n");
-        html.append(sharePanels(names, share, show, predicted, result));
+            .append("<p class=\"note\">One panel per VL, each on its own scale. The prediction is that of the ")
+            .append("arbitration tables in force: it steps where a retable replaced them.</p>\n");
+        final Axis[] shareAxes = new Axis[vls];
+        final String[] shareTitles = new String[vls];
+        final double[][] steps = predictionSteps(timeline, predicted);
+        for (int vl = 0; vl < vls; vl++)
+        {
+            double max = 0;
+            for (int i = 1; i < steps[vl].length; i += 2)
+            {
+                max = Double.isNaN(steps[vl][i]) ? max : Math.max(max, steps[vl][i]);
+            }
+            for (final double y : share[vl])
+            {
+                max = Math.max(max, y);
+            }
+            shareAxes[vl] = linearAxis(max * 1.15);
+            shareTitles[vl] = String.format(Locale.ROOT, "measured %.4f, predicted %s", vlShare(result, vl),
+                Double.isNaN(predicted[vl]) ? "-" : String.format(Locale.ROOT, "%.4f", predicted[vl]));
+        }
+        html.append(panels("share", names, share, show, shareTitles, null, shareAxes, markers, null, steps));
         html.append("<h2>Latency by percentile</h2>\n");
         html.append(percentileChart(latency, steady, result.warmupSeconds));
         html.append("<h2>Latency p99 per second</h2>\n");
@@ -137,9 +170,19 @@ public final class HtmlReport
             p99[0][s] /= p99Scale;
         }
         html.append(lineChart("p99 of the packets delivered in each second", "second", timeUnit(p99Scale),
-            new String[] {"p99"}, p99, new boolean[] {true}));
-        html.append("<h2>Credit stalls per second</h2>\n");
-        html.append(lineChart("times a VL with a packet waited for credits", "second", "stalls", names, stalls, show));
+            new String[] {"p99"}, p99, new boolean[] {true}, markers));
+        html.append("<h2>Credit stalls per second</h2>\n")
+            .append("<p class=\"note\">Times a VL with a packet waited for credits, one panel per VL on one ")
+            .append("scale.</p>\n");
+        double stallMax = 0;
+        for (int vl = 0; vl < vls; vl++)
+        {
+            for (final double y : show[vl] ? stalls[vl] : new double[0])
+            {
+                stallMax = Math.max(stallMax, y);
+            }
+        }
+        html.append(panels("stalls", names, stalls, show, null, linearAxis(stallMax), null, markers, "stalls", null));
         faultsTable(html, result);
         html.append("</body></html>\n");
         return html.toString();
@@ -234,7 +277,7 @@ public final class HtmlReport
     }
 
     /**
-     * A line chart: one polyline per shown series over x = 1..n, from 0 up.
+     * A line chart: one polyline per shown series over x = 1..n, from 0 up, with the faults on its time axis.
      */
     static String lineChart(
         final String title,
@@ -242,7 +285,8 @@ public final class HtmlReport
         final String yLabel,
         final String[] names,
         final double[][] series,
-        final boolean[] show)
+        final boolean[] show,
+        final Markers markers)
     {
         final int n = series.length == 0 ? 0 : series[0].length;
         double max = 0;
@@ -262,6 +306,7 @@ public final class HtmlReport
         final StringBuilder svg = frame(title, xLabel, yLabel, xMax, yMax, false);
         final int plotW = WIDTH - LEFT - RIGHT;
         final int plotH = HEIGHT - TOP - BOTTOM;
+        markers.draw(svg, LEFT, TOP, plotW, plotH);
         int legendRow = 0;
         for (int i = 0; i < series.length; i++)
         {
@@ -355,12 +400,28 @@ public final class HtmlReport
     }
 
     /**
-     * A line chart on a logarithmic y axis, one decade a band, from a decade below the smallest positive value
-     * (at most {@link #LOG_DECADES} decades below the largest); zeros sit on the bottom line.
+     * A y axis: where each tick is (0 at the bottom, 1 at the top), what it says, and where a value sits.
      */
-    static String logLineChart(
-        final String title, final String xLabel, final String yLabel, final String[] names, final double[][] series,
-        final boolean[] show)
+    record Axis(double[] at, String[] labels, DoubleUnaryOperator fraction)
+    {
+    }
+
+    /**
+     * @param max the largest value.
+     * @return 0 to a nice ceiling above it, three ticks.
+     */
+    static Axis linearAxis(final double max)
+    {
+        final double yMax = niceCeiling(max);
+        return new Axis(new double[] {0, 0.5, 1}, new String[] {"0", number(yMax / 2), number(yMax)},
+            value -> Math.max(0, Math.min(1, value / yMax)));
+    }
+
+    /**
+     * One decade a band, from a decade below the smallest positive value of the shown series (at most
+     * {@link #LOG_DECADES} decades below the largest); zeros sit on the bottom line.
+     */
+    static Axis logAxis(final double[][] series, final boolean[] show)
     {
         double max = 0;
         double min = Double.MAX_VALUE;
@@ -382,37 +443,142 @@ public final class HtmlReport
             at[i] = (double)i / decades;
             labels[i] = number(Math.pow(10, bottom + i));
         }
-        final int n = series.length == 0 ? 0 : series[0].length;
-        final StringBuilder svg = frame(title, xLabel, yLabel, Math.max(1, n), at, labels, false);
-        final int plotW = WIDTH - LEFT - RIGHT;
-        final int plotH = HEIGHT - TOP - BOTTOM;
-        int legendRow = 0;
-        for (int i = 0; i < series.length; i++)
-        {
-            if (!show[i])
-            {
-                continue;
-            }
-            final String colour = COLOURS[i % COLOURS.length];
-            final double[] fractions = new double[n];
-            for (int x = 0; x < n; x++)
-            {
-                final double value = series[i][x];
-                fractions[x] = value > 0 ? Math.max(0, (Math.log10(value) - bottom) / decades) : 0;
-            }
-            polyline(svg, colour, fractions, LEFT, TOP + plotH, plotW, plotH);
-            legend(svg, colour, names[i], legendRow++);
-        }
-        return svg.append("</svg>\n").toString();
+        return new Axis(at, labels,
+            value -> value > 0 ? Math.max(0, Math.min(1, (Math.log10(value) - bottom) / decades)) : 0);
     }
 
     /**
-     * One small chart per shown VL, on its own scale: the VL's share of each second's bytes (solid) and the share
-     * the configuration predicts (dashed), titled with the whole run's measured and predicted shares.
+     * Per data VL, the predicted share as steps: {@code from, share, from, share, ...} in seconds since traffic
+     * started, one pair per set of tables (the timeline's phases; without them, the whole run's prediction from 0).
      */
-    static String sharePanels(
-        final String[] names, final double[][] share, final boolean[] show, final double[] predicted,
-        final SoakResult result)
+    static double[][] predictionSteps(final SoakTimeline timeline, final double[] predicted)
+    {
+        final int vls = predicted.length;
+        final List<SoakTimeline.Phase> phases = timeline.phases();
+        final double[][] steps = new double[vls][];
+        for (int vl = 0; vl < vls; vl++)
+        {
+            if (phases.isEmpty())
+            {
+                steps[vl] = new double[] {0, predicted[vl]};
+                continue;
+            }
+            steps[vl] = new double[2 * phases.size()];
+            for (int i = 0; i < phases.size(); i++)
+            {
+                steps[vl][2 * i] = phases.get(i).fromSeconds();
+                steps[vl][2 * i + 1] = phases.get(i).predicted()[vl];
+            }
+        }
+        return steps;
+    }
+
+    /**
+     * Where a time falls on an axis whose points are seconds 1..n, each at the end of its second: second s covers
+     * (s - 1, s] since traffic started, so a time before the first point is at the left edge.
+     */
+    static double xOf(final double atSeconds, final int n, final double x0, final double w)
+    {
+        return n <= 1 ? x0 + w / 2.0 : x0 + Math.max(0, Math.min(1, (atSeconds - 1) / (n - 1))) * w;
+    }
+
+    /**
+     * The timed faults of a run, drawn on every time axis: a table replacement or a link bounce as a line across the
+     * plot, the once-a-second faults (receiver stall, VL15 flood) as ticks along its bottom. One path per kind and
+     * axis, with the times as data.
+     */
+    static final class Markers
+    {
+        private final Map<FaultKind, List<Double>> times = new EnumMap<>(FaultKind.class);
+        private final int seconds;
+
+        Markers(final List<SoakTimeline.Fault> faults, final int seconds)
+        {
+            for (final SoakTimeline.Fault fault : faults)
+            {
+                times.computeIfAbsent(fault.kind(), kind -> new ArrayList<>()).add(fault.atSeconds());
+            }
+            this.seconds = seconds;
+        }
+
+        private static boolean across(final FaultKind kind)
+        {
+            return FaultKind.RETABLE == kind || FaultKind.LINK_BOUNCE == kind;
+        }
+
+        private static String colour(final FaultKind kind)
+        {
+            switch (kind)
+            {
+                case RETABLE:
+                    return "#6a1b9a";
+                case LINK_BOUNCE:
+                    return "#c62828";
+                case STALL_RECEIVER:
+                    return "#ef6c00";
+                default:
+                    return "#616161";
+            }
+        }
+
+        /** What the marks mean, once for the page; nothing when no timed fault ran. */
+        String legend()
+        {
+            if (times.isEmpty())
+            {
+                return "";
+            }
+            final StringBuilder html = new StringBuilder("<p class=\"note\">Faults on every time axis:");
+            for (final Map.Entry<FaultKind, List<Double>> e : times.entrySet())
+            {
+                html.append(" <span style=\"color:").append(colour(e.getKey())).append(";font-weight:bold\">")
+                    .append(across(e.getKey()) ? "&#9475; " : "&#9601; ").append(e.getKey().label())
+                    .append("</span> (").append(e.getValue().size()).append(')');
+            }
+            return html.append(".</p>\n").toString();
+        }
+
+        /** Draw every kind's marks on a plot whose time axis runs from x0 to x0 + w. */
+        void draw(final StringBuilder svg, final double x0, final double top, final double w, final double h)
+        {
+            for (final Map.Entry<FaultKind, List<Double>> e : times.entrySet())
+            {
+                final boolean across = across(e.getKey());
+                final StringBuilder path = new StringBuilder();
+                final StringBuilder data = new StringBuilder();
+                for (final double t : e.getValue())
+                {
+                    final double x = xOf(t, seconds, x0, w);
+                    path.append(String.format(Locale.ROOT, "M%.1f %.1fv%.1f", x, top + h, across ? -h : -8.0));
+                    data.append(data.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.3f", t));
+                }
+                svg.append("<path class=\"fault\" data-kind=\"").append(e.getKey().label())
+                    .append("\" data-times=\"").append(data).append("\" stroke=\"").append(colour(e.getKey()))
+                    // a retable and a bounce at the same time (they may be: k/(N+1) and (k+1/2)/N of the run) show
+                    // both: their dashes interleave
+                    .append(across ? "\" stroke-width=\"1.5\" stroke-dasharray=\"3 3\"" +
+                        (FaultKind.LINK_BOUNCE == e.getKey() ? " stroke-dashoffset=\"3\"" : "") :
+                        "\" stroke-width=\"1\"")
+                    .append(" fill=\"none\" d=\"").append(path).append("\"/>\n");
+            }
+        }
+    }
+
+    /**
+     * One small chart per shown VL, {@value #PANELS_PER_ROW} a row: the VL's series over the run's seconds on a
+     * shared axis or one of its own, its predicted steps (dashed) when given, and the faults on its time axis.
+     *
+     * @param chart  the panels' name in the page's data ({@code data-chart}).
+     * @param titles per VL, what its title says after its name (null: nothing).
+     * @param shared the axis of every panel, or null for {@code own}.
+     * @param own    per VL, its own axis.
+     * @param unit   what the axis counts, said once in the first panel (null: nothing).
+     * @param steps  per VL, {@code from, value, ...} (null: none).
+     */
+    static String panels(
+        final String chart, final String[] names, final double[][] series, final boolean[] show,
+        final String[] titles, final Axis shared, final Axis[] own, final Markers markers, final String unit,
+        final double[][] steps)
     {
         final StringBuilder svg = new StringBuilder(16 * 1024);
         int shown = 0;
@@ -424,59 +590,81 @@ public final class HtmlReport
         svg.append(String.format(Locale.ROOT,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
             WIDTH, rows * PANEL_H, WIDTH, rows * PANEL_H));
-        final int n = share.length == 0 ? 0 : share[0].length;
+        final int n = series.length == 0 ? 0 : series[0].length;
         int panel = 0;
-        for (int vl = 0; vl < share.length; vl++)
+        for (int vl = 0; vl < series.length; vl++)
         {
             if (!show[vl])
             {
                 continue;
             }
+            final Axis axis = null != shared ? shared : own[vl];
             final int x0 = (panel % PANELS_PER_ROW) * PANEL_W;
             final int y0 = (panel / PANELS_PER_ROW) * PANEL_H;
-            panel++;
-            double max = Double.isNaN(predicted[vl]) ? 0 : predicted[vl];
-            for (final double y : share[vl])
-            {
-                max = Math.max(max, y);
-            }
-            final double yMax = niceCeiling(max * 1.15);
             final int left = x0 + 44;
             final int top = y0 + 26;
             final int w = PANEL_W - 56;
             final int h = PANEL_H - 50;
             final String colour = COLOURS[vl % COLOURS.length];
-            final double measured = vlShare(result, vl);
+            svg.append("<g class=\"panel\" data-chart=\"").append(chart).append("\" data-vl=\"").append(vl)
+                .append("\">\n");
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" style=\"font-weight:bold\">%s</text>" +
                 "<text x=\"%d\" y=\"%d\">%s</text>\n", x0 + 8, y0 + 16, esc(names[vl]), x0 + 48, y0 + 16,
-                esc(String.format(Locale.ROOT, "measured %.4f, predicted %s", measured,
-                Double.isNaN(predicted[vl]) ? "-" : String.format(Locale.ROOT, "%.4f", predicted[vl])))));
-            for (int i = 0; i <= 2; i++)
+                esc(null != titles ? titles[vl] : 0 == panel && null != unit ? unit : "")));
+            for (int i = 0; i < axis.at().length; i++)
             {
-                final double y = top + h - i / 2.0 * h;
+                final double y = top + h - axis.at()[i] * h;
                 svg.append(String.format(Locale.ROOT,
                     "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>" +
                     "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                    left, y, left + w, y, left - 4, y + 4, number(yMax * i / 2)));
+                    left, y, left + w, y, left - 4, y + 4, axis.labels()[i]));
             }
             svg.append(String.format(Locale.ROOT,
                 "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>" +
                 "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">second 1..%d</text>\n",
                 left, top, w, h, left + w / 2, top + h + 15, Math.max(1, n)));
-            if (!Double.isNaN(predicted[vl]))
+            markers.draw(svg, left, top, w, h);
+            if (null != steps)
             {
-                svg.append(String.format(Locale.ROOT,
-                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-                    left, top + h - predicted[vl] / yMax * h, left + w, top + h - predicted[vl] / yMax * h, colour));
+                predicted(svg, steps[vl], n, left, top, w, h, axis, colour);
             }
             final double[] fractions = new double[n];
             for (int x = 0; x < n; x++)
             {
-                fractions[x] = share[vl][x] / yMax;
+                fractions[x] = axis.fraction().applyAsDouble(series[vl][x]);
             }
             polyline(svg, colour, fractions, left, top + h, w, h);
+            svg.append("</g>\n");
+            panel++;
         }
         return svg.append("</svg>\n").toString();
+    }
+
+    /** The predicted steps as one dashed path: level from each phase's start to the next's, to the axis's end. */
+    private static void predicted(final StringBuilder svg, final double[] steps, final int n, final double left,
+        final double top, final double w, final double h, final Axis axis, final String colour)
+    {
+        final StringBuilder path = new StringBuilder();
+        final StringBuilder data = new StringBuilder();
+        for (int i = 0; i < steps.length; i += 2)
+        {
+            if (Double.isNaN(steps[i + 1]))
+            {
+                continue;
+            }
+            final double y = top + h - axis.fraction().applyAsDouble(steps[i + 1]) * h;
+            final double from = 0 == i ? left : xOf(steps[i], n, left, w);
+            final double to = i + 2 < steps.length ? xOf(steps[i + 2], n, left, w) : left + w;
+            path.append(String.format(Locale.ROOT, "M%.1f %.1fH%.1f", from, y, to));
+            data.append(data.length() == 0 ? "" : " ")
+                .append(String.format(Locale.ROOT, "%.3f:%.4f", steps[i], steps[i + 1]));
+        }
+        if (path.length() > 0)
+        {
+            svg.append("<path class=\"predicted\" data-steps=\"").append(data).append("\" stroke=\"")
+                .append(colour).append("\" stroke-dasharray=\"6 4\" fill=\"none\" d=\"").append(path)
+                .append("\"/>\n");
+        }
     }
 
     private static double vlShare(final SoakResult result, final int vl)

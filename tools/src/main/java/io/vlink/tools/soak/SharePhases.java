@@ -19,6 +19,10 @@ final class SharePhases
 
     private final List<QosConfig> tables = new ArrayList<>();
     private final List<long[]> bytes = new ArrayList<>();
+    /** When each phase began, in nanoseconds since traffic started. */
+    private final List<Long> fromNs = new ArrayList<>();
+    /** Each phase's own prediction, made once (a simulation of {@link #SIMULATED_GRANTS} grants each). */
+    private double[][] phaseShares;
 
     /**
      * @param initial the tables the run starts with.
@@ -27,6 +31,7 @@ final class SharePhases
     {
         tables.add(initial);
         bytes.add(new long[VlArbiter.VL_COUNT]);
+        fromNs.add(0L);
     }
 
     /**
@@ -42,12 +47,51 @@ final class SharePhases
      *
      * @param received    per VL, the data bytes received during the phase that ends (copied).
      * @param replacement the tables of the next phase.
+     * @param sinceStartNs when it begins, in nanoseconds since traffic started.
      */
-    void nextPhase(final long[] received, final QosConfig replacement)
+    void nextPhase(final long[] received, final QosConfig replacement, final long sinceStartNs)
     {
         endPhase(received);
         tables.add(replacement);
         bytes.add(new long[VlArbiter.VL_COUNT]);
+        fromNs.add(sinceStartNs);
+    }
+
+    /**
+     * Each phase's own prediction, for the report's time axes: the shares step at each replacement.
+     *
+     * @param timeline receives one phase per set of tables, from when it took over.
+     * @param driven   per VL, whether the soak drove it.
+     * @param sizeMin  the smallest packet size.
+     * @param sizeMax  the largest.
+     * @param seed     the run's seed (the sizes of the prediction).
+     */
+    void addTo(final SoakTimeline timeline, final boolean[] driven, final int sizeMin, final int sizeMax,
+        final long seed)
+    {
+        for (int phase = 0; phase < tables.size(); phase++)
+        {
+            final double[] shares = phaseShares(driven, sizeMin, sizeMax, seed)[phase].clone();
+            for (int vl = 0; vl < shares.length; vl++)
+            {
+                shares[vl] = driven[vl] ? shares[vl] : Double.NaN;
+            }
+            timeline.addPhase(fromNs.get(phase) / 1e9, shares);
+        }
+    }
+
+    private double[][] phaseShares(final boolean[] driven, final int sizeMin, final int sizeMax, final long seed)
+    {
+        if (null == phaseShares)
+        {
+            phaseShares = new double[tables.size()][];
+            for (int phase = 0; phase < tables.size(); phase++)
+            {
+                phaseShares[phase] =
+                    SharePrediction.backlogged(tables.get(phase), driven, sizeMin, sizeMax, seed, SIMULATED_GRANTS);
+            }
+        }
+        return phaseShares;
     }
 
     /**
@@ -70,11 +114,10 @@ final class SharePhases
             final double weight = 0 == total ? (0 == phase ? 1 : 0) : (double)sum(bytes.get(phase)) / total;
             if (weight > 0)
             {
-                final double[] phaseShares =
-                    SharePrediction.backlogged(tables.get(phase), driven, sizeMin, sizeMax, seed, SIMULATED_GRANTS);
+                final double[] predicted = phaseShares(driven, sizeMin, sizeMax, seed)[phase];
                 for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
                 {
-                    shares[vl] += weight * phaseShares[vl];
+                    shares[vl] += weight * predicted[vl];
                 }
             }
         }

@@ -57,6 +57,7 @@ public final class SoakFaults
     private long offeredNs;
     private long floods;
     private long stalls;
+    private final SoakTimeline timeline;
     private int retables;
     private int bounces;
     private long stallUntilNs;
@@ -67,9 +68,10 @@ public final class SoakFaults
     private final long[] bounceFromNs;
     private final long[] bounceToNs;
 
-    SoakFaults(final SoakRig rig, final SharePhases phases, final boolean[] driven)
+    SoakFaults(final SoakRig rig, final SharePhases phases, final SoakTimeline timeline, final boolean[] driven)
     {
         this.rig = rig;
+        this.timeline = timeline;
         this.traffic = rig.traffic;
         this.phases = phases;
         this.faults = rig.options.faults;
@@ -168,18 +170,21 @@ public final class SoakFaults
         {
             skipped(FaultKind.VL15_FLOOD, floods, flood, FLOOD_OFFSET_NS);
             floods = flood + 1;
+            timeline.addFault(FaultKind.VL15_FLOOD, sinceNs);
             vl15Flood((int)faults.count(FaultKind.VL15_FLOOD));
         }
         // N times a run, evenly spread: table replacements at k/(N+1), bounces at (k+1/2)/N of the run
         if (retables < faults.count(FaultKind.RETABLE) &&
             reached(sinceNs, retables + 1, faults.count(FaultKind.RETABLE) + 1))
         {
-            retable(retables++);
+            timeline.addFault(FaultKind.RETABLE, sinceNs);
+            retable(retables++, sinceNs);
         }
         if (bounces < faults.count(FaultKind.LINK_BOUNCE) &&
             reached(sinceNs, 2L * bounces + 1, 2 * faults.count(FaultKind.LINK_BOUNCE)))
         {
             bounceFromNs[bounces] = nowNs;
+            timeline.addFault(FaultKind.LINK_BOUNCE, sinceNs);
             bounce();
             bounceToNs[bounces] = rig.clock.nanoTime();
             bounces++;
@@ -189,6 +194,7 @@ public final class SoakFaults
         {
             skipped(FaultKind.STALL_RECEIVER, stalls, stall, STALL_OFFSET_NS);
             stalls = stall + 1;
+            timeline.addFault(FaultKind.STALL_RECEIVER, sinceNs);
             startStall(nowNs, TimeUnit.MILLISECONDS.toNanos(faults.count(FaultKind.STALL_RECEIVER)));
         }
     }
@@ -346,7 +352,7 @@ public final class SoakFaults
         detected[FaultKind.VL15_FLOOD.ordinal()] += rx.vl15Drops().get() - dropsBefore;
     }
 
-    private void retable(final int index)
+    private void retable(final int index, final long sinceStartNs)
     {
         final Port tx = rig.tx;
         final QosConfig replacement = index % 2 == 0 ? variant : qos;
@@ -358,7 +364,7 @@ public final class SoakFaults
             detected[FaultKind.RETABLE.ordinal()]++;
         }
         // the bytes of the phase that ends; the next phase counts from here
-        phases.nextPhase(bytesBefore, replacement);
+        phases.nextPhase(bytesBefore, replacement, sinceStartNs);
         java.util.Arrays.fill(traffic.phaseBytes, 0);
     }
 

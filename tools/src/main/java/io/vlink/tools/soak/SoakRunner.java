@@ -239,7 +239,7 @@ public final class SoakRunner
         {
             rig.start();
             rig.arm(true);
-            final SoakFaults faults = new SoakFaults(rig, phases, driven);
+            final SoakFaults faults = new SoakFaults(rig, phases, timeline, driven);
             final SoakLoop loop = new SoakLoop(rig, faults, latency, timeline, live, driven, slOf);
             final SoakChecks checks = new SoakChecks(rig, faults, phases, latency, driven, notDriven);
 
@@ -251,6 +251,7 @@ public final class SoakRunner
             final boolean creditsRecovered = checks.awaitCredits();
             rig.finish(latency);
             result = checks.summarize(offeredNs / 1e9, drained, creditsRecovered);
+            phases.addTo(timeline, driven, options.sizeMin, options.sizeMax, options.seed);
             result.interrupted = rig.stopRequested();
             result.interruptedAtPeer = result.interrupted && !options.stop.getAsBoolean();
             result.peerPid = rig.peerPid();

@@ -7,7 +7,7 @@ import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketHeader;
 import io.vlink.core.wire.Sizes;
 import io.vlink.core.wire.SmpFlyweight;
-import io.vlink.nic.ReceiveHandler;
+import io.vlink.nic.PacketHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -41,7 +41,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * a Get of NodeInfo or PortInfo, LID-routed or directed-route in turn, with a transaction id that advances.
  * Single-threaded: the soak's application thread both sends and receives. Nothing is allocated per packet.
  */
-public final class SoakTraffic implements ReceiveHandler
+public final class SoakTraffic implements PacketHandler
 {
     /** LRH and BTH: an RC SEND has no other transport header. */
     public static final int HEADERS = LrhFlyweight.LENGTH + BthFlyweight.LENGTH;
@@ -302,9 +302,9 @@ public final class SoakTraffic implements ReceiveHandler
     }
 
     @Override
-    public void onPacket(
-        final DirectBuffer buffer, final int payloadOffset, final int payloadLength, final PacketHeader header)
+    public void onPacket(final PacketHeader header)
     {
+        final DirectBuffer buffer = header.buffer();
         // the soak checks whole packets (its ids and CRC count from the LRH)
         final int vl = header.vl();
         final int offset = header.packetOffset();

@@ -7,6 +7,8 @@ import org.w3c.dom.Document;
 import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -126,6 +128,89 @@ class HtmlReportTest
         assertTrue(html.contains(">ns</text>"), "latencies below 10 us are drawn in ns");
         assertTrue(html.contains(">after 0.0 s</text>"), "the steady state beside the whole run");
         assertEquals("ns", HtmlReport.timeUnit(HtmlReport.timeScale(9_999)));
+    }
+
+    @Test
+    void everyVlHasAPanelInEveryPerVlChartThePredictionStepsAtEachRetableAndEveryTimeAxisMarksTheFaults()
+    {
+        final SoakResult result = SoakResultTest.sample();
+        final SoakTimeline timeline = new SoakTimeline(8);
+        for (int s = 0; s < 12; s++)
+        {
+            final long[] bytes = new long[8];
+            for (int vl = 1; vl < 8; vl++)
+            {
+                bytes[vl] = 5_000_000L; // VLs with equal throughput: each must still be seen
+            }
+            timeline.addSecond(bytes, new long[8], 5_000);
+        }
+        final double[] configured = {Double.NaN, 0.1, 0.2, 0.3, Double.NaN, 0.1, 0.2, 0.1};
+        final double[] variant = {Double.NaN, 0.3, 0.2, 0.1, Double.NaN, 0.2, 0.1, 0.1};
+        timeline.addPhase(0, configured);
+        timeline.addPhase(4.0, variant);
+        timeline.addPhase(8.0, configured);
+        timeline.addFault(FaultKind.VL15_FLOOD, 250_000_000L);
+        timeline.addFault(FaultKind.RETABLE, 4_000_000_000L);
+        timeline.addFault(FaultKind.LINK_BOUNCE, 6_000_000_000L);
+        timeline.addFault(FaultKind.RETABLE, 8_000_000_000L);
+        timeline.addFault(FaultKind.VL15_FLOOD, 1_250_000_000L);
+        final String html = HtmlReport.render(result, timeline, new Histogram(3));
+
+        final List<ReportData.TimeAxis> axes = ReportData.timeAxes(html);
+        final List<Integer> driven = new ArrayList<>();
+        for (final SoakResult.Vl v : result.vls)
+        {
+            if (v.driven)
+            {
+                driven.add(v.vl);
+            }
+        }
+        for (final String chart : List.of("throughput", "share", "stalls"))
+        {
+            assertEquals(driven, axes.stream().filter(a -> chart.equals(a.chart)).map(a -> a.vl).toList(),
+                "one panel per driven VL in " + chart);
+        }
+        assertEquals(1, axes.stream().filter(a -> "p99".equals(a.chart)).count());
+        for (final ReportData.TimeAxis axis : axes)
+        {
+            final String where = axis.chart + " VL" + axis.vl;
+            assertEquals(List.of(4.0, 8.0), axis.faults.get("retable"), where);
+            assertEquals(List.of(6.0), axis.faults.get("link-bounce"), where);
+            assertEquals(List.of(0.25, 1.25), axis.faults.get("vl15-flood"), where);
+            if ("share".equals(axis.chart))
+            {
+                assertEquals(3, axis.steps.size(), where);
+                for (int i = 0; i < 3; i++)
+                {
+                    assertEquals(new double[] {0, 4, 8}[i], axis.steps.get(i)[0], 1e-9, where);
+                    assertEquals((1 == i ? variant : configured)[axis.vl], axis.steps.get(i)[1], 1e-4, where);
+                }
+            }
+            else
+            {
+                assertTrue(axis.steps.isEmpty(), where);
+            }
+        }
+        assertTrue(html.contains("Faults on every time axis:"), html);
+    }
+
+    @Test
+    void withoutPhasesThePredictionIsTheRunsOwnFromTheStartAndNoFaultIsMarked()
+    {
+        final SoakResult result = SoakResultTest.sample();
+        final SoakTimeline timeline = new SoakTimeline(8);
+        timeline.addSecond(new long[8], new long[8], 0);
+        final List<ReportData.TimeAxis> axes = ReportData.timeAxes(HtmlReport.render(result, timeline,
+            new Histogram(3)));
+        for (final ReportData.TimeAxis axis : axes)
+        {
+            assertTrue(axis.faults.isEmpty());
+            if ("share".equals(axis.chart))
+            {
+                final SoakResult.Vl v = result.vls.stream().filter(x -> x.vl == axis.vl).findFirst().orElseThrow();
+                assertEquals(Double.isNaN(v.predictedShare) ? 0 : 1, axis.steps.size());
+            }
+        }
     }
 
     @Test

@@ -74,7 +74,7 @@ class SoakTrafficTest
                 assertEquals(!inMessage, bth.ackReq(), "AckReq on a message's last packet");
                 assertTrue(messagePackets <= SoakTraffic.MAX_MESSAGE_PACKETS);
                 header.wrap(packet, 0, length + SoakTraffic.ICRC);
-                receiver.onPacket(packet, header.payloadOffset(), header.payloadLength(), header);
+                receiver.onPacket(header);
                 traffic.accepted(vl);
                 expectedPsn = (expectedPsn + 1) & BthFlyweight.MASK_24;
             }
