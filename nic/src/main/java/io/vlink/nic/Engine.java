@@ -57,7 +57,7 @@ import java.util.function.UnaryOperator;
  * {
  *     QueuePair qp = engine.port(0).createQueuePair(1, 0, 2);
  *     qp.offer(bytes, 0, 64);                              // back-pressure: BACK_PRESSURED, never a blocked caller
- *     engine.port(1).poll((buffer, offset, length, header) -> ..., 16);   // the payload; header.vl(), .destQp()
+ *     engine.port(1).poll(packet -> ..., 16);   // packet.buffer(), .payloadOffset(), .payloadLength(), .vl(), .destQp()
  * }
  * }</pre>
  * Agents: injection (SL arbitration, injectors, cell buffer), arbiter (VL arbitration, credits, framing onto the

@@ -68,11 +68,11 @@ public final class BouncePeer
             while ((received[0] < LinkBounceTest.MESSAGES || sent < LinkBounceTest.MESSAGES ||
                 UdpPeer.transmitted(port) < LinkBounceTest.MESSAGES) && System.nanoTime() < deadline)
             {
-                port.poll((buffer, offset, length, header) ->
+                port.poll(packet ->
                 {
-                    if (buffer.getLong(offset) != received[0] && null == error[0])
+                    if (packet.buffer().getLong(packet.payloadOffset()) != received[0] && null == error[0])
                     {
-                        error[0] = "got " + buffer.getLong(offset) + ", expected " + received[0];
+                        error[0] = "got " + packet.buffer().getLong(packet.payloadOffset()) + ", expected " + received[0];
                     }
                     received[0]++;
                 }, 64);

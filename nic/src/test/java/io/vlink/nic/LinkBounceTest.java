@@ -102,8 +102,8 @@ class LinkBounceTest
                     }
                 }
             }
-            a.poll((buffer, offset, length, header) -> check(buffer.getLong(offset), receivedA, error), 64);
-            b.poll((buffer, offset, length, header) -> check(buffer.getLong(offset), receivedB, error), 64);
+            a.poll(packet -> check(packet.buffer().getLong(packet.payloadOffset()), receivedA, error), 64);
+            b.poll(packet -> check(packet.buffer().getLong(packet.payloadOffset()), receivedB, error), 64);
             return receivedA[0] == MESSAGES && receivedB[0] == MESSAGES || null != error[0];
         }, work);
         assertEquals(null, error[0]);

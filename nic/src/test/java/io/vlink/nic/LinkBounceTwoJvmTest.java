@@ -141,11 +141,11 @@ class LinkBounceTwoJvmTest
                     sent[0]++;
                 }
             }
-            a.poll((buffer, offset, length, header) ->
+            a.poll(packet ->
             {
-                if (buffer.getLong(offset) != received[0] && null == error[0])
+                if (packet.buffer().getLong(packet.payloadOffset()) != received[0] && null == error[0])
                 {
-                    error[0] = "got " + buffer.getLong(offset) + ", expected " + received[0];
+                    error[0] = "got " + packet.buffer().getLong(packet.payloadOffset()) + ", expected " + received[0];
                 }
                 received[0]++;
             }, 64);

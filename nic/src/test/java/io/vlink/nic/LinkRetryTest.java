@@ -119,14 +119,14 @@ class LinkRetryTest
         final long[] received = new long[QPS];
         final long[] outOfOrder = {0};
         final int[] sent = {0};
-        final ReceiveHandler handler = (buffer, offset, length, header) ->
+        final PacketHandler handler = packet ->
         {
-            final int qp = header.destQp() - 20;
-            if (buffer.getLong(offset) != received[qp])
+            final int qp = packet.destQp() - 20;
+            if (packet.buffer().getLong(packet.payloadOffset()) != received[qp])
             {
                 outOfOrder[0]++;
             }
-            received[qp] = buffer.getLong(offset) + 1;
+            received[qp] = packet.buffer().getLong(packet.payloadOffset()) + 1;
         };
         Deadline.await(60, "every message delivered", () -> received[0] + received[1] + received[2] >= messages, () ->
         {
@@ -230,9 +230,9 @@ class LinkRetryTest
             final SplittableRandom random = new SplittableRandom(772);
             final long[] received = {0};
             final long[] outOfOrder = {0};
-            final ReceiveHandler handler = (buffer, offset, length, header) ->
+            final PacketHandler handler = packet ->
             {
-                if (buffer.getLong(offset) != received[0]++)
+                if (packet.buffer().getLong(packet.payloadOffset()) != received[0]++)
                 {
                     outOfOrder[0]++;
                 }
