@@ -3,6 +3,7 @@ package io.vlink.nic;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.port.PortConfig;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.agent.ArbiterAgent;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
@@ -32,7 +33,7 @@ import static io.vlink.nic.ConfigurationRules.powerOfTwo;
 import static io.vlink.nic.ConfigurationRules.range;
 
 /**
- * The settings an engine runs with: concluded from an {@link Engine.Builder} by {@link Engine.Builder#build()}
+ * The settings an engine runs with: concluded from an {@link EngineBuilder} by {@link EngineBuilder#build()}
  * (every default filled in, every value checked against its range and against the others), then frozen. The
  * engine, its ports and its agents read only this; changing the builder afterwards changes nothing that was built.
  * <p>
@@ -171,7 +172,7 @@ public final class EngineConfiguration
      * @throws IllegalArgumentException naming the setting, its value and the allowed range, for the first value
      *                                  out of range.
      */
-    EngineConfiguration(final Engine.Builder b)
+    EngineConfiguration(final EngineBuilder b)
     {
         name = CountersFileDescriptor.validateName(b.name);
         directory = ConfigurationRules.directory(b.directory);

@@ -1,5 +1,6 @@
 package io.vlink.nic;
 
+import io.vlink.nic.memory.EngineClosedException;
 import io.vlink.nic.memory.OffHeap;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
