@@ -1,5 +1,7 @@
 package io.vlink.nic;
 
+import io.vlink.core.credit.LinkState;
+import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
@@ -8,7 +10,12 @@ import io.vlink.nic.agent.CreditAgent;
 import io.vlink.nic.agent.DutyCycle;
 import io.vlink.nic.agent.DutyCycleClock;
 import io.vlink.nic.agent.InjectAgent;
+import io.vlink.nic.agent.InjectSettings;
+import io.vlink.nic.agent.MemoryRegions;
+import io.vlink.nic.agent.PortDatapath;
+import io.vlink.nic.agent.PortEvents;
 import io.vlink.nic.agent.ReceiveAgent;
+import io.vlink.nic.agent.SendQueue;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.capture.CaptureTap;
@@ -37,7 +44,6 @@ import org.agrona.concurrent.status.AtomicCounter;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -77,7 +83,7 @@ public final class Engine implements AutoCloseable
     private final Port[] ports;
     private final AgentGroup agents;
     private final CaptureTap capture;
-    private volatile MemoryRegion[] regions = new MemoryRegion[0];
+    private final MemoryRegions regions = new MemoryRegions();
     private volatile boolean closed;
     private volatile CountersSnapshot finalCounters;
 
@@ -99,6 +105,7 @@ public final class Engine implements AutoCloseable
         final boolean loopback = LinkKind.LOOPBACK == config.linkKind();
         final boolean external = LinkKind.EXTERNAL == config.linkKind();
         final Port[] ports = new Port[loopback ? 2 : 1];
+        final PortDatapath[] datapaths = new PortDatapath[ports.length];
         final Link[] links = new Link[ports.length];
         CaptureTap capture = null;
         AgentGroup agents = null;
@@ -156,10 +163,13 @@ public final class Engine implements AutoCloseable
                 }
                 final Link wrapped = config.linkWrapper().apply(links[i]);
                 final boolean first = 0 == i;
-                ports[i] = new Port(this, i, config, Objects.requireNonNull(wrapped, "linkWrapper returned null"),
-                    counters[i], first ? config.localLid() : config.remoteLid(),
-                    first ? config.remoteLid() : config.localLid());
+                datapaths[i] = new PortDatapath(i, config.qos(), config.mtu(), injectionConfig(config),
+                    config.rxEventRingLength(), config.vlBufferBlocks(), config.vl15Packets(), config.queueDepth(),
+                    Objects.requireNonNull(wrapped, "linkWrapper returned null"), counters[i],
+                    first ? config.localLid() : config.remoteLid(), first ? config.remoteLid() : config.localLid());
                 links[i] = null; // the port owns it now
+                ports[i] = new Port(datapaths[i], regions, counters[i].view(), datapaths[i].applicationCounters(),
+                    config.maxQueuePairs(), config.queueDepth());
             }
 
             // A thread's DutyCycle runs them as credit, inject, arbiter, then receive (it says why). Each thread's
@@ -172,11 +182,14 @@ public final class Engine implements AutoCloseable
             final DutyCycleClock transmitClock = split ? new DutyCycleClock(config.nanoClock()) : receiveClock;
             final NanoClock receiveTime = dedicated ? config.nanoClock() : receiveClock;
             final NanoClock transmitTime = dedicated ? config.nanoClock() : transmitClock;
-            final ReceiveAgent receive = new ReceiveAgent(ports, config.portConfig(), 2 * config.burst(), capture);
-            final CreditAgent credit = new CreditAgent(ports, config, receiveTime);
+            final PortEvents events = new Listeners(config.linkStateListener(), config.flushListener(), ports);
+            final ReceiveAgent receive = new ReceiveAgent(datapaths, config.portConfig(), 2 * config.burst(), capture);
+            final CreditAgent credit = new CreditAgent(datapaths, config.portConfig(), events, receiveTime);
             final HeartbeatAgent heartbeat = new HeartbeatAgent(countersFile, receiveTime, config.epochClock());
-            final InjectAgent inject = new InjectAgent(ports, transmitTime);
-            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.portConfig(), capture);
+            final InjectAgent inject = new InjectAgent(datapaths, new InjectSettings(config.burst(),
+                config.slTableSls(), config.slTableWeights(), config.tenureBytes(), config.tenurePackets(),
+                config.maxQueuePairs(), config.queueDepth()), regions, events, transmitTime);
+            final ArbiterAgent arbiter = new ArbiterAgent(datapaths, config.portConfig(), capture);
             final Agent captureWriter = null == capture ? null : capture.agent();
             final List<List<Agent>> groups;
             if (dedicated)
@@ -218,11 +231,11 @@ public final class Engine implements AutoCloseable
         {
             // give back everything made so far: no thread, no file, no off-heap memory outlives a failed build
             CloseHelper.quietClose(agents);
-            for (final Port port : ports)
+            for (final PortDatapath datapath : datapaths)
             {
-                if (null != port)
+                if (null != datapath)
                 {
-                    CloseHelper.quietClose(port::free);
+                    CloseHelper.quietClose(datapath::free);
                 }
             }
             for (final Link link : links)
@@ -238,6 +251,47 @@ public final class Engine implements AutoCloseable
         this.ports = ports;
         this.capture = capture;
         this.agents = agents;
+    }
+
+    private static InjectionConfig injectionConfig(final EngineConfiguration config)
+    {
+        final InjectionConfig injection = config.injection();
+        return null != injection ? injection :
+            InjectionConfig.forPort(config.qos(), config.mtu(), config.sharedCells(), config.idcThreshold());
+    }
+
+    /** The application's listeners, as the agents tell them. */
+    private static final class Listeners implements PortEvents
+    {
+        private final LinkStateListener linkStateListener;
+        private final FlushListener flushListener;
+        private final Port[] ports;
+
+        Listeners(final LinkStateListener linkStateListener, final FlushListener flushListener, final Port[] ports)
+        {
+            this.linkStateListener = linkStateListener;
+            this.flushListener = flushListener;
+            this.ports = ports;
+        }
+
+        @Override
+        public void onLinkState(final int port, final LinkState state)
+        {
+            linkStateListener.onLinkState(port, state);
+        }
+
+        @Override
+        public void onFlushed(final SendQueue queue, final long messages)
+        {
+            // only a queue pair's messages are reported (SendQueue.KIND_DATA): its owner is the application's QueuePair
+            flushListener.onFlushed((QueuePair)queue.owner(), messages);
+        }
+
+        @Override
+        public void onReadyPacketsFlushed(final int port, final int sl, final long packets)
+        {
+            flushListener.onReadyPacketsFlushed(ports[port], sl, packets);
+        }
     }
 
     private static File outermostMissing(final File directory)
@@ -387,22 +441,9 @@ public final class Engine implements AutoCloseable
     public synchronized MemoryRegion registerMemory(final DirectBuffer buffer)
     {
         checkOpen();
-        final MemoryRegion region = new MemoryRegion(regions.length, Objects.requireNonNull(buffer));
-        final MemoryRegion[] grown = Arrays.copyOf(regions, regions.length + 1);
-        grown[region.key()] = region;
-        regions = grown;
+        final MemoryRegion region = new MemoryRegion(regions.size(), Objects.requireNonNull(buffer));
+        regions.add(region, buffer);
         return region;
-    }
-
-    boolean isRegistered(final MemoryRegion region)
-    {
-        final MemoryRegion[] regions = this.regions;
-        return region.key() < regions.length && regions[region.key()] == region;
-    }
-
-    DirectBuffer region(final int key)
-    {
-        return regions[key].buffer();
     }
 
     EngineConfiguration config()

@@ -1,6 +1,6 @@
 package io.vlink.stress;
 
-import io.vlink.nic.QueuePair;
+import io.vlink.nic.agent.SendQueue;
 import io.vlink.nic.agent.FlushControl;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -29,7 +29,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class FlushDrainedCount
 {
-    private final QueuePair qp = QueuePairs.queuePair(4);
+    private final SendQueue qp = QueuePairs.queuePair(4);
     private final FlushControl flush = new FlushControl();
 
     /** The arbiter: three messages' last packets discarded, then the drained generation. */

@@ -1,6 +1,6 @@
 package io.vlink.stress;
 
-import io.vlink.nic.QueuePair;
+import io.vlink.nic.agent.SendQueue;
 import io.vlink.nic.agent.FlushControl;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -14,7 +14,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * A link error's flush epoch ({@link FlushControl}), from the credit agent to the injection agent: the credit agent
- * marks a queue pair that holds two posted messages ({@link QueuePair#markFlush()}, a plain store), then publishes
+ * marks a queue pair that holds two posted messages ({@link SendQueue#markFlush()}, a plain store), then publishes
  * epoch 1 (release); the injection agent reads the epoch (acquire), then the mark. An injection agent that sees the
  * new epoch with the old mark (0) would keep the two messages the flush discards, and send them to the peer's next
  * incarnation.
@@ -29,13 +29,13 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class FlushEpochMark
 {
-    private final QueuePair qp = QueuePairs.queuePair(4);
+    private final SendQueue qp = QueuePairs.queuePair(4);
     private final FlushControl flush = new FlushControl();
 
     public FlushEpochMark()
     {
-        qp.offer(Cells.body(1), 0, Cells.PACKET_SIZE);
-        qp.offer(Cells.body(2), 0, Cells.PACKET_SIZE);
+        qp.offerInline(Cells.body(1), 0, Cells.PACKET_SIZE);
+        qp.offerInline(Cells.body(2), 0, Cells.PACKET_SIZE);
     }
 
     /** The credit agent at a link error: the mark, then the epoch. */

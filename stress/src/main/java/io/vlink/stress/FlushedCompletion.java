@@ -1,6 +1,6 @@
 package io.vlink.stress;
 
-import io.vlink.nic.QueuePair;
+import io.vlink.nic.agent.SendQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -13,7 +13,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * A queue pair's flushed count, from the injection agent to the application: a flush completes the two messages it
- * discarded (the completion word, release), and the report then adds them to {@link QueuePair#flushed()} (release);
+ * discarded (the completion word, release), and the report then adds them to {@link SendQueue#flushed()} (release);
  * the application reads {@code flushed()} (acquire), then {@code completed()}. Once it sees the flushed messages
  * counted, their slots and memory are free: it must see them completed.
  * <p>
@@ -27,12 +27,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class FlushedCompletion
 {
-    private final QueuePair qp = QueuePairs.queuePair(4);
+    private final SendQueue qp = QueuePairs.queuePair(4);
 
     public FlushedCompletion()
     {
-        qp.offer(Cells.body(1), 0, Cells.PACKET_SIZE);
-        qp.offer(Cells.body(2), 0, Cells.PACKET_SIZE);
+        qp.offerInline(Cells.body(1), 0, Cells.PACKET_SIZE);
+        qp.offerInline(Cells.body(2), 0, Cells.PACKET_SIZE);
     }
 
     /** The injection agent: the flush completes both, the report counts them. */

@@ -1,7 +1,7 @@
 package io.vlink.stress;
 
-import io.vlink.nic.Port;
 import io.vlink.nic.agent.LinkControl;
+import io.vlink.nic.agent.PortDatapath;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -33,8 +33,8 @@ public class LinkControlCommand
     @Actor
     public void application()
     {
-        control.command(Port.COMMAND_UP);
-        control.command(Port.COMMAND_DOWN);
+        control.command(PortDatapath.COMMAND_UP);
+        control.command(PortDatapath.COMMAND_DOWN);
     }
 
     /** The credit agent: two duty cycles. */

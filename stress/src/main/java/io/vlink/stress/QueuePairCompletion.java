@@ -1,6 +1,6 @@
 package io.vlink.stress;
 
-import io.vlink.nic.QueuePair;
+import io.vlink.nic.agent.SendQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -33,12 +33,12 @@ public class QueuePairCompletion
     private static final int NEW = 0x0E0E_0E0E;
     private static final UnsafeBuffer NEW_BODY = Cells.body(NEW);
 
-    private final QueuePair qp = QueuePairs.queuePair(1);
+    private final SendQueue qp = QueuePairs.queuePair(1);
     private final UnsafeBuffer copy = new UnsafeBuffer(new byte[Cells.PACKET_SIZE]);
 
     public QueuePairCompletion()
     {
-        qp.offer(Cells.body(OLD), 0, Cells.PACKET_SIZE);
+        qp.offerInline(Cells.body(OLD), 0, Cells.PACKET_SIZE);
     }
 
     /** The injection agent: copy message 0 out, then complete it. */
@@ -60,6 +60,6 @@ public class QueuePairCompletion
             r.r2 = 0;
             return;
         }
-        r.r2 = QueuePair.BACK_PRESSURED == qp.offer(NEW_BODY, 0, Cells.PACKET_SIZE) ? -1 : 1;
+        r.r2 = SendQueue.BACK_PRESSURED == qp.offerInline(NEW_BODY, 0, Cells.PACKET_SIZE) ? -1 : 1;
     }
 }

@@ -1,6 +1,6 @@
 package io.vlink.stress;
 
-import io.vlink.nic.QueuePair;
+import io.vlink.nic.agent.SendQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -34,7 +34,7 @@ public class QueuePairPublication
     private static final int VALUE = 0x5A5A_0004;
     private static final UnsafeBuffer BODY = Cells.body(VALUE);
 
-    private final QueuePair qp = QueuePairs.queuePair(2);
+    private final SendQueue qp = QueuePairs.queuePair(2);
     private final UnsafeBuffer copy = new UnsafeBuffer(new byte[Cells.PACKET_SIZE]);
 
     public QueuePairPublication()
@@ -46,7 +46,7 @@ public class QueuePairPublication
     @Actor
     public void application()
     {
-        qp.offer(BODY, 0, Cells.PACKET_SIZE);
+        qp.offerInline(BODY, 0, Cells.PACKET_SIZE);
     }
 
     /** The injection agent: slot 0's sequence word, then the descriptor and the bytes of message 2. */
@@ -64,7 +64,7 @@ public class QueuePairPublication
         final int length = qp.lengthOf(2);
         r.r2 = region;
         r.r3 = length;
-        if (QueuePair.INLINE_REGION == region && Cells.PACKET_SIZE == length)
+        if (SendQueue.INLINE_REGION == region && Cells.PACKET_SIZE == length)
         {
             qp.ring().getBytes(qp.inlineOffsetOf(2), copy, 0, length);
             r.r4 = Cells.count(copy, VALUE);

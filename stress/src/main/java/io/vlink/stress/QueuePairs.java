@@ -1,10 +1,10 @@
 package io.vlink.stress;
 
-import io.vlink.nic.QueuePair;
+import io.vlink.nic.agent.SendQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Queue pairs for the stress tests: the real class, without a port (a test posts immediate data only, and never
+ * Send queues (a queue pair's ring) for the stress tests: the real class, without a port (a test posts immediate data only, and never
  * into a full queue: the port only counts the refusals).
  */
 final class QueuePairs
@@ -17,9 +17,9 @@ final class QueuePairs
      * @param capacity slots.
      * @return a data queue pair of {@code capacity} slots of up to {@link Cells#PACKET_SIZE} bytes each.
      */
-    static QueuePair queuePair(final int capacity)
+    static SendQueue queuePair(final int capacity)
     {
-        return new QueuePair(null, 1, 1, 1, QueuePair.KIND_DATA, capacity, Cells.PACKET_SIZE);
+        return new SendQueue(null, null, 1, 1, 1, SendQueue.KIND_DATA, capacity, Cells.PACKET_SIZE);
     }
 
     /**
@@ -30,7 +30,7 @@ final class QueuePairs
      * @param length   bytes of each (a multiple of 4).
      * @param value    every int of each.
      */
-    static void postAndComplete(final QueuePair qp, final int messages, final int length, final int value)
+    static void postAndComplete(final SendQueue qp, final int messages, final int length, final int value)
     {
         final UnsafeBuffer body = new UnsafeBuffer(new byte[length]);
         for (int i = 0; i < length; i += Integer.BYTES)
@@ -39,7 +39,7 @@ final class QueuePairs
         }
         for (int i = 0; i < messages; i++)
         {
-            qp.complete(qp.offer(body, 0, length));
+            qp.complete(qp.offerInline(body, 0, length));
         }
     }
 }

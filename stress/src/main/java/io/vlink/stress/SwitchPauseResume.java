@@ -1,5 +1,6 @@
 package io.vlink.stress;
 
+import io.vlink.nic.fabric.Switch;
 import io.vlink.nic.fabric.SwitchPause;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;

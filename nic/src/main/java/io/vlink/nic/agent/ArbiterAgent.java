@@ -9,8 +9,6 @@ import io.vlink.core.port.PortConfig;
 import io.vlink.core.port.PortTransmit;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.PacketFramer;
-import io.vlink.nic.Port;
-import io.vlink.nic.QueuePair;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.ring.VlRings;
 import org.agrona.MutableDirectBuffer;
@@ -33,11 +31,23 @@ import org.agrona.concurrent.Agent;
  * with no FCP asked for, the transmit half sets the arbiter's idle state instead of asking for a decision that would
  * look at each ring. That is an idle port's whole duty cycle, and the end of a lone packet's.
  */
-final class ArbiterAgent implements Agent
+public final class ArbiterAgent implements Agent
 {
     private final PortArbiter[] ports;
 
-    ArbiterAgent(final Port[] ports, final PortConfig config, final CaptureTap capture)
+    /**
+     * The most bytes sent per port per duty cycle besides the burst's packet count: what a duty cycle moves should
+     * stay in the caches between the agents that handle it next (twice this of 4 KiB packets spilled out of them:
+     * docs/performance.md), while small packets still spread each cycle's fixed costs over the whole burst.
+     */
+    public static final int BURST_BYTES = 128 * 1024;
+
+    /**
+     * @param ports   the engine's ports.
+     * @param config  the ports' datapath settings.
+     * @param capture the capture tap, or null.
+     */
+    public ArbiterAgent(final PortDatapath[] ports, final PortConfig config, final CaptureTap capture)
     {
         this.ports = new PortArbiter[ports.length];
         for (int i = 0; i < ports.length; i++)
@@ -65,15 +75,7 @@ final class ArbiterAgent implements Agent
 
     static final class PortArbiter implements PacketSource
     {
-        /**
-         * The most bytes sent per port per duty cycle besides the burst's packet count: what a duty cycle moves
-         * should stay in the caches between the agents that handle it next (twice this of 4 KiB packets spilled out
-         * of them: docs/performance.md), while small packets still spread each cycle's fixed costs over the whole
-         * burst.
-         */
-        static final int BURST_BYTES = 128 * 1024;
-
-        private final Port port;
+        private final PortDatapath port;
         private final VlRings<TxPacket> rings;
         private final CellBuffer cells;
         private final int cellSize;
@@ -86,7 +88,7 @@ final class ArbiterAgent implements Agent
         private long taken;
         private long offered;
 
-        PortArbiter(final Port port, final PortConfig config, final CaptureTap capture, final int iface)
+        PortArbiter(final PortDatapath port, final PortConfig config, final CaptureTap capture, final int iface)
         {
             this.port = port;
             this.rings = port.vlRings;
@@ -128,7 +130,7 @@ final class ArbiterAgent implements Agent
         private void drainFlushed(final int generation)
         {
             // the injection agent adopts the queue pairs in this order: a packet's queue index is its position here
-            final QueuePair[] queuePairs = port.queuePairs();
+            final SendQueue[] queuePairs = port.queues();
             for (int vl = 0; vl < VlArbiter.VL_COUNT; vl++)
             {
                 if (rings.hasVl(vl))
@@ -144,8 +146,8 @@ final class ArbiterAgent implements Agent
                         }
                         if (packet.end)
                         {
-                            final QueuePair qp = TxPacket.SMP_QUEUE == packet.queue ?
-                                port.smpQueuePair() : queuePairs[packet.queue];
+                            final SendQueue qp = TxPacket.SMP_QUEUE == packet.queue ?
+                                port.smpQueue() : queuePairs[packet.queue];
                             qp.ringFlushed++;
                         }
                     }
@@ -158,7 +160,7 @@ final class ArbiterAgent implements Agent
         @Override
         public boolean hasVl15()
         {
-            return null != rings.peek(Port.VL15);
+            return null != rings.peek(PortDatapath.VL15);
         }
 
         @Override

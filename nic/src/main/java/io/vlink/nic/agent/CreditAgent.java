@@ -4,10 +4,6 @@ import io.vlink.core.credit.CreditControl;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.port.PortConfig;
 import io.vlink.core.port.PortCredit;
-import io.vlink.nic.EngineConfiguration;
-import io.vlink.nic.LinkStateListener;
-import io.vlink.nic.Port;
-import io.vlink.nic.QueuePair;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 
@@ -17,23 +13,29 @@ import org.agrona.concurrent.NanoClock;
  * epoch to the arbiter, FCP requests to the arbiter, gauges and counters), plus what only the engine has:
  * <ul>
  *     <li>the application's up and down requests (the port's command word), carried out;</li>
- *     <li>every state entered published in the port's link-state word, and told to the {@link LinkStateListener};</li>
+ *     <li>every state entered published in the port's link-state word, and told to the listener ({@link PortEvents});</li>
  *     <li>a link error from Armed or Active ({@link CreditControl#transmitFlushes()}): each queue pair's posted
  *     messages marked and a new flush epoch published before the {@code Down} ({@link FlushControl}).</li>
  * </ul>
  * Every counter it writes has no other writer.
  */
-final class CreditAgent implements Agent
+public final class CreditAgent implements Agent
 {
     private final PortDuty[] ports;
     private final NanoClock clock;
 
-    CreditAgent(final Port[] ports, final EngineConfiguration config, final NanoClock clock)
+    /**
+     * @param ports  the engine's ports.
+     * @param config the ports' datapath settings.
+     * @param events told each state a port's link enters.
+     * @param clock  the duty cycle's clock.
+     */
+    public CreditAgent(final PortDatapath[] ports, final PortConfig config, final PortEvents events, final NanoClock clock)
     {
         this.ports = new PortDuty[ports.length];
         for (int i = 0; i < ports.length; i++)
         {
-            this.ports[i] = new PortDuty(ports[i], config.portConfig(), config.linkStateListener());
+            this.ports[i] = new PortDuty(ports[i], config, events);
         }
         this.clock = clock;
     }
@@ -59,11 +61,11 @@ final class CreditAgent implements Agent
 
     static final class PortDuty implements PortCredit.Listener
     {
-        private final Port port;
+        private final PortDatapath port;
         private final PortCredit credit;
-        private final LinkStateListener listener;
+        private final PortEvents listener;
 
-        PortDuty(final Port port, final PortConfig config, final LinkStateListener listener)
+        PortDuty(final PortDatapath port, final PortConfig config, final PortEvents listener)
         {
             this.port = port;
             this.listener = listener;
@@ -76,12 +78,12 @@ final class CreditAgent implements Agent
         {
             final int command = port.takeCommand();
             int work = 0;
-            if (Port.COMMAND_UP == command)
+            if (PortDatapath.COMMAND_UP == command)
             {
                 // the init FCPs are asked for at once, before anything the peer sent is read (PortCredit.up)
                 work += credit.up(nowNs) ? 1 : 0;
             }
-            else if (Port.COMMAND_DOWN == command)
+            else if (PortDatapath.COMMAND_DOWN == command)
             {
                 work += credit.down(nowNs) ? 1 : 0;
             }
@@ -93,8 +95,8 @@ final class CreditAgent implements Agent
         {
             // a link error from Armed or Active: mark what each queue pair has posted, then the flush epoch, both
             // before the Down is published (FlushControl)
-            port.smpQueuePair().markFlush();
-            for (final QueuePair qp : port.queuePairs())
+            port.smpQueue().markFlush();
+            for (final SendQueue qp : port.queues())
             {
                 qp.markFlush();
             }

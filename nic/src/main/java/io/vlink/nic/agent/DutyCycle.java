@@ -50,7 +50,7 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
  * so a part that fails every time never starves the others. {@link #onClose()} closes every part, even when one
  * throws, and rethrows the first failure.
  */
-final class DutyCycle extends DutyCyclePad2 implements Agent
+public final class DutyCycle extends DutyCyclePad2 implements Agent
 {
     private static final int CLOCK = 0;
     private static final int CREDIT = 1;
@@ -80,7 +80,7 @@ final class DutyCycle extends DutyCyclePad2 implements Agent
      * @param arbiter   the arbiter, or null.
      * @param capture   the capture writer, or null.
      */
-    DutyCycle(
+    public DutyCycle(
         final DutyCycleClock clock,
         final ReceiveAgent receive,
         final CreditAgent credit,

@@ -1,6 +1,5 @@
 package io.vlink.nic.agent;
 
-import io.vlink.nic.QueuePair;
 import io.vlink.nic.memory.OffHeap;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -12,7 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * holds at that moment (docs/engine.md, "A peer's life and death"):
  * <ol>
  * <li>the <em>flush epoch</em> ({@link #publishEpoch}, credit agent): written after each queue pair's flush mark
- * (the messages posted so far, {@link QueuePair#markFlush()}) and before the {@code Down} state is published. The
+ * (the messages posted so far, {@link SendQueue#markFlush()}) and before the {@code Down} state is published. The
  * injection agent reads it ({@link #epoch}, acquire), then the marks;</li>
  * <li>the <em>generation</em> ({@link #publishGeneration}, injection agent): once it dropped what it holds (its
  * pending packets, the SL scheduler's queues, the queue pairs' messages up to their marks), it stamps every packet it
@@ -26,7 +25,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Until the generation has caught up with the epoch the arbiter sends nothing of the transmit path (no data, no
  * SMP): a packet of the old generation never reaches the peer's next incarnation.
  */
-final class FlushControl implements AutoCloseable
+public final class FlushControl implements AutoCloseable
 {
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
     private static final int EPOCH_OFFSET = PAD;
@@ -41,7 +40,7 @@ final class FlushControl implements AutoCloseable
      *
      * @param epoch the port's transmit flushes so far.
      */
-    void publishEpoch(final int epoch)
+    public void publishEpoch(final int epoch)
     {
         words.putIntRelease(EPOCH_OFFSET, epoch);
     }
@@ -51,7 +50,7 @@ final class FlushControl implements AutoCloseable
      *
      * @return the flush epoch (0 before any link error).
      */
-    int epoch()
+    public int epoch()
     {
         return words.getIntAcquire(EPOCH_OFFSET);
     }
@@ -62,7 +61,7 @@ final class FlushControl implements AutoCloseable
      *
      * @param generation the epoch it flushed for.
      */
-    void publishGeneration(final int generation)
+    public void publishGeneration(final int generation)
     {
         words.putIntRelease(GENERATION_OFFSET, generation);
     }
@@ -72,7 +71,7 @@ final class FlushControl implements AutoCloseable
      *
      * @return the injection agent's generation.
      */
-    int generation()
+    public int generation()
     {
         return words.getIntAcquire(GENERATION_OFFSET);
     }
@@ -82,7 +81,7 @@ final class FlushControl implements AutoCloseable
      *
      * @param generation the generation drained for.
      */
-    void publishDrained(final int generation)
+    public void publishDrained(final int generation)
     {
         words.putIntRelease(DRAINED_OFFSET, generation);
     }
@@ -92,7 +91,7 @@ final class FlushControl implements AutoCloseable
      *
      * @return the generation the arbiter drained for.
      */
-    int drained()
+    public int drained()
     {
         return words.getIntAcquire(DRAINED_OFFSET);
     }

@@ -9,11 +9,6 @@ import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.Icrc;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.Sizes;
-import io.vlink.nic.Engine;
-import io.vlink.nic.EngineConfiguration;
-import io.vlink.nic.FlushListener;
-import io.vlink.nic.Port;
-import io.vlink.nic.QueuePair;
 import io.vlink.nic.ring.VlRings;
 import io.vlink.nic.status.InjectCounters;
 import io.vlink.nic.status.PortCounterSet;
@@ -37,20 +32,32 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * It owns the per-queue-pair accounting of a link error's transmit flush ({@link FlushControl}): when the flush epoch
  * moves it drops its pending packets, the scheduler's queues and the messages posted before each queue pair's mark,
  * stamps what it injects from then on with the new generation, and once the arbiter has drained the older packets
- * from the rings it reports each queue pair's flushed messages ({@link QueuePair#flushed()}, the port's
- * {@code tx_flushed_messages}, the {@link FlushListener}).
+ * from the rings it reports each queue pair's flushed messages ({@link SendQueue#flushed()}, the port's
+ * {@code tx_flushed_messages}, the engine's flush listener through {@link PortEvents}).
  */
-final class InjectAgent implements Agent
+public final class InjectAgent implements Agent
 {
     private final PortInjector[] ports;
     private final NanoClock clock;
 
-    InjectAgent(final Port[] ports, final NanoClock clock)
+    /**
+     * @param ports    the engine's ports.
+     * @param settings SL arbitration's and the burst's settings.
+     * @param regions  the memory messages are posted by reference to.
+     * @param events   told each queue pair's flushed messages.
+     * @param clock    the duty cycle's clock.
+     */
+    public InjectAgent(
+        final PortDatapath[] ports,
+        final InjectSettings settings,
+        final MemoryRegions regions,
+        final PortEvents events,
+        final NanoClock clock)
     {
         this.ports = new PortInjector[ports.length];
         for (int i = 0; i < ports.length; i++)
         {
-            this.ports[i] = new PortInjector(ports[i], ports[i].engine().config().flushListener());
+            this.ports[i] = new PortInjector(ports[i], settings, regions, events);
         }
         this.clock = clock;
     }
@@ -90,8 +97,8 @@ final class InjectAgent implements Agent
         static final int HEADERS = Icrc.LOCAL_HEADERS_LENGTH;
         static final int ICRC = Sizes.ICRC_LENGTH;
 
-        private final Port port;
-        private final Engine engine;
+        private final PortDatapath port;
+        private final MemoryRegions regions;
         private final QosConfig qos;
         private final int dataVls;
         private final int burst;
@@ -102,10 +109,10 @@ final class InjectAgent implements Agent
         private final VlRings<TxPacket> rings;
         private final TxPacket[] packets;
         private final InjectCounters counters;
-        private final QueuePair[] bySchedulerIndex;
+        private final SendQueue[] bySchedulerIndex;
         private int known;
         private final FlushControl flush;
-        private final FlushListener flushListener;
+        private final PortEvents flushListener;
         // the flush epoch last flushed for (packets are stamped with it), and whether its report waits for the arbiter
         private int generation;
         private boolean flushReportDue;
@@ -119,7 +126,7 @@ final class InjectAgent implements Agent
         private int injectedVls;
 
         // one pending packet per injector
-        private final QueuePair[] pendingQp = new QueuePair[INJECTORS];
+        private final SendQueue[] pendingQp = new SendQueue[INJECTORS];
         private final long[] pendingSeq = new long[INJECTORS];
         private final int[] pendingOffset = new int[INJECTORS];
         private final int[] pendingBytes = new int[INJECTORS];
@@ -133,25 +140,25 @@ final class InjectAgent implements Agent
         // the LRH's fixed fields as a big-endian word: LNH 2 (local), DLID, SLID
         private final long lrhWord;
 
-        PortInjector(final Port port, final FlushListener flushListener)
+        PortInjector(
+            final PortDatapath port, final InjectSettings config, final MemoryRegions regions, final PortEvents events)
         {
             this.port = port;
             this.flush = port.flush;
-            this.flushListener = flushListener;
-            this.engine = port.engine();
+            this.flushListener = events;
+            this.regions = regions;
             this.qos = port.qos();
             this.dataVls = qos.dataVls();
-            this.burst = 4 * engine.config().burst();
+            this.burst = 4 * config.burst();
             this.cells = port.cells;
             this.cellSize = cells.cellSize();
             this.rings = port.vlRings;
             this.packets = port.packets;
             this.counters = port.counterSet().inject();
-            final EngineConfiguration config = engine.config();
             this.injectors = new InjectorArbiter(port.injectionConfig(), cells);
             scheduler = SlScheduler.forPort(config.slTableSls(), config.slTableWeights(), port.mtu(),
                 config.tenureBytes(), config.tenurePackets(), config.maxQueuePairs(), config.queueDepth());
-            bySchedulerIndex = new QueuePair[SlScheduler.portQueuePairs(config.maxQueuePairs())];
+            bySchedulerIndex = new SendQueue[SlScheduler.portQueuePairs(config.maxQueuePairs())];
             lrhWord = LrhFlyweight.word(0, 0, LrhFlyweight.LNH_LOCAL, port.remoteLid(), 0, port.localLid());
         }
 
@@ -218,10 +225,10 @@ final class InjectAgent implements Agent
 
         private void adoptQueuePairs()
         {
-            final QueuePair[] qps = port.queuePairs();
+            final SendQueue[] qps = port.queues();
             while (known < qps.length)
             {
-                final QueuePair qp = qps[known++];
+                final SendQueue qp = qps[known++];
                 final int index = scheduler.createQp(qp.qpn(), qp.sl());
                 qp.schedulerIndex = index;
                 bySchedulerIndex[index] = qp;
@@ -230,10 +237,10 @@ final class InjectAgent implements Agent
 
         private void feed()
         {
-            smpPosted = port.smpQueuePair().posted();
+            smpPosted = port.smpQueue().posted();
             for (int i = 0; i < known; i++)
             {
-                final QueuePair qp = bySchedulerIndex[i];
+                final SendQueue qp = bySchedulerIndex[i];
                 while (qp.isPosted(qp.fed) && scheduler.post(qp.schedulerIndex, qp.lengthOf(qp.fed), qp.fed))
                 {
                     qp.fed++;
@@ -243,7 +250,7 @@ final class InjectAgent implements Agent
 
         private int readySmp()
         {
-            final QueuePair smp = port.smpQueuePair();
+            final SendQueue smp = port.smpQueue();
             if (null == pendingQp[SMP_INJECTOR] && smp.fed < smpPosted)
             {
                 final long seq = smp.fed++;
@@ -275,7 +282,7 @@ final class InjectAgent implements Agent
                     break;
                 }
                 work++;
-                final QueuePair qp = bySchedulerIndex[scheduler.packetQp()];
+                final SendQueue qp = bySchedulerIndex[scheduler.packetQp()];
                 final long seq = scheduler.packetHandle();
                 final int offset = scheduler.packetOffset();
                 final boolean end = scheduler.packetEndOfMessage();
@@ -299,13 +306,13 @@ final class InjectAgent implements Agent
             return work;
         }
 
-        private static int injectorOf(final QueuePair qp)
+        private static int injectorOf(final SendQueue qp)
         {
             return qp.sl();
         }
 
         private void stage(
-            final int injector, final QueuePair qp, final long seq, final int offset, final int bytes, final boolean end)
+            final int injector, final SendQueue qp, final long seq, final int offset, final int bytes, final boolean end)
         {
             pendingQp[injector] = qp;
             busySls |= 1 << injector;
@@ -314,7 +321,7 @@ final class InjectAgent implements Agent
             pendingBytes[injector] = bytes;
             pendingEnd[injector] = end;
             final int size;
-            if (QueuePair.KIND_RAW == qp.kind())
+            if (SendQueue.KIND_RAW == qp.kind())
             {
                 final int lnh = qp.ring().getByte(qp.inlineOffsetOf(seq) + 1) & 3;
                 size = bytes + (LrhFlyweight.isIba(lnh) ? ICRC : 0);
@@ -326,14 +333,14 @@ final class InjectAgent implements Agent
             pendingSize[injector] = size;
             if (0 == offset)
             {
-                injectors.command(injector, QueuePair.INLINE_REGION == qp.regionOf(seq));
+                injectors.command(injector, SendQueue.INLINE_REGION == qp.regionOf(seq));
             }
             injectors.ready(injector, size);
         }
 
         private void inject(final int injector, final int cell)
         {
-            final QueuePair qp = pendingQp[injector];
+            final SendQueue qp = pendingQp[injector];
             final long seq = pendingSeq[injector];
             final int offset = pendingOffset[injector];
             final int bytes = pendingBytes[injector];
@@ -343,14 +350,14 @@ final class InjectAgent implements Agent
             busySls &= ~(1 << injector);
 
             final int vl;
-            if (QueuePair.KIND_DATA == qp.kind())
+            if (SendQueue.KIND_DATA == qp.kind())
             {
                 vl = qos.sl2vl(qp.sl());
                 writeDataPacket(cell, qp, seq, offset, bytes, size, vl, end);
             }
             else
             {
-                vl = QueuePair.KIND_SMP == qp.kind() ? Port.VL15 : qos.sl2vl(qp.sl());
+                vl = SendQueue.KIND_SMP == qp.kind() ? PortDatapath.VL15 : qos.sl2vl(qp.sl());
                 writeReadyPacket(cell, qp, seq, bytes, size, vl);
             }
             cells.publish(cell, size);
@@ -361,7 +368,7 @@ final class InjectAgent implements Agent
             packet.vl = vl;
             packet.generation = generation;
             packet.end = end;
-            packet.queue = QueuePair.KIND_SMP == qp.kind() ? TxPacket.SMP_QUEUE : qp.schedulerIndex;
+            packet.queue = SendQueue.KIND_SMP == qp.kind() ? TxPacket.SMP_QUEUE : qp.schedulerIndex;
             if (!rings.offer(vl, packet))
             {
                 // each ring holds as many packets as the buffer has cells and each packet takes a cell: a bug
@@ -392,7 +399,7 @@ final class InjectAgent implements Agent
             busySls = 0;
             for (int i = 0; i < known; i++)
             {
-                final QueuePair qp = bySchedulerIndex[i];
+                final SendQueue qp = bySchedulerIndex[i];
                 if (qos.sl2vl(qp.sl()) < dataVls)
                 {
                     scheduler.flush(qp.schedulerIndex);
@@ -400,13 +407,13 @@ final class InjectAgent implements Agent
                 }
                 // an SL that SL2VL drops: its messages are discarded as they are produced, flush or not
             }
-            flushQueuePair(port.smpQueuePair());
+            flushQueuePair(port.smpQueue());
             generation = epoch;
             flush.publishGeneration(epoch);
             flushReportDue = true;
         }
 
-        private static void flushQueuePair(final QueuePair qp)
+        private static void flushQueuePair(final SendQueue qp)
         {
             final long completed = qp.completedByEngine();
             final long end = Math.max(Math.max(qp.flushMark(), qp.started), completed);
@@ -423,15 +430,15 @@ final class InjectAgent implements Agent
         private void reportFlush()
         {
             flushReportDue = false;
-            reportFlush(port.smpQueuePair(), Port.VL15);
+            reportFlush(port.smpQueue(), PortDatapath.VL15);
             for (int i = 0; i < known; i++)
             {
-                final QueuePair qp = bySchedulerIndex[i];
+                final SendQueue qp = bySchedulerIndex[i];
                 reportFlush(qp, qos.sl2vl(qp.sl()));
             }
         }
 
-        private void reportFlush(final QueuePair qp, final int vl)
+        private void reportFlush(final SendQueue qp, final int vl)
         {
             final long ringFlushed = qp.ringFlushed;
             final long messages = qp.flushPending + ringFlushed - qp.ringFlushedSeen;
@@ -441,20 +448,20 @@ final class InjectAgent implements Agent
             {
                 qp.addFlushed(messages);
                 counters.flushedMessages(vl).getAndAddRelease(messages);
-                if (QueuePair.KIND_DATA == qp.kind())
+                if (SendQueue.KIND_DATA == qp.kind())
                 {
                     flushListener.onFlushed(qp, messages);
                 }
-                else if (QueuePair.KIND_RAW == qp.kind())
+                else if (SendQueue.KIND_RAW == qp.kind())
                 {
-                    flushListener.onReadyPacketsFlushed(port, qp.sl(), messages);
+                    flushListener.onReadyPacketsFlushed(port.id(), qp.sl(), messages);
                 }
             }
         }
 
         private void writeDataPacket(
             final int cell,
-            final QueuePair qp,
+            final SendQueue qp,
             final long seq,
             final int offset,
             final int bytes,
@@ -476,14 +483,14 @@ final class InjectAgent implements Agent
             final int region = qp.regionOf(seq);
             final DirectBuffer src;
             final int srcIndex;
-            if (QueuePair.INLINE_REGION == region)
+            if (SendQueue.INLINE_REGION == region)
             {
                 src = qp.ring();
                 srcIndex = qp.inlineOffsetOf(seq) + offset;
             }
             else
             {
-                src = engine.region(region);
+                src = regions.buffer(region);
                 srcIndex = qp.offsetOf(seq) + offset;
             }
             if (size <= cellSize)
@@ -504,7 +511,7 @@ final class InjectAgent implements Agent
         }
 
         private void writeReadyPacket(
-            final int cell, final QueuePair qp, final long seq, final int bytes, final int size, final int vl)
+            final int cell, final SendQueue qp, final long seq, final int bytes, final int size, final int vl)
         {
             final UnsafeBuffer ring = qp.ring();
             final int index = qp.inlineOffsetOf(seq);
@@ -514,7 +521,7 @@ final class InjectAgent implements Agent
             final UnsafeBuffer data = cells.data();
             final int at = cells.cellOffset(cell);
             LrhFlyweight.vl(data, at, vl);
-            if (QueuePair.KIND_SMP != qp.kind())
+            if (SendQueue.KIND_SMP != qp.kind())
             {
                 LrhFlyweight.sl(data, at, qp.sl());
             }

@@ -15,10 +15,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * application read it ({@link #state}, acquire).</li>
  * </ul>
  */
-final class LinkControl implements AutoCloseable
+public final class LinkControl implements AutoCloseable
 {
     /** The command word when no command waits. */
-    static final int NO_COMMAND = 0;
+    public static final int NO_COMMAND = 0;
 
     private static final int PAD = 2 * BitUtil.CACHE_LINE_LENGTH;
     private static final int STATE_OFFSET = PAD;
@@ -32,7 +32,7 @@ final class LinkControl implements AutoCloseable
      *
      * @param command a non-zero command.
      */
-    void command(final int command)
+    public void command(final int command)
     {
         words.putIntRelease(COMMAND_OFFSET, command);
     }
@@ -42,7 +42,7 @@ final class LinkControl implements AutoCloseable
      *
      * @return the command, or {@link #NO_COMMAND}.
      */
-    int takeCommand()
+    public int takeCommand()
     {
         final int command = words.getIntAcquire(COMMAND_OFFSET);
         if (NO_COMMAND != command)
@@ -58,7 +58,7 @@ final class LinkControl implements AutoCloseable
      *
      * @param code the state's code.
      */
-    void publishState(final int code)
+    public void publishState(final int code)
     {
         words.putIntRelease(STATE_OFFSET, code);
     }
@@ -68,7 +68,7 @@ final class LinkControl implements AutoCloseable
      *
      * @return the code of the state last published (0 before any).
      */
-    int state()
+    public int state()
     {
         return words.getIntAcquire(STATE_OFFSET);
     }

@@ -4,7 +4,6 @@ import io.vlink.core.credit.LinkState;
 import io.vlink.core.port.FrameTap;
 import io.vlink.core.port.PortConfig;
 import io.vlink.core.port.PortReceive;
-import io.vlink.nic.Port;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
@@ -17,11 +16,17 @@ import org.agrona.concurrent.Agent;
  * VL's receive ring, discards counted by reason), which reports to the credit agent through the port's event ring, in
  * wire order. A poll takes no more frames than that ring has room for events.
  */
-final class ReceiveAgent implements Agent
+public final class ReceiveAgent implements Agent
 {
     private final PortReceiver[] ports;
 
-    ReceiveAgent(final Port[] ports, final PortConfig config, final int burst, final CaptureTap capture)
+    /**
+     * @param ports   the engine's ports.
+     * @param config  the ports' datapath settings.
+     * @param burst   the most frames a poll takes.
+     * @param capture the capture tap, or null.
+     */
+    public ReceiveAgent(final PortDatapath[] ports, final PortConfig config, final int burst, final CaptureTap capture)
     {
         this.ports = new PortReceiver[ports.length];
         for (int i = 0; i < ports.length; i++)
@@ -51,12 +56,12 @@ final class ReceiveAgent implements Agent
 
     static final class PortReceiver implements FrameHandler
     {
-        private final Port port;
+        private final PortDatapath port;
         private final Link link;
         private final int burst;
         private final PortReceive receive;
 
-        PortReceiver(final Port port, final PortConfig config, final int burst, final CaptureTap capture)
+        PortReceiver(final PortDatapath port, final PortConfig config, final int burst, final CaptureTap capture)
         {
             this.port = port;
             this.link = port.link();

@@ -1,6 +1,5 @@
 package io.vlink.nic.agent;
 
-import io.vlink.nic.Port;
 
 /**
  * A packet waiting in the cell buffer, as the per-VL rings carry it: a preallocated descriptor per cell (a packet
@@ -8,27 +7,27 @@ import io.vlink.nic.Port;
  * the fields before offering it to a ring (release); the arbiter reads them after taking it (acquire). The queue pair,
  * end-of-message flag and generation are read only when a link error flushes the rings.
  */
-final class TxPacket
+public final class TxPacket
 {
-    final int firstCell;
+    public final int firstCell;
     /** The packet's size S, LRH through ICRC. */
-    int size;
-    int vl;
+    public int size;
+    public int vl;
     /** The injection agent's flush generation when it injected the packet ({@link FlushControl}). */
-    int generation;
+    public int generation;
     /** Whether it ends its message (a ready packet or an SMP always does). */
-    boolean end;
+    public boolean end;
     /**
      * The queue pair whose message it carries, credited with the message if a flush discards this last packet: its
-     * index in {@link Port#queuePairs()} (creation order), or {@link #SMP_QUEUE} for an SMP. An index, not a
+     * index in {@link PortDatapath#queues()} (creation order), or {@link #SMP_QUEUE} for an SMP. An index, not a
      * reference: a reference store on every packet would pay the collector's write barrier.
      */
-    int queue;
+    public int queue;
 
     /** {@link #queue} of an SMP: the port's SMP queue. */
-    static final int SMP_QUEUE = -1;
+    public static final int SMP_QUEUE = -1;
 
-    TxPacket(final int firstCell)
+    public TxPacket(final int firstCell)
     {
         this.firstCell = firstCell;
     }

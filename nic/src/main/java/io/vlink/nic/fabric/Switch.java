@@ -16,6 +16,7 @@ import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.PacketFramer;
 import io.vlink.core.wire.Sizes;
+import io.vlink.nic.Port;
 import io.vlink.nic.PortSettings;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;

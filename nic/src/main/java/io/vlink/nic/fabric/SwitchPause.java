@@ -16,7 +16,7 @@ import java.lang.invoke.VarHandle;
  * acknowledgement is visible to the caller that saw it, and what the caller wrote before {@link #resume()} is visible
  * to the switch thread's next duty cycle.
  */
-final class SwitchPause
+public final class SwitchPause
 {
     private static final VarHandle REQUEST;
     private static final VarHandle ACKNOWLEDGED;
@@ -45,7 +45,7 @@ final class SwitchPause
      *
      * @throws IllegalStateException when a pause already stands.
      */
-    void pause()
+    public void pause()
     {
         if ((request & 1) != 0)
         {
@@ -58,7 +58,7 @@ final class SwitchPause
      * @return whether the switch thread holds for the standing pause: it runs no duty cycle until {@link #resume()},
      * and everything its duty cycles wrote is visible to the caller. The caller's thread only.
      */
-    boolean acknowledged()
+    public boolean acknowledged()
     {
         return (long)ACKNOWLEDGED.getAcquire(this) == request;
     }
@@ -69,7 +69,7 @@ final class SwitchPause
      *
      * @throws IllegalStateException when no pause stands.
      */
-    void resume()
+    public void resume()
     {
         if ((request & 1) == 0)
         {
@@ -84,7 +84,7 @@ final class SwitchPause
      *
      * @return true to skip the duty cycle.
      */
-    boolean hold()
+    public boolean hold()
     {
         final long wanted = (long)REQUEST.getAcquire(this);
         if ((wanted & 1) == 0)

@@ -1,12 +1,9 @@
 package io.vlink.nic.memory;
 
-import io.vlink.nic.Engine;
-import io.vlink.nic.Port;
-
 /**
  * Thrown by every call on an engine, port, queue pair or counter whose engine has closed: the engine's memory is
  * freed, so the call is refused before it could touch it. The final counter values stay readable from
- * {@link Engine#countersSnapshot()}, and what each port still held from {@link Port#closeReport()}.
+ * {@code Engine.countersSnapshot()}, and what each port still held from {@code Port.closeReport()}.
  */
 public final class EngineClosedException extends IllegalStateException
 {

@@ -134,7 +134,7 @@ public final class CountersFile implements AutoCloseable
      * @param clock          the epoch clock for timestamps.
      * @return the counters, their header published.
      */
-    static CountersFile over(
+    public static CountersFile over(
         final UnsafeBuffer region,
         final String name,
         final int maxCounters,

@@ -1,6 +1,5 @@
 package io.vlink.nic.agent;
 
-import io.vlink.nic.QueuePair;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 class QueuePairSlotTest
 {
-    private final QueuePair qp = new QueuePair(null, 1, 1, 1, QueuePair.KIND_DATA, 2, 64);
+    private final SendQueue qp = new SendQueue(null, null, 1, 1, 1, SendQueue.KIND_DATA, 2, 64);
 
     @AfterEach
     void free()
@@ -29,11 +28,11 @@ class QueuePairSlotTest
         {
             assertFalse(qp.isPosted(seq), "before its offer: " + seq);
             body.putLong(0, seq);
-            assertEquals(seq, qp.offer(body, 0, 8 + (int)(seq % 57)));
+            assertEquals(seq, qp.offerInline(body, 0, 8 + (int)(seq % 57)));
             assertTrue(qp.isPosted(seq));
             assertFalse(qp.isPosted(seq + 1), "the next slot holds message " + (seq - 1));
             assertEquals(8 + (int)(seq % 57), qp.lengthOf(seq));
-            assertEquals(QueuePair.INLINE_REGION, qp.regionOf(seq));
+            assertEquals(SendQueue.INLINE_REGION, qp.regionOf(seq));
             assertEquals(seq, qp.ring().getLong(qp.inlineOffsetOf(seq)));
             assertEquals(seq + 1, qp.posted());
             qp.complete(seq);
