@@ -1,6 +1,5 @@
 package io.vlink.nic.api;
 
-import io.vlink.nic.EngineBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -106,7 +105,7 @@ class ApiPolicyTest
     {
         assertEquals("ReceiveHandler", changelogName("io.vlink.nic.ReceiveHandler"));
         assertEquals("Port.poll", changelogName("io.vlink.nic.Port#poll(io.vlink.nic.ReceiveHandler,int)"));
-        assertEquals("EngineBuilder.udp", changelogName("io.vlink.nic.Engine$Builder#udp"));
+        assertEquals("Engine.Builder.udp", changelogName("io.vlink.nic.Engine$Builder#udp"));
         assertTrue(ApiFiles.breakingNumber("0.2.0-SNAPSHOT") > ApiFiles.breakingNumber("0.1.0"));
         assertEquals(ApiFiles.breakingNumber("0.1.0"), ApiFiles.breakingNumber("0.1.7"));
         assertTrue(ApiFiles.breakingNumber("1.0.0") > ApiFiles.breakingNumber("0.9.3"));
