@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * It checks what a transport would: every message arrives once, in order, with its payload intact, and the ports'
  * counters (the read-only view {@code port.counters()}) agree. Exit status 0 when they do, 1 (with the reason on
- * stderr) when not, or when nothing is left to do after {@value #DEADLINE_S} s.
+ * stderr) when not, or when it is not done after {@value #DEADLINE_S} s.
  * <p>
  * {@code java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp ... example.Main [MESSAGES]}
  */
