@@ -6,8 +6,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,6 +58,71 @@ class LinkTrainingCheckTest
         System.out.println("link-training check, " + name + " (" + config + "): " + result);
         assertNull(result.failure(), result::toString);
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
+    }
+
+    /**
+     * A port that goes down alone on its silence limit while its peer, starved (it runs not at all), stays Active with
+     * data on the way (the two-JVM UDP bounce test's failure under load): the prefix below gets there, deeper than the
+     * shapes above reach, and every interleaving from there must bring both back, each side re-training at most once.
+     */
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("starved")
+    void aPortDownOnItsSilenceLimitWhileItsPeerStaysActiveComesBack(final String name, final LinkTrainingConfig config,
+        final List<Integer> prefix, final int depth)
+    {
+        final LinkTrainingCheck check = new LinkTrainingCheck(config,
+            Integer.getInteger("vlink.check.depth", depth + Integer.getInteger("vlink.check.deeper", 0)), prefix);
+        final LinkTrainingCheck.Result result = check.run();
+        System.out.println("link-training check, " + name + " (" + config + "): " + result);
+        assertNull(result.failure(), result::toString);
+        assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
+    }
+
+    static Stream<Arguments> starved()
+    {
+        return Stream.of(
+            Arguments.of("a down on its silence limit, b starved, data a to b",
+                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, false), 9),
+            Arguments.of("a down on its silence limit, b starved, data both ways",
+                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, true), 9),
+            Arguments.of("a down on its silence limit, b starved, a frame lost",
+                LinkTrainingConfig.builder().bounces(0, 0).offers(1).faults(1, true, false, false).build(),
+                starvedPrefix(true, false), 8));
+    }
+
+    /**
+     * Data offered, then a runs alone, one duty cycle an FCP period, until its silence limit takes it down.
+     */
+    static List<Integer> starvedPrefix(final boolean fromA, final boolean fromB)
+    {
+        final List<Integer> events = new ArrayList<>();
+        if (fromA)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.OFFER, 0, 0));
+        }
+        if (fromB)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.OFFER, 1, 0));
+            events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        }
+        for (int i = 0; i < 6; i++)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+            events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        }
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        return events;
+    }
+
+    @Test
+    void theStarvedPrefixTakesAOnlyDown()
+    {
+        final LinkTrainingCheck check = new LinkTrainingCheck(LinkTrainingConfig.builder().bounces(0, 0).build(), 0,
+            starvedPrefix(true, false));
+        assertEquals(1, check.model().a.control.downs(), check.model().summary());
+        assertEquals(LinkState.INITIALIZE, check.model().a.state(), check.model().summary());
+        assertEquals(LinkState.ACTIVE, check.model().b.state(), check.model().summary());
     }
 
     /**
