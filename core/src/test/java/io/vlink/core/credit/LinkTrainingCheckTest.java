@@ -79,6 +79,75 @@ class LinkTrainingCheckTest
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
     }
 
+    /**
+     * With the wait limit (rules 4 and 5) far beyond the continuation's 40 FCP periods, a bounce must settle on FCP
+     * round trips alone. It does once the peer has been Active for two FCP periods (settled: both ports run three FCP
+     * periods before the search starts), which is every bounce of the bounce tests.
+     */
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("noWaitLimit")
+    void aSettledBounceNeedsNoWaitLimit(final String name, final LinkTrainingConfig config, final int depth)
+    {
+        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config,
+            Integer.getInteger("vlink.check.depth", depth + Integer.getInteger("vlink.check.deeper", 0)),
+            settledPrefix()).run();
+        System.out.println("link-training check, " + name + " (" + config + "): " + result);
+        assertNull(result.failure(), result::toString);
+        assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
+    }
+
+    static Stream<Arguments> noWaitLimit()
+    {
+        return Stream.of(
+            Arguments.of("settled, a bounced, b up, no wait limit (duty cycles)",
+                LinkTrainingConfig.builder().bounces(1, 0).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 9),
+            Arguments.of("settled, a bounced, b up, no wait limit (agent turns)",
+                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 11));
+    }
+
+    /** A silence limit, hence a wait limit, of 1,000 FCP periods: out of the continuation's reach. */
+    private static final long NO_WAIT_LIMIT_NS = 1_000L * 1_000;
+
+    private static List<Integer> settledPrefix()
+    {
+        final List<Integer> prefix = new ArrayList<>();
+        for (int i = 0; i < 3; i++)
+        {
+            prefix.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+            prefix.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+            prefix.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        }
+        return prefix;
+    }
+
+    /**
+     * OPEN (docs/flow-control.md, "What it costs"): a port bounced while its peer has been Active for less than two FCP
+     * periods settles only by the wait limit, without any fault. The peer re-trains unsettled and waits
+     * {@code AWAIT_RESTART} (for an init FCP after the bounced port's normal ones); the bounced port, which waited
+     * {@code AWAIT_INIT}, arms on the peer's new init FCPs and stays Armed, and only rule 4 (the bounced port, hearing
+     * init FCPs alone for the wait limit, initializes again) ends it: 5 s in the two-process bounce test, and a
+     * transmit flush. Five events: down a, a's duty cycle, up a, a's duty cycle, b's duty cycle. This test pins the
+     * reproduction; the fix makes the search below find nothing, and this test then asserts that.
+     */
+    @Test
+    void anUnsettledBounceNeedsTheWaitLimit()
+    {
+        final LinkTrainingConfig config = LinkTrainingConfig.builder().bounces(1, 0).offers(0)
+            .silenceLimitNs(NO_WAIT_LIMIT_NS).build();
+        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config, 6).run();
+        System.out.println("link-training check, an unsettled bounce without the wait limit (" + config + "): " + result);
+        assertNotNull(result.failure(), result::toString);
+        assertTrue(result.failure().property().startsWith("no progress"), result::toString);
+        assertEquals(List.of(
+            LinkTrainingModel.event(LinkTrainingModel.DOWN, 0, 0),
+            LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE),
+            LinkTrainingModel.event(LinkTrainingModel.UP, 0, 0),
+            LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE),
+            LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE)), result.failure().events(),
+            result::toString);
+    }
+
     static Stream<Arguments> starved()
     {
         return Stream.of(
