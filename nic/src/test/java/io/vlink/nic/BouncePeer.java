@@ -15,7 +15,9 @@ import java.util.function.Consumer;
 /**
  * The peer process of {@link LinkBounceTwoJvmTest}: an engine with one port over UDP or shm that stays up while the
  * other process takes its port down and up. It receives {@link LinkBounceTest#MESSAGES} messages (in order), sends as
- * many back, and prints what its port went through: {@code OK recoveries R downs D transitions T}.
+ * many back, and prints what its port went through: {@code OK recoveries R downs D transitions T}. It gives up after
+ * the seconds given without progress (a link transition, a message in or out), and says what it saw when it gives up
+ * or is killed.
  */
 public final class BouncePeer
 {
@@ -50,12 +52,15 @@ public final class BouncePeer
 
     /**
      * @param args {@code udp local remote} or {@code shm file role}, then the counters directory and the seconds
-     *             allowed.
+     *             allowed without progress.
      */
     public static void main(final String[] args)
     {
         final File dir = new File(args[3]);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[4]));
+        // the budget runs from the last progress (a link transition, a message in or out), not from the start: the
+        // other process's bounces come first and may take most of a loaded machine's minutes, and this process must
+        // not give up (and close, which takes the other port down) while the other one still waits for it
+        final long budgetNs = TimeUnit.SECONDS.toNanos(Long.parseLong(args[4]));
         String result;
         try (Engine engine = builder("bounce-peer", dir, link(args, 0)).build())
         {
@@ -63,11 +68,27 @@ public final class BouncePeer
             final QueuePair qp = port.createQueuePair(200, 2, 100);
             final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
             final long[] received = new long[1];
+            final long[] sent = new long[1];
             final String[] error = new String[1];
-            long sent = 0;
-            while ((received[0] < LinkBounceTest.MESSAGES || sent < LinkBounceTest.MESSAGES ||
-                UdpPeer.transmitted(port) < LinkBounceTest.MESSAGES) && System.nanoTime() < deadline)
+            // killed by the other process when it gives up: what this side saw, for its report
+            final Thread report = new Thread(() -> System.out.println("killed: " + status(port, received[0], sent[0])));
+            Runtime.getRuntime().addShutdownHook(report);
+            long progress = -1;
+            long deadline = 0;
+            while (received[0] < LinkBounceTest.MESSAGES || sent[0] < LinkBounceTest.MESSAGES ||
+                UdpPeer.transmitted(port) < LinkBounceTest.MESSAGES)
             {
+                final long now = System.nanoTime();
+                final long seen = port.counters().linkTransitions().get() + received[0] + UdpPeer.transmitted(port);
+                if (seen != progress)
+                {
+                    progress = seen;
+                    deadline = now + budgetNs;
+                }
+                else if (now - deadline > 0)
+                {
+                    break;
+                }
                 port.poll(packet ->
                 {
                     if (packet.buffer().getLong(packet.payloadOffset()) != received[0] && null == error[0])
@@ -76,25 +97,35 @@ public final class BouncePeer
                     }
                     received[0]++;
                 }, 64);
-                if (received[0] == LinkBounceTest.MESSAGES && sent < LinkBounceTest.MESSAGES &&
+                if (received[0] == LinkBounceTest.MESSAGES && sent[0] < LinkBounceTest.MESSAGES &&
                     port.linkState() == LinkState.ACTIVE)
                 {
-                    message.putLong(0, sent);
+                    message.putLong(0, sent[0]);
                     if (qp.offer(message, 0, 64) >= 0)
                     {
-                        sent++;
+                        sent[0]++;
                     }
                 }
                 Thread.onSpinWait();
             }
+            Runtime.getRuntime().removeShutdownHook(report);
             result = null != error[0] ? "FAIL " + error[0] : received[0] < LinkBounceTest.MESSAGES ||
-                sent < LinkBounceTest.MESSAGES ? "FAIL timed out: received " + received[0] + ", sent " + sent + ", transmitted " + UdpPeer.transmitted(port) +
-                ", " + port.linkState() + ", link frames received " + port.counters().linkFramesReceived().get() +
-                ", FCTBS " + port.counters().txFctbs(0).get() + " CL " + port.counters().txCreditLimit(0).get() :
+                sent[0] < LinkBounceTest.MESSAGES ? "FAIL no progress for " + args[4] + " s: " +
+                status(port, received[0], sent[0]) :
                 "OK recoveries " + port.counters().linkErrorRecovery().get() + " downs " +
                 port.counters().linkDowned().get() + " transitions " + port.counters().linkTransitions().get();
         }
         System.out.println(result);
         System.exit(result.startsWith("OK") ? 0 : 1);
+    }
+
+    private static String status(final Port port, final long received, final long sent)
+    {
+        final io.vlink.nic.status.PortCounters c = port.counters();
+        return "received " + received + ", sent " + sent + ", transmitted " + UdpPeer.transmitted(port) + ", " +
+            port.linkState() + ", recoveries " + c.linkErrorRecovery().get() + ", downs " + c.linkDowned().get() +
+            ", transitions " + c.linkTransitions().get() + ", link frames received " + c.linkFramesReceived().get() +
+            ", link drops: replay " + c.linkReplayDrops().get() + " session " + c.linkSessionDrops().get() +
+            ", FCTBS " + c.txFctbs(0).get() + " CL " + c.txCreditLimit(0).get() + " ABR " + c.rxAbr(0).get();
     }
 }

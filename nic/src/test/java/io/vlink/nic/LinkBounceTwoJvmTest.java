@@ -85,14 +85,21 @@ class LinkBounceTwoJvmTest
                     assertEquals(transitions, a.counters().linkTransitions().get(), "after bounce " + i);
                 }
                 assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
+                final long downs = a.counters().linkDowned().get();
                 try
                 {
                     exchange(a);
                 }
                 catch (final AssertionError ex)
                 {
-                    // what each side saw, for the report
-                    throw new AssertionError(ex.getMessage() + "\n  this port: " + describe(a) + "\n  the peer: " +
+                    // what each side saw, for the report: this port now, the peer as it is killed (it says so on its
+                    // way out); a link error during the exchange flushes what was queued, and those messages never
+                    // arrive
+                    final String here = describe(a) + ", link_downed during the exchange " +
+                        (a.counters().linkDowned().get() - downs);
+                    child.destroy();
+                    child.waitFor(10, TimeUnit.SECONDS);
+                    throw new AssertionError(ex.getMessage() + "\n  this port: " + here + "\n  the peer: " +
                         new String(child.getInputStream().readNBytes(child.getInputStream().available()),
                         StandardCharsets.UTF_8), ex);
                 }

@@ -247,10 +247,12 @@ class ReadersSmallHeapTest
             final byte[] chunk = (pattern.repeat(Math.max(1, (64 << 10) / pattern.length())))
                 .getBytes(StandardCharsets.ISO_8859_1);
             final long[] written = new long[1];
+            final java.util.concurrent.atomic.AtomicBoolean opened = new java.util.concurrent.atomic.AtomicBoolean();
             final Thread writer = new Thread(() ->
             {
                 try (OutputStream out = Files.newOutputStream(fifo))
                 {
+                    opened.set(true);
                     while (!Thread.currentThread().isInterrupted())
                     {
                         out.write(chunk);
@@ -265,9 +267,11 @@ class ReadersSmallHeapTest
             writer.setDaemon(true);
             writer.start();
             final Cli cli = command.apply(fifo.toString());
-            if (writer.isAlive())
+            if (!opened.get())
             {
-                // the command never opened the pipe: open it here so that the writer's open returns, then close
+                // the command never opened the pipe, so the writer is (or will be) blocked in its open: open the read
+                // end here so that it returns, then close. Never when the writer has opened: it may have ended since,
+                // and an open of the read end with no writer would wait for ever
                 try (InputStream unblock = Files.newInputStream(fifo))
                 {
                     unblock.readNBytes(1);

@@ -44,10 +44,30 @@ final class LinkTrainingCheck
      */
     LinkTrainingCheck(final LinkTrainingConfig config, final int depth)
     {
+        this(config, depth, List.of());
+    }
+
+    /**
+     * @param config the ports, the link and the event budgets.
+     * @param depth  the most events in a run after the prefix.
+     * @param prefix events applied to the start state, in order, to reach the state the search starts from (a shape
+     *               deeper than the search could reach by itself, such as a port starved past its peer's silence limit).
+     */
+    LinkTrainingCheck(final LinkTrainingConfig config, final int depth, final List<Integer> prefix)
+    {
         this.config = config;
         this.depth = depth;
         model = new LinkTrainingModel(config);
         start(model);
+        for (final int event : prefix)
+        {
+            model.apply(event);
+            final String broken = model.violation();
+            if (null != broken)
+            {
+                throw new IllegalStateException("the prefix breaks " + broken + " at " + LinkTrainingModel.describe(event));
+            }
+        }
         initial = model.save();
         saved = new long[depth + 1][model.codec().length()];
         trace = new int[depth];

@@ -6,8 +6,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LinkTrainingCheckTest
 {
+    /** A silence limit, hence a wait limit, of 1,000 FCP periods: out of the continuation's reach. */
+    private static final long NO_WAIT_LIMIT_NS = 1_000L * 1_000;
+
     static Stream<Arguments> shapes()
     {
         return Stream.of(
@@ -49,12 +55,139 @@ class LinkTrainingCheckTest
     void everyInterleavingKeepsTheInvariantsAndProgresses(final String name, final LinkTrainingConfig config,
         final int depth)
     {
-        final LinkTrainingCheck.Result result =
-            new LinkTrainingCheck(config,
-                Integer.getInteger("vlink.check.depth", depth + Integer.getInteger("vlink.check.deeper", 0))).run();
+        passes(name, config, depth, List.of());
+    }
+
+    private static void passes(final String name, final LinkTrainingConfig config, final int depth,
+        final List<Integer> prefix)
+    {
+        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config,
+            Integer.getInteger("vlink.check.depth", depth + Integer.getInteger("vlink.check.deeper", 0)), prefix).run();
         System.out.println("link-training check, " + name + " (" + config + "): " + result);
         assertNull(result.failure(), result::toString);
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
+    }
+
+    /**
+     * A port that goes down alone on its silence limit while its peer, starved (it runs not at all), stays Active with
+     * data on the way (the suspected cause of the two-JVM UDP bounce test's failure under load): the prefix below gets there, deeper than the
+     * shapes above reach, and every interleaving from there must bring both back, each side re-training at most once.
+     */
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("starved")
+    void aPortDownOnItsSilenceLimitWhileItsPeerStaysActiveComesBack(final String name, final LinkTrainingConfig config,
+        final List<Integer> prefix, final int depth)
+    {
+        passes(name, config, depth, prefix);
+    }
+
+    /**
+     * With the wait limit (rules 4 and 5) far beyond the continuation's 40 FCP periods, a bounce must settle on FCP
+     * round trips alone. It does once the peer has been Active for two FCP periods (settled: both ports run three FCP
+     * periods before the search starts), as in the bounce tests unless a loaded peer reads a backlog of normal FCPs and
+     * the bounced port's init FCP in one duty cycle ({@link #anUnsettledBounceNeedsTheWaitLimit}).
+     */
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("noWaitLimit")
+    void aSettledBounceNeedsNoWaitLimit(final String name, final LinkTrainingConfig config, final int depth)
+    {
+        passes(name, config, depth, settledPrefix());
+    }
+
+    static Stream<Arguments> noWaitLimit()
+    {
+        return Stream.of(
+            Arguments.of("settled, a bounced, b up, no wait limit (duty cycles)",
+                LinkTrainingConfig.builder().bounces(1, 0).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 9),
+            Arguments.of("settled, a bounced, b up, no wait limit (agent turns)",
+                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 11));
+    }
+
+    private static List<Integer> settledPrefix()
+    {
+        final List<Integer> prefix = new ArrayList<>();
+        for (int i = 0; i < 3; i++)
+        {
+            prefix.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+            prefix.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+            prefix.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        }
+        return prefix;
+    }
+
+    /**
+     * OPEN (docs/flow-control.md, "What it costs"): a port bounced while its peer has been Active for less than two FCP
+     * periods settles only by the wait limit, without any fault. The peer re-trains unsettled and waits
+     * {@code AWAIT_RESTART} (for an init FCP after the bounced port's normal ones); the bounced port, which waited
+     * {@code AWAIT_INIT}, arms on the peer's new init FCPs and stays Armed, and only rule 4 (the bounced port, hearing
+     * init FCPs alone for the wait limit, initializes again) ends it: 5 s in the two-process bounce test, and a
+     * transmit flush. Five events: down a, a's duty cycle, up a, a's duty cycle, b's duty cycle. This test pins the
+     * reproduction; the fix makes the search below find nothing, and this test then asserts that.
+     */
+    @Test
+    void anUnsettledBounceNeedsTheWaitLimit()
+    {
+        final LinkTrainingConfig config = LinkTrainingConfig.builder().bounces(1, 0).offers(0)
+            .silenceLimitNs(NO_WAIT_LIMIT_NS).build();
+        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config, 6).run();
+        System.out.println("link-training check, an unsettled bounce without the wait limit (" + config + "): " + result);
+        assertNotNull(result.failure(), result::toString);
+        assertTrue(result.failure().property().startsWith("no progress"), result::toString);
+        assertEquals(List.of(
+            LinkTrainingModel.event(LinkTrainingModel.DOWN, 0, 0),
+            LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE),
+            LinkTrainingModel.event(LinkTrainingModel.UP, 0, 0),
+            LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE),
+            LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE)), result.failure().events(),
+            result::toString);
+    }
+
+    static Stream<Arguments> starved()
+    {
+        return Stream.of(
+            Arguments.of("a down on its silence limit, b starved, data a to b",
+                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, false), 9),
+            Arguments.of("a down on its silence limit, b starved, data both ways",
+                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, true), 9),
+            Arguments.of("a down on its silence limit, b starved, a frame lost",
+                LinkTrainingConfig.builder().bounces(0, 0).offers(1).faults(1, true, false, false).build(),
+                starvedPrefix(true, false), 8));
+    }
+
+    /**
+     * Data offered, then a runs alone, one duty cycle an FCP period, until its silence limit takes it down.
+     */
+    static List<Integer> starvedPrefix(final boolean fromA, final boolean fromB)
+    {
+        final List<Integer> events = new ArrayList<>();
+        if (fromA)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.OFFER, 0, 0));
+        }
+        if (fromB)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.OFFER, 1, 0));
+            events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        }
+        for (int i = 0; i < 6; i++)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+            events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        }
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        return events;
+    }
+
+    @Test
+    void theStarvedPrefixTakesAOnlyDown()
+    {
+        final LinkTrainingCheck check = new LinkTrainingCheck(LinkTrainingConfig.builder().bounces(0, 0).build(), 0,
+            starvedPrefix(true, false));
+        assertEquals(1, check.model().a.control.downs(), check.model().summary());
+        assertEquals(LinkState.INITIALIZE, check.model().a.state(), check.model().summary());
+        assertEquals(LinkState.ACTIVE, check.model().b.state(), check.model().summary());
     }
 
     /**
