@@ -1,7 +1,7 @@
 package io.vlink.bench;
 
 import io.vlink.core.crc.Crc16;
-import io.vlink.core.crc.Icrc;
+import io.vlink.core.wire.Icrc;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.PacketFramer;

@@ -10,7 +10,7 @@ import io.vlink.core.wire.Fcp;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketFramer;
 import io.vlink.core.wire.Sizes;
-import io.vlink.nic.Switch;
+import io.vlink.nic.fabric.Switch;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.link.LoopbackLink;

@@ -11,24 +11,31 @@ import java.util.Locale;
  * with {@link IllegalArgumentException} naming the setting, the value (and the property it came from) and the range,
  * e.g. {@code burst 0 (system property vlink.burst) is out of range: use 1..4096 (packets the arbiter sends per port
  * per duty cycle)}.
+ * <p>
+ * Public for the switch's and the fabric's configurations ({@code io.vlink.nic.fabric}), not for applications.
  */
-final class ConfigurationRules
+public final class ConfigurationRules
 {
+    /** The lowest unicast LID (0 is reserved). */
+    public static final int MIN_LID = 1;
+    /** The highest unicast LID: 0xC000 and above are multicast and the permissive LID. */
+    public static final int MAX_LID = 0xBFFF;
+
     private ConfigurationRules()
     {
     }
 
-    static int range(final String setting, final int value, final int min, final int max, final String what)
+    public static int range(final String setting, final int value, final int min, final int max, final String what)
     {
         return (int)range(setting, (long)value, min, max, what, "");
     }
 
-    static long range(final String setting, final long value, final long min, final long max, final String what)
+    public static long range(final String setting, final long value, final long min, final long max, final String what)
     {
         return range(setting, value, min, max, what, "");
     }
 
-    static long range(
+    public static long range(
         final String setting, final long value, final long min, final long max, final String what, final String origin)
     {
         if (value < min || value > max)
@@ -39,7 +46,7 @@ final class ConfigurationRules
         return value;
     }
 
-    static int intSetting(
+    public static int intSetting(
         final String setting,
         final Integer explicit,
         final String property,
@@ -52,7 +59,7 @@ final class ConfigurationRules
             max, what);
     }
 
-    static long longSetting(
+    public static long longSetting(
         final String setting,
         final Long explicit,
         final String property,
@@ -89,7 +96,7 @@ final class ConfigurationRules
      *         ({@link CountersFileDescriptor#defaultDirectory()}: the one place the property is read).
      * @throws IllegalArgumentException when it is a file.
      */
-    static File directory(final File explicit)
+    public static File directory(final File explicit)
     {
         final File directory = null != explicit ? explicit : CountersFileDescriptor.defaultDirectory();
         if (directory.exists() && !directory.isDirectory())
@@ -101,7 +108,7 @@ final class ConfigurationRules
         return directory;
     }
 
-    static void powerOfTwo(final String setting, final int value)
+    public static void powerOfTwo(final String setting, final int value)
     {
         if (Integer.bitCount(value) != 1)
         {
@@ -110,17 +117,17 @@ final class ConfigurationRules
         }
     }
 
-    static int lid(final String setting, final int lid)
+    public static int lid(final String setting, final int lid)
     {
-        if (lid < EngineConfiguration.MIN_LID || lid > EngineConfiguration.MAX_LID)
+        if (lid < MIN_LID || lid > MAX_LID)
         {
             throw new IllegalArgumentException(setting + " " + lidText(lid) + " is not a unicast LID: use " +
-                lidText(EngineConfiguration.MIN_LID) + ".." + lidText(EngineConfiguration.MAX_LID));
+                lidText(MIN_LID) + ".." + lidText(MAX_LID));
         }
         return lid;
     }
 
-    static String lidText(final int lid)
+    public static String lidText(final int lid)
     {
         return lid + " (0x" + Integer.toHexString(lid).toUpperCase(Locale.ROOT) + ")";
     }

@@ -1,23 +1,30 @@
 package io.vlink.nic;
 
-import io.vlink.core.config.ConfigException;
+import io.vlink.core.credit.LinkState;
 import io.vlink.core.inject.InjectionConfig;
-import io.vlink.core.qos.PortType;
-import io.vlink.core.qos.QosConfig;
-import io.vlink.core.qos.QosPort;
-import io.vlink.core.qos.QosReader;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.agent.AgentGroup;
+import io.vlink.nic.agent.ArbiterAgent;
+import io.vlink.nic.agent.CreditAgent;
+import io.vlink.nic.agent.DutyCycle;
 import io.vlink.nic.agent.DutyCycleClock;
+import io.vlink.nic.agent.InjectAgent;
+import io.vlink.nic.agent.InjectSettings;
+import io.vlink.nic.agent.MemoryRegions;
+import io.vlink.nic.agent.PortDatapath;
+import io.vlink.nic.agent.PortEvents;
+import io.vlink.nic.agent.ReceiveAgent;
+import io.vlink.nic.agent.SendQueue;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
 import io.vlink.nic.capture.CaptureTap;
 import io.vlink.nic.link.Link;
-import io.vlink.nic.link.RetryLink;
 import io.vlink.nic.link.LoopbackLink;
+import io.vlink.nic.link.RetryLink;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.link.UdpLink;
+import io.vlink.nic.memory.EngineClosedException;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
@@ -30,23 +37,15 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.CompositeAgent;
-import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemEpochNanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.File;
-import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.function.Function;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 
 /**
  * A running link layer: ports wired to links, the agents that move packets between them, the counters file and
@@ -84,11 +83,11 @@ public final class Engine implements AutoCloseable
     private final Port[] ports;
     private final AgentGroup agents;
     private final CaptureTap capture;
-    private volatile MemoryRegion[] regions = new MemoryRegion[0];
+    private final MemoryRegions regions = new MemoryRegions();
     private volatile boolean closed;
     private volatile CountersSnapshot finalCounters;
 
-    private Engine(final EngineConfiguration config)
+    Engine(final EngineConfiguration config)
     {
         this.config = config;
         // the directories build() creates for the counters file, removed again if it fails (when still empty)
@@ -106,6 +105,7 @@ public final class Engine implements AutoCloseable
         final boolean loopback = LinkKind.LOOPBACK == config.linkKind();
         final boolean external = LinkKind.EXTERNAL == config.linkKind();
         final Port[] ports = new Port[loopback ? 2 : 1];
+        final PortDatapath[] datapaths = new PortDatapath[ports.length];
         final Link[] links = new Link[ports.length];
         CaptureTap capture = null;
         AgentGroup agents = null;
@@ -163,10 +163,13 @@ public final class Engine implements AutoCloseable
                 }
                 final Link wrapped = config.linkWrapper().apply(links[i]);
                 final boolean first = 0 == i;
-                ports[i] = new Port(this, i, config, Objects.requireNonNull(wrapped, "linkWrapper returned null"),
-                    counters[i], first ? config.localLid() : config.remoteLid(),
-                    first ? config.remoteLid() : config.localLid());
+                datapaths[i] = new PortDatapath(i, config.qos(), config.mtu(), injectionConfig(config),
+                    config.rxEventRingLength(), config.vlBufferBlocks(), config.vl15Packets(), config.queueDepth(),
+                    Objects.requireNonNull(wrapped, "linkWrapper returned null"), counters[i],
+                    first ? config.localLid() : config.remoteLid(), first ? config.remoteLid() : config.localLid());
                 links[i] = null; // the port owns it now
+                ports[i] = new Port(datapaths[i], regions, counters[i].view(), datapaths[i].applicationCounters(),
+                    config.maxQueuePairs(), config.queueDepth());
             }
 
             // A thread's DutyCycle runs them as credit, inject, arbiter, then receive (it says why). Each thread's
@@ -179,11 +182,14 @@ public final class Engine implements AutoCloseable
             final DutyCycleClock transmitClock = split ? new DutyCycleClock(config.nanoClock()) : receiveClock;
             final NanoClock receiveTime = dedicated ? config.nanoClock() : receiveClock;
             final NanoClock transmitTime = dedicated ? config.nanoClock() : transmitClock;
-            final ReceiveAgent receive = new ReceiveAgent(ports, config.portConfig(), 2 * config.burst(), capture);
-            final CreditAgent credit = new CreditAgent(ports, config, receiveTime);
+            final PortEvents events = new Listeners(config.linkStateListener(), config.flushListener(), ports);
+            final ReceiveAgent receive = new ReceiveAgent(datapaths, config.portConfig(), 2 * config.burst(), capture);
+            final CreditAgent credit = new CreditAgent(datapaths, config.portConfig(), events, receiveTime);
             final HeartbeatAgent heartbeat = new HeartbeatAgent(countersFile, receiveTime, config.epochClock());
-            final InjectAgent inject = new InjectAgent(ports, transmitTime);
-            final ArbiterAgent arbiter = new ArbiterAgent(ports, config.portConfig(), capture);
+            final InjectAgent inject = new InjectAgent(datapaths, new InjectSettings(config.burst(),
+                config.slTableSls(), config.slTableWeights(), config.tenureBytes(), config.tenurePackets(),
+                config.maxQueuePairs(), config.queueDepth()), regions, events, transmitTime);
+            final ArbiterAgent arbiter = new ArbiterAgent(datapaths, config.portConfig(), capture);
             final Agent captureWriter = null == capture ? null : capture.agent();
             final List<List<Agent>> groups;
             if (dedicated)
@@ -225,11 +231,11 @@ public final class Engine implements AutoCloseable
         {
             // give back everything made so far: no thread, no file, no off-heap memory outlives a failed build
             CloseHelper.quietClose(agents);
-            for (final Port port : ports)
+            for (final PortDatapath datapath : datapaths)
             {
-                if (null != port)
+                if (null != datapath)
                 {
-                    CloseHelper.quietClose(port::free);
+                    CloseHelper.quietClose(datapath::free);
                 }
             }
             for (final Link link : links)
@@ -245,6 +251,47 @@ public final class Engine implements AutoCloseable
         this.ports = ports;
         this.capture = capture;
         this.agents = agents;
+    }
+
+    private static InjectionConfig injectionConfig(final EngineConfiguration config)
+    {
+        final InjectionConfig injection = config.injection();
+        return null != injection ? injection :
+            InjectionConfig.forPort(config.qos(), config.mtu(), config.sharedCells(), config.idcThreshold());
+    }
+
+    /** The application's listeners, as the agents tell them. */
+    private static final class Listeners implements PortEvents
+    {
+        private final LinkStateListener linkStateListener;
+        private final FlushListener flushListener;
+        private final Port[] ports;
+
+        Listeners(final LinkStateListener linkStateListener, final FlushListener flushListener, final Port[] ports)
+        {
+            this.linkStateListener = linkStateListener;
+            this.flushListener = flushListener;
+            this.ports = ports;
+        }
+
+        @Override
+        public void onLinkState(final int port, final LinkState state)
+        {
+            linkStateListener.onLinkState(port, state);
+        }
+
+        @Override
+        public void onFlushed(final SendQueue queue, final long messages)
+        {
+            // only a queue pair's messages are reported (SendQueue.KIND_DATA): its owner is the application's QueuePair
+            flushListener.onFlushed((QueuePair)queue.owner(), messages);
+        }
+
+        @Override
+        public void onReadyPacketsFlushed(final int port, final int sl, final long packets)
+        {
+            flushListener.onReadyPacketsFlushed(ports[port], sl, packets);
+        }
     }
 
     private static File outermostMissing(final File directory)
@@ -273,9 +320,9 @@ public final class Engine implements AutoCloseable
     /**
      * @return a builder with every default (see {@link Builder}).
      */
-    public static Builder builder()
+    public static EngineBuilder builder()
     {
-        return new Builder();
+        return new EngineBuilder();
     }
 
     /**
@@ -394,22 +441,9 @@ public final class Engine implements AutoCloseable
     public synchronized MemoryRegion registerMemory(final DirectBuffer buffer)
     {
         checkOpen();
-        final MemoryRegion region = new MemoryRegion(regions.length, Objects.requireNonNull(buffer));
-        final MemoryRegion[] grown = Arrays.copyOf(regions, regions.length + 1);
-        grown[region.key()] = region;
-        regions = grown;
+        final MemoryRegion region = new MemoryRegion(regions.size(), Objects.requireNonNull(buffer));
+        regions.add(region, buffer);
         return region;
-    }
-
-    boolean isRegistered(final MemoryRegion region)
-    {
-        final MemoryRegion[] regions = this.regions;
-        return region.key() < regions.length && regions[region.key()] == region;
-    }
-
-    DirectBuffer region(final int key)
-    {
-        return regions[key].buffer();
     }
 
     EngineConfiguration config()
@@ -507,509 +541,6 @@ public final class Engine implements AutoCloseable
             }
             CloseHelper.close(capture);
             countersFile.close();
-        }
-    }
-
-    /**
-     * The engine's settings, mutable until {@link #build()}, which concludes them into an immutable
-     * {@link EngineConfiguration} (defaults filled from system properties or constants, every value checked) and
-     * starts the engine with it. A builder may be reused: what it is changed to afterwards affects only engines built
-     * afterwards. Setters only record; {@link #build()} checks, naming the setting, the value and the allowed range.
-     * docs/engine.md has the table of every setting, its system property, default and range.
-     */
-    public static final class Builder extends PortSettings.Builder<Builder>
-    {
-        String name = EngineConfiguration.DEFAULT_NAME;
-        File directory;
-        ThreadingMode threading;
-        String idle;
-        QosConfig qos = QosConfig.opensmDefaults(EngineConfiguration.DEFAULT_DATA_VLS);
-        Integer queueDepth;
-        Integer maxQueuePairs;
-        Integer idcThreshold;
-        Integer sharedCells;
-        InjectionConfig injection;
-        int[] slTableSls;
-        int[] slTableWeights;
-        long tenureBytes = EngineConfiguration.DEFAULT_TENURE_BYTES;
-        int tenurePackets;
-        Long closeDrainNs;
-        LinkKind linkKind = LinkKind.LOOPBACK;
-        int loopbackCapacity = EngineConfiguration.DEFAULT_LOOPBACK_CAPACITY;
-        InetSocketAddress udpLocal;
-        InetSocketAddress udpRemote;
-        io.vlink.nic.link.LinkKey udpKey;
-        Path shmFile;
-        ShmLink.Role shmRole;
-        int localLid = EngineConfiguration.DEFAULT_LOCAL_LID;
-        int remoteLid = EngineConfiguration.DEFAULT_REMOTE_LID;
-        Path capturePath;
-        Long captureLength;
-        NanoClock nanoClock = SystemNanoClock.INSTANCE;
-        LinkStateListener linkStateListener = (port, state) -> {};
-        FlushListener flushListener = (qp, messages) -> {};
-        EpochClock epochClock = SystemEpochClock.INSTANCE;
-        int rxEventRingLength = EngineConfiguration.DEFAULT_RX_EVENT_RING_LENGTH;
-        int maxCounters = EngineConfiguration.DEFAULT_MAX_COUNTERS;
-        int errorLogLength = EngineConfiguration.DEFAULT_ERROR_LOG_LENGTH;
-        UnaryOperator<Link> linkWrapper = UnaryOperator.identity();
-        UnaryOperator<Link> wireWrapper = UnaryOperator.identity();
-        Boolean retry;
-        Integer replayBufferBytes;
-        Long retryTimeoutNs;
-        Function<LinkCounters, Link> externalLink;
-
-        Builder()
-        {
-        }
-
-        /**
-         * @param name the engine's name, part of its counters file's name (1 to 64 letters, digits, '.', '_', '-';
-         *             default {@code vlink}).
-         * @return this.
-         */
-        public Builder name(final String name)
-        {
-            this.name = name;
-            return this;
-        }
-
-        /**
-         * @param directory where the counters file goes (default: property {@code vlink.dir}, else
-         *                  {@code /dev/shm/vlink-${user.name}} on Linux, else
-         *                  {@code ${java.io.tmpdir}/vlink-${user.name}}); created when missing.
-         * @return this.
-         */
-        public Builder directory(final File directory)
-        {
-            this.directory = Objects.requireNonNull(directory, "directory");
-            return this;
-        }
-
-        /**
-         * @param threading dedicated, shared, split (transmit and receive on a thread each) or invoker (default:
-         *                  property {@code vlink.threading}, else dedicated).
-         * @return this.
-         */
-        public Builder threading(final ThreadingMode threading)
-        {
-            this.threading = Objects.requireNonNull(threading, "threading");
-            return this;
-        }
-
-        /**
-         * @param idle {@code spin}, {@code backoff} (small machines, CI), {@code yield}, {@code sleep} or
-         *             {@code noop} (default: property {@code vlink.idle}, else spin).
-         * @return this.
-         */
-        public Builder idle(final String idle)
-        {
-            this.idle = Objects.requireNonNull(idle, "idle");
-            return this;
-        }
-
-        /**
-         * @param qos the ports' QoS settings (default: OpenSM's defaults with 8 data VLs).
-         * @return this.
-         */
-        public Builder qos(final QosConfig qos)
-        {
-            this.qos = Objects.requireNonNull(qos, "qos");
-            return this;
-        }
-
-        /**
-         * Read the QoS settings from an {@code opensm.conf}, as OpenSM programs them on a vlink port
-         * ({@link QosPort#vlink()}); a file OpenSM would program differently from what it says (a misread list, a
-         * folded or masked VL, a lost entry) is refused, as {@code vlink qos check} refuses it, since a builder has no
-         * one to warn. {@link QosConfig#read(Path, PortType, QosPort, QosReader.Mode, boolean)} with
-         * {@code APPLY} gives what OpenSM programs anyway, with its warnings, for {@link #qos(QosConfig)}.
-         *
-         * @param file     the file.
-         * @param portType whose {@code qos_<type>_} options apply.
-         * @return this.
-         * @throws ConfigException with every diagnostic ({@code file:line:column}) when the file is refused.
-         */
-        public Builder qos(final Path file, final PortType portType)
-        {
-            this.qos = QosConfig.read(file, portType, QosPort.vlink(), QosReader.Mode.CHECK, false).orThrow();
-            return this;
-        }
-
-        /**
-         * @param depth messages each queue pair holds (default: property {@code vlink.queue.depth}, else 256).
-         * @return this.
-         */
-        public Builder queueDepth(final int depth)
-        {
-            this.queueDepth = depth;
-            return this;
-        }
-
-        /**
-         * @param queuePairs queue pairs each port may create (default: property {@code vlink.max.queue.pairs},
-         *                   else 64).
-         * @return this.
-         */
-        public Builder maxQueuePairs(final int queuePairs)
-        {
-            this.maxQueuePairs = queuePairs;
-            return this;
-        }
-
-        /**
-         * @param bytes the most bytes of immediate data a message carries, copied at post time (default 224, at
-         *              most the MTU); larger messages are posted by reference ({@link MemoryRegion}).
-         * @return this.
-         */
-        public Builder idcThreshold(final int bytes)
-        {
-            this.idcThreshold = bytes;
-            return this;
-        }
-
-        /**
-         * @param cells shared cells of the cell buffer beyond each class's reserved cells (default 2048).
-         * @return this.
-         */
-        public Builder sharedCells(final int cells)
-        {
-            this.sharedCells = cells;
-            return this;
-        }
-
-        /**
-         * @param injection the whole cell buffer and injector configuration (default: one injector per SL, one
-         *                  class per data VL and one for VL15); copied by {@link #build()}. It carries its own
-         *                  shared cells and IDC threshold.
-         * @return this.
-         */
-        public Builder injection(final InjectionConfig injection)
-        {
-            this.injection = injection;
-            return this;
-        }
-
-        /**
-         * @param sls     the SL arbitration table's SLs, in table order.
-         * @param weights each entry's weight in bytes (default: every SL once, weight one MTU).
-         * @return this.
-         */
-        public Builder slTable(final int[] sls, final int[] weights)
-        {
-            this.slTableSls = sls.clone();
-            this.slTableWeights = weights.clone();
-            return this;
-        }
-
-        /**
-         * @param bytes   a queue pair's tenure in bytes (default 64 KiB).
-         * @param packets and in packets (0, the default: bytes only).
-         * @return this.
-         */
-        public Builder tenure(final long bytes, final int packets)
-        {
-            this.tenureBytes = bytes;
-            this.tenurePackets = packets;
-            return this;
-        }
-
-        /**
-         * @param nanos how long {@link Engine#close()} waits for every message offered to be on the wire before it
-         *              stops the engine (default 1 s; 0 closes abruptly, as {@code close(Duration.ZERO)}).
-         * @return this.
-         */
-        public Builder closeDrainNs(final long nanos)
-        {
-            this.closeDrainNs = nanos;
-            return this;
-        }
-
-        /**
-         * Two ports of this engine back to back through off-heap rings (the default).
-         *
-         * @return this.
-         */
-        public Builder loopback()
-        {
-            this.linkKind = LinkKind.LOOPBACK;
-            return this;
-        }
-
-        /**
-         * @param bytes each direction's loopback ring, and a shm link's when this end makes its file (a power of two,
-         *              default 1 MiB).
-         * @return this.
-         */
-        public Builder loopbackCapacity(final int bytes)
-        {
-            this.loopbackCapacity = bytes;
-            return this;
-        }
-
-        /**
-         * One port linked over UDP to a peer engine.
-         *
-         * @param local     the address to bind.
-         * @param remote    the peer's address: the only source accepted.
-         * @param localLid  this port's LID (unicast: 1..0xBFFF).
-         * @param remoteLid the peer's LID (unicast, not the local one).
-         * @return this.
-         */
-        public Builder udp(
-            final InetSocketAddress local, final InetSocketAddress remote, final int localLid, final int remoteLid)
-        {
-            this.linkKind = LinkKind.UDP;
-            this.udpLocal = Objects.requireNonNull(local, "local");
-            this.udpRemote = Objects.requireNonNull(remote, "remote");
-            return lids(localLid, remoteLid);
-        }
-
-        /**
-         * One port on a link the caller makes: the factory is called once while the engine is built, with the port's
-         * counters (which the link counts its frames and back-pressure in), e.g. one end of a {@code LoopbackLink}
-         * whose other end is a switch port.
-         *
-         * @param factory   makes the port's link given its counters; the engine owns and closes what it returns.
-         * @param localLid  this port's LID (unicast: 1..0xBFFF).
-         * @param remoteLid the LID of the port at the link's other end (unicast, not the local one).
-         * @return this.
-         */
-        public Builder link(final Function<LinkCounters, Link> factory, final int localLid, final int remoteLid)
-        {
-            this.linkKind = LinkKind.EXTERNAL;
-            this.externalLink = Objects.requireNonNull(factory, "factory");
-            return lids(localLid, remoteLid);
-        }
-
-        /**
-         * One port, linked to a peer engine on this host through a memory-mapped file (docs/engine.md, "Shared
-         * memory"): this engine is one end of it, the peer the other. The file is made by whichever end opens it
-         * first and removed when the last one closes. Sets the LIDs to the role's ({@code A}: 1 and 2, {@code B}: 2
-         * and 1); call {@link #lids} afterwards for others. Each direction's ring is {@link #loopbackCapacity} bytes
-         * when this end makes the file.
-         *
-         * @param file the link's file; a relative path is under the engine's directory.
-         * @param role which end this engine is.
-         * @return this.
-         */
-        public Builder shm(final Path file, final ShmLink.Role role)
-        {
-            this.linkKind = LinkKind.SHM;
-            this.shmFile = Objects.requireNonNull(file, "file");
-            this.shmRole = Objects.requireNonNull(role, "role");
-            return lids(role.localLid(), role.remoteLid());
-        }
-
-        /**
-         * Authenticate every UDP datagram with a keyed MAC (SipHash-2-4) both ends share: off by default. Without a
-         * key a link session is unforgeable only by those who cannot read the traffic (docs/engine.md).
-         *
-         * @param key the pre-shared key ({@link io.vlink.nic.link.LinkKey#read(java.nio.file.Path)}), or null for none.
-         * @return this.
-         */
-        public Builder udpKey(final io.vlink.nic.link.LinkKey key)
-        {
-            this.udpKey = key;
-            return this;
-        }
-
-        /**
-         * @param localLid  port 0's LID (default 1; unicast: 1..0xBFFF).
-         * @param remoteLid its peer's LID (default 2; port 1's on a loopback engine): unicast, not the local one.
-         * @return this.
-         */
-        public Builder lids(final int localLid, final int remoteLid)
-        {
-            this.localLid = localLid;
-            this.remoteLid = remoteLid;
-            return this;
-        }
-
-        /**
-         * Record both directions of the wire as pcap (docs/wire.md): interface 0 is what port 0 sends, 1 its peer.
-         *
-         * @param file          the capture file (replaced); its directory must exist.
-         * @param initialLength bytes mapped at a time; the file grows as needed, past 2 GiB.
-         * @return this.
-         */
-        public Builder capture(final Path file, final long initialLength)
-        {
-            this.capturePath = Objects.requireNonNull(file, "file");
-            this.captureLength = initialLength;
-            return this;
-        }
-
-        /**
-         * Record both directions of the wire as pcap, mapping the file {@code captureLength} bytes at a time
-         * (default: property {@code vlink.capture.length}, else 64 MiB).
-         *
-         * @param file the capture file (replaced); its directory must exist.
-         * @return this.
-         */
-        public Builder capture(final Path file)
-        {
-            this.capturePath = Objects.requireNonNull(file, "file");
-            return this;
-        }
-
-        /**
-         * @param listener told of every link state a port enters (the peer's life and death as the link sees it), on
-         *                 the thread that runs the credit agent: it must return quickly and never block.
-         * @return this.
-         */
-        public Builder linkStateListener(final LinkStateListener listener)
-        {
-            this.linkStateListener = Objects.requireNonNull(listener, "listener");
-            return this;
-        }
-
-        /**
-         * @param listener told, per queue pair, how many accepted messages a link error's transmit flush discarded,
-         *                 on the thread that runs the injection agent: it must return quickly and never block.
-         * @return this.
-         */
-        public Builder flushListener(final FlushListener listener)
-        {
-            this.flushListener = Objects.requireNonNull(listener, "listener");
-            return this;
-        }
-
-        /**
-         * @param nanoClock  the clock of FCP schedules and priority timers.
-         * @param epochClock the clock of timestamps.
-         * @return this.
-         */
-        public Builder clocks(final NanoClock nanoClock, final EpochClock epochClock)
-        {
-            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-            this.epochClock = Objects.requireNonNull(epochClock, "epochClock");
-            return this;
-        }
-
-        /**
-         * @param bytes each port's ring of events from the receive agent to the credit agent (a power of two,
-         *              default 256 KiB).
-         * @return this.
-         */
-        public Builder rxEventRingLength(final int bytes)
-        {
-            this.rxEventRingLength = bytes;
-            return this;
-        }
-
-        /**
-         * @param counters counters the counters file holds (default 1024: two ports of 15 data VLs).
-         * @return this.
-         */
-        public Builder maxCounters(final int counters)
-        {
-            this.maxCounters = counters;
-            return this;
-        }
-
-        /**
-         * @param bytes the distinct error log's length (default 1 MiB).
-         * @return this.
-         */
-        public Builder errorLogLength(final int bytes)
-        {
-            this.errorLogLength = bytes;
-            return this;
-        }
-
-        /**
-         * Wrap each port's link, e.g. with seeded fault injection for a soak (a wrapper that drops or damages
-         * frames on {@code poll} models the wire). The wrapper is called once per port while the engine is built.
-         *
-         * @param wrapper returns the link the port uses, given the real one.
-         * @return this.
-         */
-        public Builder linkWrapper(final UnaryOperator<Link> wrapper)
-        {
-            this.linkWrapper = Objects.requireNonNull(wrapper, "wrapper");
-            return this;
-        }
-
-        /**
-         * Wrap each port's wire below link-level retry: what such a wrapper drops or damages is repaired by the retry
-         * (a retransmission), where {@link #linkWrapper}'s faults reach the port. With retry off it wraps the link
-         * as {@link #linkWrapper} does, inside it. The wrapper sees the retry layer's frames (a
-         * {@link io.vlink.nic.link.RetryLink#HEADER_LENGTH}-byte header first) and is called once per port while the
-         * engine is built.
-         *
-         * @param wrapper returns the wire the port's retry layer uses, given the real link.
-         * @return this.
-         */
-        public Builder wireWrapper(final UnaryOperator<Link> wrapper)
-        {
-            this.wireWrapper = Objects.requireNonNull(wrapper, "wrapper");
-            return this;
-        }
-
-        /**
-         * Link-level retry ({@link io.vlink.nic.link.RetryLink}, docs/engine.md): every frame numbered, held until
-         * acknowledged and sent again when lost or damaged, so that a lossy path (UDP) is lossless for the link layer.
-         * Both ends of a link must agree.
-         *
-         * @param on true for retry; default: system property {@code vlink.retry}, else on over UDP and off over
-         *           loopback and shm (which do not lose frames).
-         * @return this.
-         */
-        public Builder retry(final boolean on)
-        {
-            this.retry = on;
-            return this;
-        }
-
-        /**
-         * @param bytes bytes of frames link-level retry holds until acknowledged, per link (default: property
-         *              {@code vlink.replay.buffer}, else 4 MiB; a power of two from 64 KiB to 1 GiB; one frame slot
-         *              per 256 bytes). Off-heap; full means back-pressure.
-         * @return this.
-         */
-        public Builder replayBufferBytes(final int bytes)
-        {
-            this.replayBufferBytes = bytes;
-            return this;
-        }
-
-        /**
-         * @param nanos how long link-level retry waits for acknowledgement progress before it sends everything held
-         *              again (the wait doubling once while unanswered), and a gap asks for a replay again (default:
-         *              property {@code vlink.retry.timeout.ns}, else 10 ms; 100 us..1 s).
-         * @return this.
-         */
-        public Builder retryTimeoutNs(final long nanos)
-        {
-            this.retryTimeoutNs = nanos;
-            return this;
-        }
-
-        /**
-         * Conclude the settings without starting anything: defaults filled in, every value checked.
-         *
-         * @return the immutable configuration an engine built now would run with.
-         * @throws IllegalArgumentException naming the setting, its value and the allowed range.
-         */
-        public EngineConfiguration conclude()
-        {
-            return new EngineConfiguration(this);
-        }
-
-        /**
-         * Conclude the settings ({@link #conclude()}) and start an engine with them. A failure leaves nothing
-         * behind: no file, no thread, no off-heap memory.
-         *
-         * @return the started engine.
-         * @throws IllegalArgumentException naming the setting, its value and the allowed range.
-         * @throws IllegalStateException    when the JVM lacks a flag the engine needs (Agrona's, or with a capture
-         *                                  Chronicle's: {@link JvmFlags}), naming the flags and where they go.
-         */
-        public Engine build()
-        {
-            JvmFlags.require(null != capturePath);
-            return new Engine(conclude());
         }
     }
 }

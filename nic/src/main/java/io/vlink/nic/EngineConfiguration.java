@@ -3,6 +3,7 @@ package io.vlink.nic;
 import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.port.PortConfig;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.agent.ArbiterAgent;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
@@ -32,7 +33,7 @@ import static io.vlink.nic.ConfigurationRules.powerOfTwo;
 import static io.vlink.nic.ConfigurationRules.range;
 
 /**
- * The settings an engine runs with: concluded from an {@link Engine.Builder} by {@link Engine.Builder#build()}
+ * The settings an engine runs with: concluded from an {@link EngineBuilder} by {@link EngineBuilder#build()}
  * (every default filled in, every value checked against its range and against the others), then frozen. The
  * engine, its ports and its agents read only this; changing the builder afterwards changes nothing that was built.
  * <p>
@@ -49,15 +50,15 @@ public final class EngineConfiguration
     /** System property: the counters directory (the one {@code vlink stat} reads by default too). */
     public static final String DIR_PROP_NAME = CountersFileDescriptor.DIR_PROP_NAME;
     /** System property: packets the arbiter sends per port per duty cycle. */
-    public static final String BURST_PROP_NAME = "vlink.burst";
+    public static final String BURST_PROP_NAME = PortSettings.BURST_PROP_NAME;
     /** System property: bytes of the capture file mapped at a time. */
     public static final String CAPTURE_LENGTH_PROP_NAME = "vlink.capture.length";
     /** System property: the longest gap between two FCPs of a VL, in nanoseconds. */
-    public static final String FCP_PERIOD_PROP_NAME = "vlink.fcp.period.ns";
+    public static final String FCP_PERIOD_PROP_NAME = PortSettings.FCP_PERIOD_PROP_NAME;
     /** System property: how long {@code close()} waits for what the application offered to go on the wire, in ns. */
     public static final String CLOSE_DRAIN_PROP_NAME = "vlink.close.drain.ns";
     /** System property: how long an Armed or Active port waits without hearing from its peer, in ns. */
-    public static final String LINK_TIMEOUT_PROP_NAME = "vlink.link.timeout.ns";
+    public static final String LINK_TIMEOUT_PROP_NAME = PortSettings.LINK_TIMEOUT_PROP_NAME;
     /** System property: link-level retry on ({@code true}) or off ({@code false}); default: on over UDP only. */
     public static final String RETRY_PROP_NAME = "vlink.retry";
     /** System property: bytes of each link-level retry replay buffer. */
@@ -73,11 +74,11 @@ public final class EngineConfiguration
     public static final ThreadingMode DEFAULT_THREADING = ThreadingMode.DEDICATED;
     public static final String DEFAULT_IDLE = "spin";
     public static final int DEFAULT_DATA_VLS = 8;
-    public static final int DEFAULT_MTU = 4096;
-    public static final int DEFAULT_VL_BUFFER_BLOCKS = 2048;
-    public static final int MAX_VL_BUFFER_BLOCKS = 1 << 20;
-    public static final int DEFAULT_VL15_PACKETS = 4;
-    public static final int MAX_VL15_PACKETS = 64;
+    public static final int DEFAULT_MTU = PortSettings.DEFAULT_MTU;
+    public static final int DEFAULT_VL_BUFFER_BLOCKS = PortSettings.DEFAULT_VL_BUFFER_BLOCKS;
+    public static final int MAX_VL_BUFFER_BLOCKS = PortSettings.MAX_VL_BUFFER_BLOCKS;
+    public static final int DEFAULT_VL15_PACKETS = PortSettings.DEFAULT_VL15_PACKETS;
+    public static final int MAX_VL15_PACKETS = PortSettings.MAX_VL15_PACKETS;
     public static final int DEFAULT_QUEUE_DEPTH = 256;
     public static final int MAX_QUEUE_DEPTH = 1 << 16;
     public static final int DEFAULT_MAX_QUEUE_PAIRS = 64;
@@ -86,25 +87,25 @@ public final class EngineConfiguration
     public static final int DEFAULT_SHARED_CELLS = InjectionConfig.PORT_SHARED_CELLS;
     public static final int MAX_SHARED_CELLS = 1 << 20;
     public static final long DEFAULT_TENURE_BYTES = 64 * 1024;
-    public static final long DEFAULT_FCP_PERIOD_NS = 1_000_000;
-    public static final long MIN_FCP_PERIOD_NS = 1_000;
-    public static final long MAX_FCP_PERIOD_NS = 1_000_000_000;
+    public static final long DEFAULT_FCP_PERIOD_NS = PortSettings.DEFAULT_FCP_PERIOD_NS;
+    public static final long MIN_FCP_PERIOD_NS = PortSettings.MIN_FCP_PERIOD_NS;
+    public static final long MAX_FCP_PERIOD_NS = PortSettings.MAX_FCP_PERIOD_NS;
     /** One second: far more than a full transmit path takes to drain on an Active link. */
     public static final long DEFAULT_CLOSE_DRAIN_NS = 1_000_000_000;
     /** 200 default FCP periods: well under a second, far above any idle strategy's sleep or a young-GC pause. */
-    public static final long DEFAULT_LINK_TIMEOUT_NS = 200_000_000;
+    public static final long DEFAULT_LINK_TIMEOUT_NS = PortSettings.DEFAULT_LINK_TIMEOUT_NS;
     /** 100 times the longest sleep of any idle strategy: a peer that merely sleeps is never taken for dead. */
-    public static final long MIN_LINK_TIMEOUT_NS = 100 * Math.max(IdleStrategies.BACKOFF_MAX_PARK_NS, IdleStrategies.SLEEP_NS);
+    public static final long MIN_LINK_TIMEOUT_NS = PortSettings.MIN_LINK_TIMEOUT_NS;
     /** The least link timeout in FCP periods: a peer is declared silent only after several FCPs were due. */
-    public static final int MIN_LINK_TIMEOUT_PERIODS = 4;
-    public static final int DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS = 64;
+    public static final int MIN_LINK_TIMEOUT_PERIODS = PortSettings.MIN_LINK_TIMEOUT_PERIODS;
+    public static final int DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS = PortSettings.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
     public static final int DEFAULT_LOOPBACK_CAPACITY = 1024 * 1024;
     public static final int MIN_LOOPBACK_CAPACITY = 64 * 1024;
     public static final int MAX_LOOPBACK_CAPACITY = 1 << 30;
     /** The lowest unicast LID (0 is reserved). */
-    public static final int MIN_LID = 1;
+    public static final int MIN_LID = ConfigurationRules.MIN_LID;
     /** The highest unicast LID: 0xC000 and above are multicast and the permissive LID. */
-    public static final int MAX_LID = 0xBFFF;
+    public static final int MAX_LID = ConfigurationRules.MAX_LID;
     public static final int DEFAULT_LOCAL_LID = 1;
     public static final int DEFAULT_REMOTE_LID = 2;
     public static final long DEFAULT_CAPTURE_LENGTH = 64L * 1024 * 1024;
@@ -113,8 +114,8 @@ public final class EngineConfiguration
     public static final int DEFAULT_RX_EVENT_RING_LENGTH = 256 * 1024;
     public static final int MIN_RX_EVENT_RING_LENGTH = 4 * 1024;
     public static final int MAX_RX_EVENT_RING_LENGTH = 1 << 28;
-    public static final int DEFAULT_BURST = 64;
-    public static final int MAX_BURST = 4096;
+    public static final int DEFAULT_BURST = PortSettings.DEFAULT_BURST;
+    public static final int MAX_BURST = PortSettings.MAX_BURST;
     public static final int DEFAULT_MAX_COUNTERS = CountersFile.DEFAULT_MAX_COUNTERS;
     public static final int MIN_MAX_COUNTERS = 64;
     public static final int MAX_MAX_COUNTERS = 1 << 20;
@@ -171,7 +172,7 @@ public final class EngineConfiguration
      * @throws IllegalArgumentException naming the setting, its value and the allowed range, for the first value
      *                                  out of range.
      */
-    EngineConfiguration(final Engine.Builder b)
+    EngineConfiguration(final EngineBuilder b)
     {
         name = CountersFileDescriptor.validateName(b.name);
         directory = ConfigurationRules.directory(b.directory);
@@ -285,7 +286,7 @@ public final class EngineConfiguration
         errorLogLength = range("errorLogLength", b.errorLogLength, MIN_ERROR_LOG_LENGTH, MAX_ERROR_LOG_LENGTH,
             "bytes of the distinct error log");
         linkWrapper = b.linkWrapper;
-        portConfig = port.portConfig(qos, ArbiterAgent.PortArbiter.BURST_BYTES, rxEventRingLength);
+        portConfig = port.portConfig(qos, ArbiterAgent.BURST_BYTES, rxEventRingLength);
         wireWrapper = b.wireWrapper;
         retry = retrySetting(b.retry, linkKind);
         replayBufferBytes = intSetting("replayBufferBytes", b.replayBufferBytes, REPLAY_BUFFER_PROP_NAME,

@@ -1,32 +1,20 @@
 package io.vlink.nic;
 
-import io.vlink.core.credit.CreditLimits;
 import io.vlink.core.credit.LinkState;
-import io.vlink.core.inject.CellBuffer;
 import io.vlink.core.inject.InjectionConfig;
-import io.vlink.core.port.CreditEventRing;
-import io.vlink.core.port.FcpRequestRing;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.PacketHeader;
-import io.vlink.core.wire.Sizes;
+import io.vlink.nic.agent.MemoryRegions;
+import io.vlink.nic.agent.PortDatapath;
+import io.vlink.nic.agent.SendQueue;
 import io.vlink.nic.link.Link;
-import io.vlink.nic.memory.OffHeap;
-import io.vlink.nic.ring.ReceiveRing;
-import io.vlink.nic.ring.VlRings;
+import io.vlink.nic.memory.EngineClosedException;
 import io.vlink.nic.status.ApplicationCounters;
-import io.vlink.nic.status.PortCounterSet;
 import io.vlink.nic.status.PortCounters;
-import org.agrona.BitUtil;
-import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * One port of an engine: both ends of its data VLs (a transmitter and a receiver each) and VL15, wired to a
@@ -43,53 +31,24 @@ import java.util.List;
  */
 public final class Port
 {
-    static final int VL15 = LrhFlyweight.VL15;
-    static final int COMMAND_UP = 1;
-    static final int COMMAND_DOWN = 2;
     /** The highest queue pair number: a QPN is 24 bits in the BTH. */
     public static final int MAX_QPN = BthFlyweight.MAX_QPN;
 
-    private final Engine engine;
     private final int id;
     private final QosConfig qos;
-    private volatile QosConfig pendingQos;
-    private volatile QosConfig currentQos;
     private final int mtu;
     private final int localLid;
     private final int remoteLid;
-    private final PortCounterSet counterSet;
     private final PortCounters counters;
     // what the application's posts and polls count
-    final ApplicationCounters applicationCounters;
+    private final ApplicationCounters applicationCounters;
     private final Link link;
+    // what the engine's agents run: the port's memory and the hand-offs between them
+    private final PortDatapath datapath;
+    private final MemoryRegions regions;
 
-    // hand-offs between agents
-    private final InjectionConfig injectionConfig;
-    final CellBuffer cells;
-    final TxPacket[] packets;
-    final VlRings<TxPacket> vlRings;
-    // credit agent -> arbiter: the FCPs due (core's hand-off)
-    final FcpRequestRing fcpRequests;
-    // receive agent -> credit agent: FCP words and stored blocks, in wire order (core's hand-off)
-    final CreditEventRing rxEvents;
-    final ReceiveRing[] rxRings = new ReceiveRing[LrhFlyweight.VL_COUNT];
-    // the receive rings as the datapath's halves see them: the receive agent stores, the credit agent reads releases
-    final RingBuffers buffers = new RingBuffers(rxRings);
-    // application -> credit agent: the command word; credit agent -> everyone: the link-state word
-    private final LinkControl control = new LinkControl();
-    // credit agent -> injection agent -> arbiter -> injection agent: a link error's transmit flush
-    final FlushControl flush;
-    // credit agent -> arbiter: each VL's CL and the link epoch (core's hand-off, proven by the stress tests)
-    private final UnsafeBuffer creditLimitsMemory;
-    private final UnsafeBuffer cellMemory;
-    final CreditLimits creditLimits;
-    private final UnsafeBuffer fcpRequestsBuffer;
-    private final UnsafeBuffer rxEventsBuffer;
-
-    // the application's queue pairs, published copy-on-write to the injection agent
-    private volatile QueuePair[] queuePairs = new QueuePair[0];
-    private final QueuePair[] rawQueuePairs = new QueuePair[LrhFlyweight.SL_COUNT];
-    private final QueuePair smpQueuePair;
+    // the SLs' ready-packet queues, made at an SL's first packet
+    private final SendQueue[] rawQueues = new SendQueue[LrhFlyweight.SL_COUNT];
     private final int maxQueuePairs;
     private final int queueDepth;
     private int dataQueuePairs;
@@ -101,97 +60,27 @@ public final class Port
     private volatile CloseReport closeReport;
 
     Port(
-        final Engine engine,
-        final int id,
-        final EngineConfiguration config,
-        final Link link,
-        final PortCounterSet counters,
-        final int localLid,
-        final int remoteLid)
+        final PortDatapath datapath,
+        final MemoryRegions regions,
+        final PortCounters counters,
+        final ApplicationCounters applicationCounters,
+        final int maxQueuePairs,
+        final int queueDepth)
     {
-        this.engine = engine;
-        this.id = id;
-        this.qos = config.qos();
-        this.currentQos = qos;
-        this.mtu = config.mtu();
-        this.link = link;
-        this.counterSet = counters;
-        this.counters = counters.view();
-        this.applicationCounters = counters.application();
-        this.localLid = localLid;
-        this.remoteLid = remoteLid;
-        this.maxQueuePairs = config.maxQueuePairs();
-        this.queueDepth = config.queueDepth();
-        final int dataVls = qos.dataVls();
-
-        injectionConfig = injectionConfig(config);
-        // what is made so far, given back if a later allocation fails (a failed build leaves no off-heap memory)
-        final List<AutoCloseable> made = new ArrayList<>();
-        made.add(control::close);
-        try
-        {
-            flush = new FlushControl();
-            made.add(flush::close);
-            // the cells' memory is the engine's, so that the exact leak check after close covers it too
-            cellMemory = allocate(made, CellBuffer.dataLength(injectionConfig) + BitUtil.CACHE_LINE_LENGTH);
-            final int cellSkew = (int)(BitUtil.align(cellMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
-                cellMemory.addressOffset());
-            final CellBuffer cells = new CellBuffer(
-                injectionConfig, new UnsafeBuffer(cellMemory, cellSkew, CellBuffer.dataLength(injectionConfig)));
-            this.cells = cells;
-            packets = new TxPacket[cells.totalCells()];
-            for (int i = 0; i < packets.length; i++)
-            {
-                packets[i] = new TxPacket(i);
-            }
-            // each packet takes at least one cell: a ring as long as the buffer can never be full
-            vlRings = new VlRings<>(dataVls, cells.totalCells());
-
-            fcpRequestsBuffer = allocate(made, 64 * 1024 + FcpRequestRing.TRAILER_LENGTH);
-            fcpRequests = new FcpRequestRing(fcpRequestsBuffer);
-            rxEventsBuffer = allocate(made, config.rxEventRingLength() + CreditEventRing.TRAILER_LENGTH);
-            rxEvents = new CreditEventRing(rxEventsBuffer);
-            creditLimitsMemory = allocate(made, CreditLimits.length() + BitUtil.CACHE_LINE_LENGTH);
-            final int skew = (int)(BitUtil.align(creditLimitsMemory.addressOffset(), BitUtil.CACHE_LINE_LENGTH) -
-                creditLimitsMemory.addressOffset());
-            creditLimits = new CreditLimits(new UnsafeBuffer(creditLimitsMemory, skew, CreditLimits.length()));
-
-            final int maxPacket = maxPacketSize();
-            for (int vl = 0; vl < dataVls; vl++)
-            {
-                final ReceiveRing ring = new ReceiveRing(config.vlBufferBlocks(), maxPacket);
-                made.add(ring::close);
-                rxRings[vl] = ring;
-            }
-            final ReceiveRing vl15 = new ReceiveRing(config.vl15Packets() * Sizes.blocks(maxPacket), maxPacket);
-            made.add(vl15::close);
-            rxRings[VL15] = vl15;
-            smpQueuePair = new QueuePair(this, 0, VL15, 0, QueuePair.KIND_SMP, queueDepth, maxPacket);
-            // last, so that what follows it in memory is its own header flyweight and padding
-            poller = new PortPoller();
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            for (int i = made.size() - 1; i >= 0; i--)
-            {
-                CloseHelper.quietClose(made.get(i));
-            }
-            throw ex;
-        }
-    }
-
-    private static UnsafeBuffer allocate(final List<AutoCloseable> made, final int length)
-    {
-        final UnsafeBuffer buffer = OffHeap.allocate(length);
-        made.add(() -> OffHeap.free(buffer));
-        return buffer;
-    }
-
-    private static InjectionConfig injectionConfig(final EngineConfiguration config)
-    {
-        final InjectionConfig injection = config.injection();
-        return null != injection ? injection :
-            InjectionConfig.forPort(config.qos(), config.mtu(), config.sharedCells(), config.idcThreshold());
+        this.datapath = datapath;
+        this.regions = regions;
+        this.id = datapath.id();
+        this.qos = datapath.qos();
+        this.mtu = datapath.mtu();
+        this.link = datapath.link();
+        this.counters = counters;
+        this.applicationCounters = applicationCounters;
+        this.localLid = datapath.localLid();
+        this.remoteLid = datapath.remoteLid();
+        this.maxQueuePairs = maxQueuePairs;
+        this.queueDepth = queueDepth;
+        // last, so that what follows it in memory is its own header flyweight and padding
+        poller = new PortPoller();
     }
 
     /**
@@ -200,14 +89,6 @@ public final class Port
     public int id()
     {
         return id;
-    }
-
-    /**
-     * @return the engine.
-     */
-    public Engine engine()
-    {
-        return engine;
     }
 
     /**
@@ -223,7 +104,7 @@ public final class Port
      */
     public QosConfig currentQos()
     {
-        return currentQos;
+        return datapath.currentQos();
     }
 
     /**
@@ -251,19 +132,7 @@ public final class Port
                     replacement.sl2vl(sl) + ", not " + qos.sl2vl(sl) + ": SL2VL is fixed when the engine is built");
             }
         }
-        pendingQos = replacement;
-    }
-
-    /** Arbiter: a replacement to apply at this packet boundary, or null. */
-    QosConfig takeQosReplacement()
-    {
-        final QosConfig replacement = pendingQos;
-        if (null != replacement)
-        {
-            pendingQos = null;
-            currentQos = replacement;
-        }
-        return replacement;
+        datapath.replaceQos(replacement);
     }
 
     /**
@@ -330,7 +199,7 @@ public final class Port
     public LinkState linkState()
     {
         checkOpen();
-        return LinkState.get(control.state());
+        return LinkState.get(datapath.linkStateCode());
     }
 
     /**
@@ -340,7 +209,7 @@ public final class Port
     public void up()
     {
         checkOpen();
-        control.command(COMMAND_UP);
+        datapath.command(PortDatapath.COMMAND_UP);
     }
 
     /**
@@ -351,7 +220,7 @@ public final class Port
     public void down()
     {
         checkOpen();
-        control.command(COMMAND_DOWN);
+        datapath.command(PortDatapath.COMMAND_DOWN);
     }
 
     /**
@@ -373,9 +242,9 @@ public final class Port
         {
             throw new IllegalArgumentException("SL " + sl + " is out of range: use 0.." + (LrhFlyweight.SL_COUNT - 1));
         }
-        for (final QueuePair existing : queuePairs)
+        for (final SendQueue existing : datapath.queues())
         {
-            if (QueuePair.KIND_DATA == existing.kind() && existing.qpn() == qpn)
+            if (SendQueue.KIND_DATA == existing.kind() && existing.qpn() == qpn)
             {
                 throw new IllegalArgumentException("QPN " + qpn + " is already a queue pair of port " + id +
                     ": give each queue pair of a port its own QPN");
@@ -387,11 +256,9 @@ public final class Port
                 "raise Engine.builder().maxQueuePairs(n) (at most " + EngineConfiguration.MAX_MAX_QUEUE_PAIRS +
                 ") or property " + EngineConfiguration.MAX_QUEUE_PAIRS_PROP_NAME);
         }
-        final QueuePair qp = new QueuePair(
-            this, qpn, sl, remoteQpn, QueuePair.KIND_DATA, queueDepth, injectionConfig.idcThreshold());
-        final QueuePair[] grown = Arrays.copyOf(queuePairs, queuePairs.length + 1);
-        grown[grown.length - 1] = qp;
-        queuePairs = grown;
+        final QueuePair qp = new QueuePair(this, regions, applicationCounters, qpn, sl, remoteQpn, queueDepth,
+            datapath.injectionConfig().idcThreshold());
+        datapath.add(qp.queue());
         dataQueuePairs++;
         return qp;
     }
@@ -423,12 +290,12 @@ public final class Port
             throw new IllegalArgumentException("a ready packet on SL 0..15 of 8 to " + mtu +
                 " bytes, a multiple of 4: SL " + sl + ", " + length + " bytes");
         }
-        QueuePair raw = rawQueuePairs[sl];
+        SendQueue raw = rawQueues[sl];
         if (null == raw)
         {
             raw = createRaw(sl);
         }
-        return raw.offer(src, offset, length);
+        return raw.offerInline(src, offset, length);
     }
 
     /**
@@ -446,18 +313,15 @@ public final class Port
         {
             throw new IllegalArgumentException("SL 0..15: " + sl);
         }
-        final QueuePair raw = rawQueuePairs[sl];
+        final SendQueue raw = rawQueues[sl];
         return null == raw ? 0 : raw.flushed();
     }
 
-    private synchronized QueuePair createRaw(final int sl)
+    private synchronized SendQueue createRaw(final int sl)
     {
-        final QueuePair raw = new QueuePair(
-            this, 0, sl, 0, QueuePair.KIND_RAW, queueDepth, mtu);
-        rawQueuePairs[sl] = raw;
-        final QueuePair[] grown = Arrays.copyOf(queuePairs, queuePairs.length + 1);
-        grown[grown.length - 1] = raw;
-        queuePairs = grown;
+        final SendQueue raw = new SendQueue(null, applicationCounters, 0, sl, 0, SendQueue.KIND_RAW, queueDepth, mtu);
+        rawQueues[sl] = raw;
+        datapath.add(raw);
         return raw;
     }
 
@@ -477,7 +341,7 @@ public final class Port
         {
             throw new IllegalArgumentException("an SMP of 8 to " + mtu + " bytes, a multiple of 4: " + length);
         }
-        return smpQueuePair.offer(src, offset, length);
+        return datapath.smpQueue().offerInline(src, offset, length);
     }
 
     /**
@@ -493,7 +357,7 @@ public final class Port
     public int poll(final PacketHandler handler, final int limit)
     {
         checkOpen();
-        return poller.poll(rxRings, qos.dataVls(), applicationCounters, handler, limit);
+        return poller.poll(datapath.rxRings(), qos.dataVls(), applicationCounters, handler, limit);
     }
 
     /**
@@ -503,14 +367,7 @@ public final class Port
     public int pending(final int vl)
     {
         checkOpen();
-        return rxRings[vl].size();
-    }
-
-    // ---------------------------------------------------------------- agents' side
-
-    InjectionConfig injectionConfig()
-    {
-        return injectionConfig;
+        return datapath.rxRing(vl).size();
     }
 
     /**
@@ -519,40 +376,7 @@ public final class Port
      */
     public InjectionConfig injection()
     {
-        return injectionConfig.copy();
-    }
-
-    QueuePair[] queuePairs()
-    {
-        return queuePairs;
-    }
-
-    QueuePair smpQueuePair()
-    {
-        return smpQueuePair;
-    }
-
-    int takeCommand()
-    {
-        return control.takeCommand();
-    }
-
-    /**
-     * @return the port's counters, for the agents to take each its own part once.
-     */
-    PortCounterSet counterSet()
-    {
-        return counterSet;
-    }
-
-    void publishLinkState(final LinkState state)
-    {
-        control.publishState(state.code());
-    }
-
-    int linkStateCode()
-    {
-        return control.state();
+        return datapath.injectionConfig().copy();
     }
 
     /**
@@ -566,54 +390,14 @@ public final class Port
     /** Engine, while it drains: every message offered is complete (in the cells) and every cell was sent and freed. */
     boolean transmitDrained()
     {
-        if (smpQueuePair.posted() != smpQueuePair.completed())
-        {
-            return false;
-        }
-        for (final QueuePair qp : queuePairs)
-        {
-            if (qp.posted() != qp.completed())
-            {
-                return false;
-            }
-        }
-        // over a link with retry, what is on the wire is delivered once the peer acknowledged it (a link that is not
-        // Active, a peer gone, has nothing more to wait for)
-        return 0 == counters.cellOccupancy().get() && (0 == link.unacknowledged() || LinkState.ACTIVE != linkState());
+        return datapath.transmitDrained();
     }
 
     /** Engine, once every agent stopped: count what is left (the link is read to its end: nothing else will). */
     void report()
     {
-        long notInjected = smpQueuePair.posted() - smpQueuePair.completed();
-        long flushed = smpQueuePair.flushed() + smpQueuePair.flushedUnreported();
-        for (final QueuePair qp : queuePairs)
-        {
-            notInjected += qp.posted() - qp.completed();
-            flushed += qp.flushed() + qp.flushedUnreported();
-        }
-        long notSent = 0;
-        long notDelivered = 0;
-        for (int vl = 0; vl < rxRings.length; vl++)
-        {
-            if (null != rxRings[vl])
-            {
-                notSent += vlRings.size(vl);
-                notDelivered += rxRings[vl].size();
-            }
-        }
-        final long[] onWire = new long[1];
-        while (link.poll((frameType, buffer, offset, length) ->
-        {
-            if (Link.DATA_FRAME == frameType)
-            {
-                onWire[0]++;
-            }
-        }, Integer.MAX_VALUE) > 0)
-        {
-            Thread.onSpinWait();
-        }
-        closeReport = new CloseReport(notInjected, notSent, onWire[0], notDelivered, flushed);
+        closeReport = new CloseReport(datapath.notInjected(), datapath.notSent(), datapath.drainLink(),
+            datapath.notDelivered(), datapath.flushedMessages());
     }
 
     private void checkOpen()
@@ -628,25 +412,6 @@ public final class Port
     void free()
     {
         closed = true;
-        for (final QueuePair qp : queuePairs)
-        {
-            qp.free();
-        }
-        smpQueuePair.free();
-        for (final ReceiveRing ring : rxRings)
-        {
-            if (null != ring)
-            {
-                ring.close();
-            }
-        }
-        OffHeap.free(fcpRequestsBuffer);
-        OffHeap.free(rxEventsBuffer);
-        control.close();
-        flush.close();
-        OffHeap.free(creditLimitsMemory);
-        cells.close();
-        OffHeap.free(cellMemory);
-        link.close();
+        datapath.free();
     }
 }

@@ -1,6 +1,7 @@
 package io.vlink.nic;
 
 import io.vlink.core.wire.PacketHeader;
+import io.vlink.nic.agent.PortDatapath;
 import io.vlink.nic.ring.ReceiveRing;
 import io.vlink.nic.status.ApplicationCounters;
 import org.agrona.DirectBuffer;
@@ -61,7 +62,7 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         final PacketHandler handler,
         final int limit)
     {
-        int delivered = pollVl(rings, counters, handler, Port.VL15, limit);
+        int delivered = pollVl(rings, counters, handler, PortDatapath.VL15, limit);
         for (int i = 0; i < dataVls && delivered < limit; i++)
         {
             final int vl = nextVl;

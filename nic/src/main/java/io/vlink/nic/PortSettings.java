@@ -3,37 +3,45 @@ package io.vlink.nic;
 import io.vlink.core.port.PortConfig;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.Sizes;
+import io.vlink.nic.agent.IdleStrategies;
 
 import static io.vlink.nic.ConfigurationRules.intSetting;
 import static io.vlink.nic.ConfigurationRules.longSetting;
 import static io.vlink.nic.ConfigurationRules.range;
-import static io.vlink.nic.EngineConfiguration.BURST_PROP_NAME;
-import static io.vlink.nic.EngineConfiguration.DEFAULT_BURST;
-import static io.vlink.nic.EngineConfiguration.DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS;
-import static io.vlink.nic.EngineConfiguration.DEFAULT_FCP_PERIOD_NS;
-import static io.vlink.nic.EngineConfiguration.DEFAULT_LINK_TIMEOUT_NS;
-import static io.vlink.nic.EngineConfiguration.DEFAULT_MTU;
-import static io.vlink.nic.EngineConfiguration.DEFAULT_VL15_PACKETS;
-import static io.vlink.nic.EngineConfiguration.DEFAULT_VL_BUFFER_BLOCKS;
-import static io.vlink.nic.EngineConfiguration.FCP_PERIOD_PROP_NAME;
-import static io.vlink.nic.EngineConfiguration.LINK_TIMEOUT_PROP_NAME;
-import static io.vlink.nic.EngineConfiguration.MAX_BURST;
-import static io.vlink.nic.EngineConfiguration.MAX_FCP_PERIOD_NS;
-import static io.vlink.nic.EngineConfiguration.MAX_VL15_PACKETS;
-import static io.vlink.nic.EngineConfiguration.MAX_VL_BUFFER_BLOCKS;
-import static io.vlink.nic.EngineConfiguration.MIN_FCP_PERIOD_NS;
-import static io.vlink.nic.EngineConfiguration.MIN_LINK_TIMEOUT_NS;
-import static io.vlink.nic.EngineConfiguration.MIN_LINK_TIMEOUT_PERIODS;
 
 /**
  * The settings of a port's link layer, frozen, shared by an engine's ports and a switch's: MTU, each data VL's receive
  * buffer, the VL15 buffer, the FCP period, the link timeout, the early-FCP threshold and the burst. Concluded once, by
  * one set of rules ({@link #conclude}), from what a builder was given, else the system property an operator sets
  * ({@code vlink.fcp.period.ns}, {@code vlink.link.timeout.ns}, {@code vlink.burst}), else the default
- * ({@link EngineConfiguration}'s constants); docs/engine.md has the table.
+ * (the constants here, which {@link EngineConfiguration} repeats for applications); docs/engine.md has the table.
  */
 public final class PortSettings
 {
+    /** System property: packets the arbiter sends per port per duty cycle. */
+    public static final String BURST_PROP_NAME = "vlink.burst";
+    /** System property: the longest gap between two FCPs of a VL, in nanoseconds. */
+    public static final String FCP_PERIOD_PROP_NAME = "vlink.fcp.period.ns";
+    /** System property: how long an Armed or Active port waits without hearing from its peer, in ns. */
+    public static final String LINK_TIMEOUT_PROP_NAME = "vlink.link.timeout.ns";
+    public static final int DEFAULT_MTU = 4096;
+    public static final int DEFAULT_VL_BUFFER_BLOCKS = 2048;
+    public static final int MAX_VL_BUFFER_BLOCKS = 1 << 20;
+    public static final int DEFAULT_VL15_PACKETS = 4;
+    public static final int MAX_VL15_PACKETS = 64;
+    public static final long DEFAULT_FCP_PERIOD_NS = 1_000_000;
+    public static final long MIN_FCP_PERIOD_NS = 1_000;
+    public static final long MAX_FCP_PERIOD_NS = 1_000_000_000;
+    /** 200 default FCP periods: well under a second, far above any idle strategy's sleep or a young-GC pause. */
+    public static final long DEFAULT_LINK_TIMEOUT_NS = 200_000_000;
+    /** 100 times the longest sleep of any idle strategy: a peer that merely sleeps is never taken for dead. */
+    public static final long MIN_LINK_TIMEOUT_NS = 100 * Math.max(IdleStrategies.BACKOFF_MAX_PARK_NS, IdleStrategies.SLEEP_NS);
+    /** The least link timeout in FCP periods: a peer is declared silent only after several FCPs were due. */
+    public static final int MIN_LINK_TIMEOUT_PERIODS = 4;
+    public static final int DEFAULT_EARLY_FCP_THRESHOLD_BLOCKS = 64;
+    public static final int DEFAULT_BURST = 64;
+    public static final int MAX_BURST = 4096;
+
     private final int mtu;
     private final int vlBufferBlocks;
     private final int vl15Packets;
@@ -73,7 +81,7 @@ public final class PortSettings
      * @return the settings.
      * @throws IllegalArgumentException naming the setting, its value and its range, for the first one out of range.
      */
-    static PortSettings conclude(
+    public static PortSettings conclude(
         final Integer mtu,
         final Integer vlBufferBlocks,
         final Integer vl15Packets,
@@ -112,7 +120,7 @@ public final class PortSettings
      * @param eventRingLength bytes of the receive-to-credit ring.
      * @return what the port's datapath runs with.
      */
-    PortConfig portConfig(final QosConfig qos, final int burstBytes, final int eventRingLength)
+    public PortConfig portConfig(final QosConfig qos, final int burstBytes, final int eventRingLength)
     {
         return PortConfig.builder().qos(qos).mtu(mtu).bufferBlocks(vlBufferBlocks).fcpPeriodNs(fcpPeriodNs)
             .earlyFcpThresholdBlocks(earlyFcpThresholdBlocks).silenceLimitNs(linkTimeoutNs).burst(burst)
@@ -192,7 +200,7 @@ public final class PortSettings
         private Integer earlyFcpThresholdBlocks;
         private Integer burst;
 
-        Builder()
+        protected Builder()
         {
         }
 
@@ -284,7 +292,7 @@ public final class PortSettings
          * @return the port settings, every default filled in and every value checked.
          * @throws IllegalArgumentException naming the setting, its value and its range.
          */
-        PortSettings portSettings()
+        public PortSettings portSettings()
         {
             return conclude(mtu, vlBufferBlocks, vl15Packets, fcpPeriodNs, linkTimeoutNs, earlyFcpThresholdBlocks,
                 burst);

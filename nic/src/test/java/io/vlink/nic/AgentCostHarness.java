@@ -39,7 +39,7 @@ public final class AgentCostHarness
     public static void main(final String[] args) throws Exception
     {
         final int size = Integer.parseInt(args[0]);
-        final Engine.Builder builder = Engine.builder().name("harness").threading(ThreadingMode.INVOKER)
+        final EngineBuilder builder = Engine.builder().name("harness").threading(ThreadingMode.INVOKER)
             .qos(QosConfig.opensmDefaults(8));
         if (args.length > 1)
         {

@@ -40,7 +40,7 @@ class AllocationFreeTest
     @Test
     void linkLevelRetryOverALossyWireAllocatesNothing()
     {
-        final Engine.Builder builder = Engine.builder().retry(true).wireWrapper(link -> new ForwardingLink(link)
+        final EngineBuilder builder = Engine.builder().retry(true).wireWrapper(link -> new ForwardingLink(link)
         {
             private final java.util.SplittableRandom random = new java.util.SplittableRandom(97);
             private FrameHandler handler;
@@ -64,7 +64,7 @@ class AllocationFreeTest
     }
 
     /** @return port B's replay requests. */
-    private long[] assertAllocationFree(final Engine.Builder builder, final int packets)
+    private long[] assertAllocationFree(final EngineBuilder builder, final int packets)
     {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();

@@ -83,7 +83,7 @@ class ArgumentValidationTest
         }
     }
 
-    private Engine.Builder engine(final String name)
+    private EngineBuilder engine(final String name)
     {
         return Engine.builder().name(name).directory(dir).threading(ThreadingMode.INVOKER);
     }

@@ -28,9 +28,9 @@ public final class BouncePeer
     {
     }
 
-    static Engine.Builder builder(final String name, final File dir, final Consumer<Engine.Builder> link)
+    static EngineBuilder builder(final String name, final File dir, final Consumer<EngineBuilder> link)
     {
-        final Engine.Builder builder = Engine.builder().name(name).directory(dir).threading(ThreadingMode.SHARED)
+        final EngineBuilder builder = Engine.builder().name(name).directory(dir).threading(ThreadingMode.SHARED)
             .idle("backoff").vlBufferBlocks(64).fcpPeriodNs(FCP_PERIOD_NS)
             // a peer descheduled for a while on a loaded 2-core machine is not a dead one here
             .linkTimeoutNs(LINK_TIMEOUT_NS);
@@ -38,7 +38,7 @@ public final class BouncePeer
         return builder;
     }
 
-    static Consumer<Engine.Builder> link(final String[] args, final int from)
+    static Consumer<EngineBuilder> link(final String[] args, final int from)
     {
         if ("shm".equals(args[from]))
         {

@@ -74,7 +74,7 @@ class CleanShutdownTest
         final long directBytesBefore = direct.getMemoryUsed();
         final Path capture = dir.toPath().resolve("wire.pcap");
 
-        final Engine.Builder builder = Engine.builder().name("shut-" + mode.name().toLowerCase())
+        final EngineBuilder builder = Engine.builder().name("shut-" + mode.name().toLowerCase())
             .directory(dir).threading(mode).idle("backoff");
         if (withCapture)
         {

@@ -1,5 +1,6 @@
 package io.vlink.nic;
 
+import io.vlink.nic.agent.DutyCycle;
 import io.vlink.nic.agent.DutyCycleClock;
 import org.agrona.concurrent.Agent;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.memory.EngineClosedException;
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.status.CounterKey;
 import io.vlink.nic.status.CounterType;

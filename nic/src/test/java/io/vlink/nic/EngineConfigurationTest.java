@@ -50,7 +50,7 @@ class EngineConfigurationTest
     @Test
     void changingTheBuilderAfterBuildChangesNothingTheEngineDoes()
     {
-        final Engine.Builder builder = Engine.builder().name("frozen").directory(dir).threading(ThreadingMode.INVOKER)
+        final EngineBuilder builder = Engine.builder().name("frozen").directory(dir).threading(ThreadingMode.INVOKER)
             .queueDepth(4).maxQueuePairs(2).idcThreshold(100).burst(16);
         try (Engine engine = builder.build())
         {
@@ -269,7 +269,7 @@ class EngineConfigurationTest
         }
     }
 
-    private static String refused(final Engine.Builder builder)
+    private static String refused(final EngineBuilder builder)
     {
         return assertThrows(IllegalArgumentException.class, builder::conclude).getMessage();
     }

@@ -3,6 +3,7 @@ package io.vlink.nic;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.agent.ThreadingMode;
+import io.vlink.nic.memory.EngineClosedException;
 import io.vlink.nic.status.CounterType;
 import io.vlink.nic.status.CountersFile;
 import io.vlink.nic.status.PortCounters;

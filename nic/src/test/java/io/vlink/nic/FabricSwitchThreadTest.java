@@ -1,6 +1,9 @@
 package io.vlink.nic;
 
 import io.vlink.core.fabric.Topology;
+import io.vlink.nic.fabric.Fabric;
+import io.vlink.nic.fabric.FabricConfiguration;
+import io.vlink.nic.fabric.Switch;
 import io.vlink.nic.link.ForwardingLink;
 import io.vlink.nic.link.FrameHandler;
 import io.vlink.nic.link.Link;

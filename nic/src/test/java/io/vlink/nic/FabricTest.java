@@ -1,6 +1,9 @@
 package io.vlink.nic;
 
 import io.vlink.core.credit.DiscardReason;
+import io.vlink.nic.fabric.Fabric;
+import io.vlink.nic.fabric.FabricConfiguration;
+import io.vlink.nic.fabric.Switch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

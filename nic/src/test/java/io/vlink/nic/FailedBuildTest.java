@@ -38,7 +38,7 @@ class FailedBuildTest
         {
             taken.bind(new InetSocketAddress(loopback, 0));
             final InetSocketAddress inUse = (InetSocketAddress)taken.getLocalAddress();
-            final Engine.Builder builder = Engine.builder().name("late").directory(dir)
+            final EngineBuilder builder = Engine.builder().name("late").directory(dir)
                 .threading(ThreadingMode.INVOKER).capture(dir.toPath().resolve("wire.pcap"))
                 .udp(inUse, new InetSocketAddress(loopback, 9), 1, 2);
             assertLeavesNothing(builder, UncheckedIOException.class, "cannot bind UDP link to " + inUse);
@@ -54,7 +54,7 @@ class FailedBuildTest
             taken.bind(new InetSocketAddress(loopback, 0));
             final InetSocketAddress inUse = (InetSocketAddress)taken.getLocalAddress();
             final File nested = new File(new File(dir, "made"), "by-build");
-            final Engine.Builder builder = Engine.builder().name("nested").directory(nested)
+            final EngineBuilder builder = Engine.builder().name("nested").directory(nested)
                 .threading(ThreadingMode.INVOKER).udp(inUse, new InetSocketAddress(loopback, 9), 1, 2);
             assertThrows(UncheckedIOException.class, builder::build);
             assertArrayEquals(new String[0], dir.list(), "neither directory build() created is left");
@@ -62,7 +62,7 @@ class FailedBuildTest
             // a directory that was there before stays, with what it holds
             final File existing = new File(dir, "existing");
             assertTrue(new File(existing, "sub").mkdirs());
-            final Engine.Builder inExisting = Engine.builder().name("nested").directory(new File(existing, "new"))
+            final EngineBuilder inExisting = Engine.builder().name("nested").directory(new File(existing, "new"))
                 .threading(ThreadingMode.INVOKER).udp(inUse, new InetSocketAddress(loopback, 9), 1, 2);
             assertThrows(UncheckedIOException.class, inExisting::build);
             assertArrayEquals(new String[] {"sub"}, existing.list());
@@ -89,14 +89,14 @@ class FailedBuildTest
         {
             warm.invoke();
         }
-        final Engine.Builder builder = Engine.builder().name("later").directory(dir).threading(ThreadingMode.INVOKER)
+        final EngineBuilder builder = Engine.builder().name("later").directory(dir).threading(ThreadingMode.INVOKER)
             .capture(capture).linkWrapper(failOnSecond);
         assertLeavesNothing(builder, IllegalStateException.class, "wrapper refused port 1");
         assertEquals(2, calls[0], "the first port was built before the failure");
     }
 
     private void assertLeavesNothing(
-        final Engine.Builder builder, final Class<? extends RuntimeException> type, final String message)
+        final EngineBuilder builder, final Class<? extends RuntimeException> type, final String message)
     {
         final long offHeapBefore = OffHeap.allocatedBytes();
         final BufferPoolMXBean direct = CleanShutdownTest.directPool();

@@ -1,7 +1,7 @@
 package io.vlink.nic;
 
 import io.vlink.core.crc.Crc16;
-import io.vlink.core.crc.Icrc;
+import io.vlink.core.wire.Icrc;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.link.ForwardingLink;

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * An application started without the JVM flags vlink needs, as a transport builder meets it: a JVM of its own that
- * builds an engine. {@code Engine.Builder.build()} says which flag is missing and where it goes, instead of Agrona's
+ * builds an engine. {@code EngineBuilder.build()} says which flag is missing and where it goes, instead of Agrona's
  * {@code IllegalAccessError} from deep inside; a capture without Chronicle's flags is refused by the builder, not
  * left to stop in the background with a 0-byte file.
  */
@@ -32,7 +32,7 @@ class JvmFlagsTest
     {
         public static void main(final String[] args)
         {
-            final Engine.Builder builder = Engine.builder().name("flags").loopback()
+            final EngineBuilder builder = Engine.builder().name("flags").loopback()
                 .directory(new File(args[0]));
             if (args.length > 1)
             {

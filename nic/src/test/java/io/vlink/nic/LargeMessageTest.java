@@ -44,7 +44,7 @@ class LargeMessageTest
             final Port b = engine.port(1);
             Deadline.await(10, "active", () -> b.linkState() == LinkState.ACTIVE, engine::invoke);
             final QueuePair qp = a.createQueuePair(5, 2, 0x123456);
-            qp.psn = BthFlyweight.MASK_24 - 3;             // the first PSNs run across the wrap to 0
+            qp.queue().nextPsn(BthFlyweight.MASK_24 - 3);            // the first PSNs run across the wrap to 0
             final MemoryRegion region = engine.registerMemory(memory);
             final UnsafeBuffer reassembled = new UnsafeBuffer(new byte[8 * MTU]);
             final MessageAssembler assembler = new MessageAssembler(reassembled, MTU);

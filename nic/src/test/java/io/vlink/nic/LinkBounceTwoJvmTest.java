@@ -66,7 +66,7 @@ class LinkBounceTwoJvmTest
         final LinkBounceTest.CountingClock clock = new LinkBounceTest.CountingClock();
         try
         {
-            final Engine.Builder builder = BouncePeer.builder("bounce-parent", dir, link(parentLink))
+            final EngineBuilder builder = BouncePeer.builder("bounce-parent", dir, link(parentLink))
                 .clocks(clock::nanoTime, SystemEpochClock.INSTANCE);
             try (Engine engine = builder.build())
             {
@@ -119,7 +119,7 @@ class LinkBounceTwoJvmTest
         }
     }
 
-    private static java.util.function.Consumer<Engine.Builder> link(final String[] spec)
+    private static java.util.function.Consumer<EngineBuilder> link(final String[] spec)
     {
         if ("shm".equals(spec[0]))
         {

@@ -2,6 +2,10 @@ package io.vlink.nic;
 
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.nic.fabric.Fabric;
+import io.vlink.nic.fabric.FabricConfiguration;
+import io.vlink.nic.fabric.Switch;
+import io.vlink.nic.fabric.SwitchConfiguration;
 import io.vlink.nic.status.CountersFileDescriptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +55,7 @@ class SwitchAndFabricConfigurationTest
             b -> b.earlyFcpThresholdBlocks(-1));
         for (final UnaryOperator<PortSettings.Builder<?>> mistake : mistakes)
         {
-            final String engine = refused(() -> ((Engine.Builder)mistake.apply(Engine.builder())).conclude());
+            final String engine = refused(() -> ((EngineBuilder)mistake.apply(Engine.builder())).conclude());
             assertEquals(engine, refused(() -> ((SwitchConfiguration.Builder)mistake.apply(aSwitch())).conclude()));
             assertEquals(engine, refused(() -> ((FabricConfiguration.Builder)mistake.apply(Fabric.builder()))
                 .conclude()));

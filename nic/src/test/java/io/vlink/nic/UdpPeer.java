@@ -58,13 +58,13 @@ public final class UdpPeer
      * @return "OK ..." or "FAIL ...".
      */
     static String run(
-        final java.util.function.Consumer<Engine.Builder> link,
+        final java.util.function.Consumer<EngineBuilder> link,
         final int count,
         final File dir,
         final int seconds,
         final String name)
     {
-        final Engine.Builder builder = Engine.builder()
+        final EngineBuilder builder = Engine.builder()
             .name(name)
             .directory(dir)
             .threading(ThreadingMode.SHARED)

@@ -9,9 +9,10 @@ import io.vlink.core.wire.Sizes;
 import io.vlink.tools.fabric.FabricSoak;
 import io.vlink.tools.soak.FaultKind;
 import io.vlink.tools.soak.FaultSpec;
-import io.vlink.tools.soak.SoakRunner;
+import io.vlink.tools.soak.SoakSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -113,7 +114,7 @@ final class FabricSoakCommand implements Callable<Integer>
         options.switchThread = 2 == parseThreads(options.faults.any());
         if (baseline)
         {
-            options.baselineThreading = SoakRunner.autoThreading();
+            options.baselineThreading = SoakSettings.autoThreading();
         }
         if (!(warmup >= 0) || Double.isInfinite(warmup))
         {
@@ -196,14 +197,8 @@ final class FabricSoakCommand implements Callable<Integer>
                 "(default: ${DEFAULT-VALUE}).")
         String pattern;
 
-        @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
-            description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
-        double seconds;
-
-        @Option(names = "--packets", paramLabel = "N",
-            description = "Stop offering after N packets over all CA ports (of this process), or when --seconds is " +
-                "over if that comes first.")
-        Long packets;
+        @Mixin
+        SoakOptions run;
 
         @Option(names = "--size", paramLabel = "BYTES", defaultValue = "256",
             description = "The packet size S (LRH through ICRC), a multiple of 4 from 56 to 4096 (default: " +
@@ -214,10 +209,6 @@ final class FabricSoakCommand implements Callable<Integer>
             description = "SLs each CA port uses in turn, e.g. 0,1,2 (default: ${DEFAULT-VALUE}); a pair " +
                 "--sl-policy or --sl-map assigns ignores them.")
         String sls;
-
-        @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
-            description = "Seeds the destinations, the fill and the faults (default: ${DEFAULT-VALUE}).")
-        long seed;
 
         @Option(names = "--stall-ms", paramLabel = "N", defaultValue = "1000",
             description = "Deadlock when packets are queued and no link moved one for N ms (default: " +
@@ -238,17 +229,6 @@ final class FabricSoakCommand implements Callable<Integer>
                 "2048).")
         Integer vlBuffer;
 
-        @Option(names = "--json", paramLabel = "FILE", description = "Write the JSON summary there ('-': to stdout).")
-        String json;
-
-        @Option(names = "--report", paramLabel = "FILE.html", description = "Write a self-contained HTML summary.")
-        Path report;
-
-        @Option(names = "--dir", paramLabel = "DIR",
-            description = "Where the nodes' counters files go (default: ${java.io.tmpdir}/vlink-${user.name}), for " +
-                "vlink stat.")
-        File directory;
-
         /**
          * Check the options and read the files into {@code options}.
          *
@@ -267,10 +247,10 @@ final class FabricSoakCommand implements Callable<Integer>
             {
                 throw usage(spec, "--pattern " + pattern + ": use uniform, permutation, all-to-one or shift");
             }
-            options.seconds = SoakOptions.seconds(spec, seconds);
-            if (null != packets)
+            options.seconds = SoakOptions.seconds(spec, run.seconds);
+            if (null != run.packets)
             {
-                options.packets = SoakOptions.packets(spec, packets);
+                options.packets = SoakOptions.packets(spec, run.packets);
             }
             if ((size & 3) != 0 || size < 56 || size > 4096)
             {
@@ -278,7 +258,7 @@ final class FabricSoakCommand implements Callable<Integer>
             }
             options.size = size;
             options.sls = parseSls(spec);
-            options.seed = seed;
+            options.seed = run.seed;
             if (stallMs <= 0)
             {
                 throw usage(spec, "--stall-ms " + stallMs + ": give a positive number of milliseconds");
@@ -293,7 +273,7 @@ final class FabricSoakCommand implements Callable<Integer>
                 }
                 options.vlBufferBlocks = vlBuffer;
             }
-            options.directory = directory;
+            options.directory = run.directory;
 
             final Topology t = topology.read(spec, err);
             if (null == t)
@@ -361,16 +341,16 @@ final class FabricSoakCommand implements Callable<Integer>
                 // before anything runs: a run of minutes must not end in a file it cannot write
                 try
                 {
-                    outputs.openSummaries(json, report, directory);
+                    outputs.openSummaries(run.json, run.report, run.directory);
                 }
                 catch (final OutputFile.Failed ex)
                 {
                     return outputs.refused(ex);
                 }
                 out.println(String.format(Locale.ROOT, "%s: %s, pattern %s, %s s%s, %d-byte packets, SLs %s, " +
-                    "seed %d, stall %d ms%s", command, options.label, options.pattern.label(), fmt(seconds),
+                    "seed %d, stall %d ms%s", command, options.label, options.pattern.label(), fmt(run.seconds),
                     0 == options.packets ? "" : " or " + options.packets + " packets", size,
-                    null != slPolicy ? slPolicy : sls, seed, stallMs, more));
+                    null != slPolicy ? slPolicy : sls, run.seed, stallMs, more));
                 out.flush();
                 final FabricSoak soak = new FabricSoak(options, out);
                 final int exit;
@@ -390,7 +370,7 @@ final class FabricSoakCommand implements Callable<Integer>
                     err.println(command + ": " + soak.peerGone());
                 }
                 final String summary = soak.jsonText();
-                if ("-".equals(json))
+                if ("-".equals(run.json))
                 {
                     out.println(summary);
                 }

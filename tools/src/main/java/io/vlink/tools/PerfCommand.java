@@ -3,6 +3,7 @@ package io.vlink.tools;
 import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.ShmLink;
+import io.vlink.tools.json.JsonWriter;
 import io.vlink.tools.perf.EngineTransport;
 import io.vlink.tools.perf.PeerVanishedException;
 import io.vlink.tools.perf.PerfPeer;

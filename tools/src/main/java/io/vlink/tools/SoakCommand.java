@@ -5,6 +5,7 @@ import io.vlink.core.config.Diagnostic;
 import io.vlink.core.config.Result;
 import io.vlink.core.qos.PortType;
 import io.vlink.core.qos.QosConfig;
+import io.vlink.core.qos.QosReader;
 import io.vlink.nic.JvmFlags;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
@@ -16,9 +17,11 @@ import io.vlink.tools.soak.SoakLeftovers;
 import io.vlink.tools.soak.SoakReceiver;
 import io.vlink.tools.soak.SoakResult;
 import io.vlink.tools.soak.SoakRunner;
+import io.vlink.tools.soak.SoakSettings;
 import io.vlink.tools.soak.SoakTraffic;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -60,14 +63,8 @@ public final class SoakCommand implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
-        description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
-    double seconds;
-
-    @Option(names = "--packets", paramLabel = "N",
-        description = "Stop offering after N data packets over all driven VLs, or when --seconds is over if that " +
-            "comes first; retable and link-bounce then happen at the same packets in every run.")
-    Long packets;
+    @Mixin
+    SoakOptions run;
 
     @Option(names = "--qos", paramLabel = "FILE",
         description = "An opensm.conf whose QoS options apply (default: 8 data VLs, qos_ca_high_limit 6, " +
@@ -146,26 +143,8 @@ public final class SoakCommand implements Callable<Integer>
             "starved); the summary still says how many ran.")
     boolean allowFewerFaults;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
-        description = "Seeds the faults, the packet sizes and the fill (default: ${DEFAULT-VALUE}).")
-    long seed;
-
     @Option(names = "--capture", paramLabel = "FILE", description = "Record both directions of the wire as pcap.")
     Path capture;
-
-    @Option(names = "--json", paramLabel = "FILE",
-        description = "Write the JSON summary there ('-': to stdout, after the summary table).")
-    String json;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-        description = "Write a self-contained HTML page: throughput per VL against the predicted shares, latency, " +
-            "credit stalls.")
-    Path report;
-
-    @Option(names = "--dir", paramLabel = "DIR",
-        description = "Where the engines' counters files go (default: ${java.io.tmpdir}/vlink-${user.name}), " +
-            "for vlink stat.")
-    File directory;
 
     /** The soak that started this process: serve its port B through this channel file (docs/soak.md). */
     @Option(names = "--peer-of", paramLabel = "FILE", hidden = true)
@@ -176,11 +155,11 @@ public final class SoakCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final SoakRunner.Options options = new SoakRunner.Options();
-        options.seconds = SoakOptions.seconds(spec, seconds);
-        if (null != packets)
+        final SoakSettings options = new SoakSettings();
+        options.seconds = SoakOptions.seconds(spec, run.seconds);
+        if (null != run.packets)
         {
-            options.packets = SoakOptions.packets(spec, packets);
+            options.packets = SoakOptions.packets(spec, run.packets);
         }
         if (null == qosFile && spec.commandLine().getParseResult().hasMatchedOption("--port-type"))
         {
@@ -189,7 +168,7 @@ public final class SoakCommand implements Callable<Integer>
         }
         options.faults = parseFaults();
         options.allowFewerFaults = allowFewerFaults;
-        options.seed = seed;
+        options.seed = run.seed;
         if (null != peer)
         {
             if (spec.commandLine().getParseResult().hasMatchedOption("--link") && !"udp".equals(link))
@@ -231,7 +210,7 @@ public final class SoakCommand implements Callable<Integer>
             options.rate = rate;
         }
         options.capture = capture;
-        options.directory = directory;
+        options.directory = run.directory;
         final QosConfig qos = readQos(err);
         if (null == qos)
         {
@@ -251,7 +230,7 @@ public final class SoakCommand implements Callable<Integer>
             // before anything runs: a run of minutes must not end in a file it cannot write
             try
             {
-                outputs.openSummaries(json, report, directory);
+                outputs.openSummaries(run.json, run.report, run.directory);
                 if (null != capture)
                 {
                     OutputFile.checkCreatable("--capture", capture);
@@ -274,7 +253,7 @@ public final class SoakCommand implements Callable<Integer>
      * The peer process of a two-process soak: port B, until the soak that started it is done (a Ctrl-C at the
      * terminal reaches both: the soak drains and then ends this process). It writes none of the soak's files.
      */
-    private int servePeer(final SoakRunner.Options options, final PrintWriter err)
+    private int servePeer(final SoakSettings options, final PrintWriter err)
     {
         Interrupt.ignore();
         try
@@ -290,7 +269,7 @@ public final class SoakCommand implements Callable<Integer>
         }
     }
 
-    private int run(final SoakRunner.Options options, final Outputs outputs)
+    private int run(final SoakSettings options, final Outputs outputs)
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -305,17 +284,17 @@ public final class SoakCommand implements Callable<Integer>
         }
 
         out.println(String.format(Locale.ROOT, "vlink soak: %s s%s, link %s, threads %s, idle %s, %d data VLs, " +
-            "packets %s, %s, seed %d%s", fmt(seconds), 0 == options.packets ? "" : " or " + options.packets +
+            "packets %s, %s, seed %d%s", fmt(run.seconds), 0 == options.packets ? "" : " or " + options.packets +
             " packets", (null == options.peer ? link : link + " to the peer at " + peer) +
             (options.retryOn() ? " (retry on)" : ""), threads,
             ThreadingMode.INVOKER == options.threading ? "none" : idle, qos.dataVls(), sizeText(options),
-            0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", seed,
+            0 == options.rate ? "every VL backlogged" : options.rate + " packets/s (open loop)", run.seed,
             options.faults.any() ? ", faults " + options.faults : ""));
         if (options.udp)
         {
             warnIfSocketBuffersAreSmall(err, qos.dataVls(), options.retryOn());
         }
-        final String[] notDriven = SoakRunner.notDrivenReasons(qos);
+        final String[] notDriven = SoakSettings.notDrivenReasons(qos);
         for (int vl = 0; vl < qos.dataVls(); vl++)
         {
             if (null != notDriven[vl])
@@ -325,7 +304,7 @@ public final class SoakCommand implements Callable<Integer>
         }
         out.flush();
 
-        final File countersDirectory = null != directory ? directory : CountersFileDescriptor.defaultDirectory();
+        final File countersDirectory = null != run.directory ? run.directory : CountersFileDescriptor.defaultDirectory();
         final List<String> removed = SoakLeftovers.remove(countersDirectory);
         if (!removed.isEmpty())
         {
@@ -352,7 +331,7 @@ public final class SoakCommand implements Callable<Integer>
         final SoakResult result = outcome.result;
         printSummary(out, result);
         final String document = result.toJson();
-        if ("-".equals(json))
+        if ("-".equals(run.json))
         {
             out.println(document);
         }
@@ -388,7 +367,7 @@ public final class SoakCommand implements Callable<Integer>
      * {@code --serve}: port B for one soak that joins from another host; this side prints what it serves, who joined
      * and the soak's verdict, and exits as the soak did.
      */
-    private int serve(final SoakRunner.Options options, final PrintWriter out, final PrintWriter err)
+    private int serve(final SoakSettings options, final PrintWriter out, final PrintWriter err)
     {
         final java.net.InetSocketAddress listen = address("--serve", serve);
         try (Interrupt interrupt = Interrupt.install(() ->
@@ -526,7 +505,7 @@ public final class SoakCommand implements Callable<Integer>
         switch (threads)
         {
             case "auto":
-                threads = SoakRunner.autoThreading().name().toLowerCase(Locale.ROOT);
+                threads = SoakSettings.autoThreading().name().toLowerCase(Locale.ROOT);
                 return parseThreads();
             case "invoker":
                 return ThreadingMode.INVOKER;
@@ -555,7 +534,7 @@ public final class SoakCommand implements Callable<Integer>
         }
     }
 
-    private void parseSizes(final SoakRunner.Options options)
+    private void parseSizes(final SoakSettings options)
     {
         if (null != size && null != sizes)
         {
@@ -606,7 +585,7 @@ public final class SoakCommand implements Callable<Integer>
         QosConfig qos = QosConfig.seedExample();
         if (null != qosFile)
         {
-            final Result<QosConfig> read = QosConfig.read(qosFile, portType, false);
+            final Result<QosConfig> read = QosReader.read(qosFile, portType, false);
             if (Diagnostics.refused(err, qosFile, read, "nothing is run"))
             {
                 return null;
@@ -645,7 +624,7 @@ public final class SoakCommand implements Callable<Integer>
             // trusts it; the file is one number
             final long max = Long.parseLong(new String(in.readNBytes(64), StandardCharsets.US_ASCII).trim());
             // each datagram costs the kernel about twice its bytes
-            final long needed = 2L * dataVls * SoakRunner.VL_BUFFER_BLOCKS * 64;
+            final long needed = 2L * dataVls * SoakSettings.VL_BUFFER_BLOCKS * 64;
             if (max < needed)
             {
                 err.println("warning: net.core.rmem_max is " + max + " bytes; " + dataVls + " credit windows need " +
@@ -660,7 +639,7 @@ public final class SoakCommand implements Callable<Integer>
         }
     }
 
-    private static String sizeText(final SoakRunner.Options options)
+    private static String sizeText(final SoakSettings options)
     {
         return options.sizeMin == options.sizeMax ? options.sizeMin + " B" :
             options.sizeMin + "-" + options.sizeMax + " B";

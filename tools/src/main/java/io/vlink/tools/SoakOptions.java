@@ -1,20 +1,49 @@
 package io.vlink.tools;
 
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
+import java.io.File;
+import java.nio.file.Path;
+
 /**
- * The checks {@code vlink soak} and {@code vlink fabric soak}/{@code run} share, so that one option means one thing
- * with one message everywhere: how long traffic is offered, how many packets, and link-level retry.
+ * The options {@code vlink soak} and {@code vlink fabric soak}/{@code run} share, a picocli mixin of each, so that one
+ * option means one thing with one message everywhere: how long traffic is offered and how many packets, the seed,
+ * the summary's files and the counters directory; with the checks of their values (and of link-level retry).
  */
 final class SoakOptions
 {
     /** The longest run {@code --seconds} takes: a year. */
     private static final double MAX_SECONDS = 366 * 24 * 3600.0;
 
-    private SoakOptions()
-    {
-    }
+    @Option(names = "--seconds", paramLabel = "N", defaultValue = "10",
+        description = "How long traffic is offered (default: ${DEFAULT-VALUE}); the drain and checks follow.")
+    double seconds;
+
+    @Option(names = "--packets", paramLabel = "N",
+        description = "Stop offering after N data packets (over all driven VLs; in a fabric, over this process's CA " +
+            "ports), or when --seconds is over if that comes first; scheduled faults then happen at the same packets " +
+            "in every run.")
+    Long packets;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+        description = "Seeds the traffic (sizes, destinations, fill) and the faults (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--json", paramLabel = "FILE",
+        description = "Write the JSON summary there ('-': to stdout, after the summary).")
+    String json;
+
+    @Option(names = "--report", paramLabel = "FILE.html",
+        description = "Write a self-contained HTML page of the run (a soak's: throughput per VL against the " +
+            "predicted shares, latency, credit stalls).")
+    Path report;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+        description = "Where the engines' counters files go (default: ${java.io.tmpdir}/vlink-${user.name}), " +
+            "for vlink stat.")
+    File directory;
 
     /**
      * @return {@code --seconds}' value.

@@ -1,5 +1,6 @@
 package io.vlink.tools;
 
+import io.vlink.tools.json.JsonWriter;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -29,7 +29,7 @@ class UsageErrorsTest
         assertUsageError("vlink fabric", "unknown command 'sok'; did you mean soak?", "fabric", "sok");
         assertUsageError("vlink qos", "unknown command 'bogus'; the commands are check, show", "qos", "bogus");
         assertUsageError("vlink soak", "unexpected argument 'extra'", "soak", "extra");
-        assertUsageError("vlink soak", "Unknown options: '--secnds', '3'; did you mean --seconds or --serve or --seed?",
+        assertUsageError("vlink soak", "Unknown options: '--secnds', '3'; did you mean --seconds or --seed or --serve?",
             "soak", "--secnds", "3");
         assertUsageError("vlink soak", "Invalid value for option '--seconds': 'abc' is not a number",
             "soak", "--seconds", "abc");

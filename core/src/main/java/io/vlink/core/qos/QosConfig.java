@@ -1,7 +1,5 @@
 package io.vlink.core.qos;
 
-import io.vlink.core.config.Result;
-
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
@@ -82,37 +80,6 @@ public final class QosConfig
     public static QosConfig opensmDefaults(final int dataVls)
     {
         return builder().dataVls(dataVls).build();
-    }
-
-    /**
-     * Reads the QoS options of an {@code opensm.conf} for one port type as OpenSM programs them on a vlink port
-     * ({@link QosPort#vlink()}), applying OpenSM's fallbacks ({@code qos_<type>_X}, else {@code qos_X}, else the
-     * default) and reporting every value OpenSM would change as a warning.
-     *
-     * @param file     the file.
-     * @param portType which {@code qos_<type>_} options apply.
-     * @param strict   whether every warning is an error.
-     * @return the configuration (null when refused) with every finding.
-     */
-    public static Result<QosConfig> read(final Path file, final PortType portType, final boolean strict)
-    {
-        return QosReader.read(file, portType, strict);
-    }
-
-    /**
-     * Reads the QoS options of an {@code opensm.conf} as OpenSM programs them on one port ({@link QosReader}).
-     *
-     * @param file     the file.
-     * @param portType which {@code qos_<type>_} options apply.
-     * @param port     the port: VL capability, its neighbour's, its tables' capacity.
-     * @param mode     whether what OpenSM would change is refused ({@code CHECK}) or applied with a warning.
-     * @param strict   whether every warning is an error.
-     * @return the configuration OpenSM programs (null when refused) with every finding.
-     */
-    public static Result<QosConfig> read(
-        final Path file, final PortType portType, final QosPort port, final QosReader.Mode mode, final boolean strict)
-    {
-        return QosReader.read(file, portType, port, mode, strict);
     }
 
     /**

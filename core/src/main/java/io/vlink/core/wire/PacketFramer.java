@@ -1,7 +1,6 @@
 package io.vlink.core.wire;
 
 import io.vlink.core.crc.Crc16;
-import io.vlink.core.crc.Icrc;
 import org.agrona.MutableDirectBuffer;
 
 import static java.nio.ByteOrder.BIG_ENDIAN;

@@ -1,10 +1,11 @@
 package io.vlink.core.crc;
 
+import io.vlink.core.wire.Icrc;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;

@@ -85,7 +85,7 @@ class QosFuzzTest
         final Result<QosConfig> result;
         try
         {
-            result = QosConfig.read(file, portType, strict);
+            result = QosReader.read(file, portType, strict);
         }
         catch (final RuntimeException ex)
         {
@@ -102,7 +102,7 @@ class QosFuzzTest
         final Result<QosConfig> checked;
         try
         {
-            checked = QosConfig.read(file, portType, port, mode, strict);
+            checked = QosReader.read(file, portType, port, mode, strict);
         }
         catch (final RuntimeException ex)
         {

@@ -1,6 +1,6 @@
 package io.vlink.core.fuzz;
 
-import io.vlink.core.crc.Icrc;
+import io.vlink.core.wire.Icrc;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.GrhFlyweight;
 import io.vlink.core.wire.LrhFlyweight;

@@ -183,7 +183,7 @@ class QosReaderEdgesTest
         final Path file = dir.resolve("opensm.conf");
         Files.writeString(file, "qos true\nqos_vlarb_high 0:4\n");
         assertEquals(file + ":1: warning: qos is 'true', not TRUE: OpenSM programs none of these QoS options " +
-            "unless it runs with 'qos TRUE' (or opensm -Q)", warnings(QosConfig.read(file, PortType.CA, false)).get(0));
+            "unless it runs with 'qos TRUE' (or opensm -Q)", warnings(QosReader.read(file, PortType.CA, false)).get(0));
     }
 
     @Test

@@ -41,7 +41,7 @@ class QosReaderTest
 
     private static Result<QosConfig> read(final String name, final PortType type)
     {
-        return QosConfig.read(resource("opensm/" + name), type, false);
+        return QosReader.read(resource("opensm/" + name), type, false);
     }
 
     private static List<String> messages(final Result<QosConfig> result)
@@ -96,7 +96,7 @@ class QosReaderTest
                 warnings::toString);
             assertTrue(warnings.get(1).contains(":" + (type == PortType.CA ? "4:18" : "10:19") + ": warning: data " +
                 "VLs 4, 8, 9, 10, 11, 12, 13, 14 have no entry"), warnings::toString);
-            assertTrue(QosConfig.read(resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf"), type,
+            assertTrue(QosReader.read(resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf"), type,
                 QosPort.vlink(), QosReader.Mode.CHECK, false).ok(), "nothing OpenSM changes");
         }
     }
@@ -106,10 +106,10 @@ class QosReaderTest
     {
         final Path file = resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf");
         final QosPort eight = QosPort.vlink().vlCap(8);
-        final Result<QosConfig> apply = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.APPLY, false);
+        final Result<QosConfig> apply = QosReader.read(file, PortType.CA, eight, QosReader.Mode.APPLY, false);
         assertEquals(8, apply.orThrow().dataVls());
         assertEquals(0, apply.orThrow().sl2vl(8), "SL8 -> VL8 is programmed VL 8 & 7 = 0");
-        final Result<QosConfig> check = QosConfig.read(file, PortType.CA, eight, QosReader.Mode.CHECK, false);
+        final Result<QosConfig> check = QosReader.read(file, PortType.CA, eight, QosReader.Mode.CHECK, false);
         assertEquals(List.of(file + ":5:30: error: qos_ca_sl2vl: the port operates 8 data VLs (VL0-7) and OpenSM " +
             "masks every VL but 15 to them: it programs SL8->VL8 as VL0, SL9->VL9 as VL1, SL10->VL10 as VL2, " +
             "SL11->VL11 as VL3, SL12->VL12 as VL4, SL13->VL13 as VL5, SL14->VL14 as VL6; map the SLs to VLs below 8 " +
@@ -129,7 +129,7 @@ class QosReaderTest
     @Test
     void strictModeRefusesWhatOnlyWarned()
     {
-        final Result<QosConfig> result = QosConfig.read(
+        final Result<QosConfig> result = QosReader.read(
             resource("opensm/opensm-doc_opensm.conf_qos-example-highlimit6.conf"), PortType.CA, true);
         assertFalse(result.ok());
         assertNull(result.value());
@@ -159,12 +159,12 @@ class QosReaderTest
     void openSmsDefaultsWrittenOutHaveFifteenEntriesAnEightEntryPortCannotHold()
     {
         final Path file = resource("opensm/opensm-doc_qos-config.txt_defaults.conf");
-        final List<String> refused = errors(QosConfig.read(file, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK,
+        final List<String> refused = errors(QosReader.read(file, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK,
             false));
         assertEquals(1, refused.size(), refused::toString);
         assertTrue(refused.get(0).contains("qos_vlarb_low has 15 entries but the port's table holds 8 (VLArbLowCap): " +
             "OpenSM does not program 8:4, 9:4, 10:4, 11:4, 12:4, 13:4, 14:4; give at most 8 entries"), refused::toString);
-        assertTrue(QosConfig.read(file, PortType.CA, QosPort.vlink().caps(16, 16), QosReader.Mode.CHECK, false).ok(),
+        assertTrue(QosReader.read(file, PortType.CA, QosPort.vlink().caps(16, 16), QosReader.Mode.CHECK, false).ok(),
             "a port that holds 16 entries");
     }
 
@@ -180,7 +180,7 @@ class QosReaderTest
         {
             assertEquals(expected[sl], ca.value().sl2vl(sl), "SL" + sl);
         }
-        assertFalse(QosConfig.read(file, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false).ok());
+        assertFalse(QosReader.read(file, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false).ok());
 
         // qos_sw0_max_vls 2: OpenSM does not use it; the port operates 15 VLs
         final Result<QosConfig> sw0 = read("opensm-doc_qos-config.txt_examples.conf", PortType.SW0);
@@ -231,7 +231,7 @@ class QosReaderTest
             assertTrue(warnings.get(0).contains("the default vlarb_low"), warnings::toString);
             assertTrue(warnings.get(1).contains("the default sl2vl"), warnings::toString);
             assertTrue(warnings.get(1).contains("SL2->VL2 as VL0, SL3->VL3 as VL1"), warnings::toString);
-            assertTrue(QosConfig.read(resource("opensm/mlnx-opensm-5.21_opensm_full.conf"), type, QosPort.vlink(),
+            assertTrue(QosReader.read(resource("opensm/mlnx-opensm-5.21_opensm_full.conf"), type, QosPort.vlink(),
                 QosReader.Mode.CHECK, false).ok(), "OpenSM's defaults masked: worth a warning, not a refusal");
         }
     }
@@ -262,7 +262,7 @@ class QosReaderTest
     {
         final Path path = resource("qos/damaged.conf");
         final List<String> lines = Files.readAllLines(path, StandardCharsets.ISO_8859_1);
-        final Result<QosConfig> result = QosConfig.read(path, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false);
+        final Result<QosConfig> result = QosReader.read(path, PortType.CA, QosPort.vlink(), QosReader.Mode.CHECK, false);
         assertFalse(result.ok());
         // line -> the offending text the column must point at (its last occurrence on the line) and the message
         final Object[][] expected = {
@@ -303,7 +303,7 @@ class QosReaderTest
             assertTrue(d.message().startsWith((String)expected[i][2]), d::toString);
             assertTrue(d.toString().startsWith(path + ":" + line + ":" + column + ": error: "), d::toString);
         }
-        final Result<QosConfig> applied = QosConfig.read(path, PortType.CA, false);
+        final Result<QosConfig> applied = QosReader.read(path, PortType.CA, false);
         assertTrue(applied.ok(), "OpenSM programs even this file: every mistake is a warning");
         for (final Diagnostic error : errors)
         {
@@ -386,7 +386,7 @@ class QosReaderTest
     @Test
     void missingFileIsAnError()
     {
-        final Result<QosConfig> result = QosConfig.read(Path.of("no/such/opensm.conf"), PortType.CA, false);
+        final Result<QosConfig> result = QosReader.read(Path.of("no/such/opensm.conf"), PortType.CA, false);
         assertFalse(result.ok());
         assertEquals(List.of("no/such/opensm.conf: error: cannot read: no such file"),
             result.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.toList()));

@@ -1,6 +1,5 @@
 package io.vlink.core.wire;
 
-import io.vlink.core.crc.Icrc;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,6 @@
 package io.vlink.core.wire;
 
 import io.vlink.core.crc.Crc16;
-import io.vlink.core.crc.Icrc;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -1,7 +1,6 @@
 package io.vlink.core.wire;
 
 import io.vlink.core.crc.Crc16;
-import io.vlink.core.crc.Icrc;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,11 @@
 package io.vlink.nic.link;
 
+import io.vlink.nic.EngineBuilder;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
  * A {@link Link} that forwards every call to the link it wraps: the base of wrappers installed with
- * {@code Engine.Builder.linkWrapper} or {@code Fabric.builder().linkWrapper} that change one side of the wire (the
+ * {@code EngineBuilder.linkWrapper} or {@code Fabric.builder().linkWrapper} that change one side of the wire (the
  * soak's fault injector, a test's frame checker or garbage source override {@link #poll}).
  */
 public class ForwardingLink implements Link

@@ -76,7 +76,7 @@ public final class LoopbackLink implements Link
         {
             throw new IllegalArgumentException("loopback capacity must be a power of two >= 64 KiB: " + capacity);
         }
-        return ring(capacity, countersA, countersB);
+         return ring(capacity, countersA, countersB);
     }
 
     /**
@@ -88,7 +88,7 @@ public final class LoopbackLink implements Link
      * @param countersB counters of the port on end 1.
      * @return end 0 and end 1.
      */
-    static LoopbackLink[] ring(final int capacity, final LinkCounters countersA, final LinkCounters countersB)
+    public static LoopbackLink[] ring(final int capacity, final LinkCounters countersA, final LinkCounters countersB)
     {
         final UnsafeBuffer aToB = OffHeap.allocate(capacity + TRAILER_LENGTH);
         final UnsafeBuffer bToA = OffHeap.allocate(capacity + TRAILER_LENGTH);

@@ -169,20 +169,20 @@ public final class RetryLink extends RetryLinkPad4 implements Link
     /** Bytes of the replay buffer per frame slot: a frame slot for each 256 bytes. */
     static final int BYTES_PER_SLOT = 256;
 
-    static final byte MAGIC = 'R';
+    public static final byte MAGIC = 'R';
     static final byte KIND_DATA = 1;
-    static final byte KIND_LINK = 2;
-    static final byte KIND_ACK = 3;
-    static final int FLAG_ACK = 1;
-    static final int FLAG_REPLAY = 2;
-    static final int FLAG_OLDEST = 4;
+    public static final byte KIND_LINK = 2;
+    public static final byte KIND_ACK = 3;
+    public static final int FLAG_ACK = 1;
+    public static final int FLAG_REPLAY = 2;
+    public static final int FLAG_OLDEST = 4;
     static final int FLAG_DAMAGED = 8;
     static final int MAGIC_OFFSET = 0;
     static final int KIND_OFFSET = 1;
     static final int FLAGS_OFFSET = 3;
-    static final int SEQUENCE_OFFSET = 4;
-    static final int ACK_OFFSET = 8;
-    static final int INCARNATION_OFFSET = 16;
+    public static final int SEQUENCE_OFFSET = 4;
+    public static final int ACK_OFFSET = 8;
+    public static final int INCARNATION_OFFSET = 16;
     private static final int REQUEST_ACK = 0;
     private static final int REQUEST_GAP = 1;
     private static final int REQUEST_DAMAGED = 2;
@@ -281,7 +281,7 @@ public final class RetryLink extends RetryLinkPad4 implements Link
      * A link with a replay buffer of any size, for the stress tests (a jcstress state is made hundreds of thousands of
      * times): {@code bytes} and {@code slots} powers of two.
      */
-    static RetryLink small(
+    public static RetryLink small(
         final Link wire, final LinkCounters counters, final NanoClock clock, final int bytes, final int slots)
     {
         return new RetryLink(wire, counters, clock, bytes, slots, MAX_RETRY_TIMEOUT_NS, DEFAULT_BURST);

@@ -277,7 +277,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
      * @param counters    the port's counters.
      * @return the end, not attached.
      */
-    static ShmLink over(
+    public static ShmLink over(
         final UnsafeBuffer region, final Role role, final int capacity, final long incarnation,
         final LinkCounters counters)
     {
@@ -435,7 +435,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
                     mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength(capacity));
                     final ShmLink link = new ShmLink(
                         path, before, channel, mapped, new UnsafeBuffer(mapped), role, capacity, Incarnations.next(), counters);
-                    link.takeEnd();
+                     link.takeEnd();
                     attached = true;
                     return link;
                 }
@@ -486,7 +486,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
      * a peer that sees it (and only then stamps frames with the new session) finds this end's head already past
      * everything it sent before.
      */
-    void takeEnd()
+    public void takeEnd()
     {
         final int end = endIndex(ownEnd);
         header.putLongVolatile(end + INCARNATION_OFFSET, 0);
@@ -586,7 +586,7 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         return POSITIONS_OFFSET + ring * 2 * PAD + PAD;
     }
 
-    static long fileLength(final int capacity)
+    public static long fileLength(final int capacity)
     {
         return RINGS_OFFSET + 2L * capacity;
     }

@@ -88,19 +88,19 @@ public final class UdpLink implements Link
     /** How often an end that has no session yet repeats its HELLO. */
     public static final long DEFAULT_HELLO_INTERVAL_NS = 10_000_000L;
 
-    static final short MAGIC = 0x564C;
-    static final byte VERSION = 1;
-    static final byte TYPE_FRAME = 0;
-    static final byte TYPE_HELLO = 1;
+    public static final short MAGIC = 0x564C;
+    public static final byte VERSION = 1;
+    public static final byte TYPE_FRAME = 0;
+    public static final byte TYPE_HELLO = 1;
     /** The sender is closing its end: the session is over (sent once, by {@link #close()}). */
     static final byte TYPE_BYE = 2;
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 2;
-    static final int TYPE_OFFSET = 3;
-    static final int FLAGS_OFFSET = 4;
-    static final int SENDER_OFFSET = 8;
-    static final int RECEIVER_OFFSET = 16;
-    static final int SEQUENCE_OFFSET = 24;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 2;
+    public static final int TYPE_OFFSET = 3;
+    public static final int FLAGS_OFFSET = 4;
+    public static final int SENDER_OFFSET = 8;
+    public static final int RECEIVER_OFFSET = 16;
+    public static final int SEQUENCE_OFFSET = 24;
     static final int FLAG_ESTABLISHED = 1;
     /** In a HELLO: the sender's frames carry a {@link RetryLink} header; both ends must agree to train a session. */
     static final int FLAG_RETRY = 2;
@@ -233,7 +233,7 @@ public final class UdpLink implements Link
      * @param nonce          this end's nonce (non-zero).
      * @return the link, without a session.
      */
-    static UdpLink over(
+    public static UdpLink over(
         final DatagramChannel channel, final InetSocketAddress peer, final int maxFrameLength,
         final LinkCounters counters, final long nonce)
     {
@@ -284,7 +284,7 @@ public final class UdpLink implements Link
         this.channel = null != given ? given : bind(local, peer);
         sendBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength);
         sendByteBuffer = sendBuffer.byteBuffer();
-        receiveBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength + 1);
+         receiveBuffer = OffHeap.allocate(HEADER_LENGTH + maxFrameLength + macLength + 1);
         receiveByteBuffer = receiveBuffer.byteBuffer();
         helloBuffer = OffHeap.allocate(HEADER_LENGTH + MAC_LENGTH);
         helloByteBuffer = helloBuffer.byteBuffer();
@@ -313,9 +313,9 @@ public final class UdpLink implements Link
     /**
      * @return where the receiving thread reads each datagram ({@link #onDatagram}), for the stress tests.
      */
-    UnsafeBuffer receiveBuffer()
+    public UnsafeBuffer receiveBuffer()
     {
-        return receiveBuffer;
+         return receiveBuffer;
     }
 
     /**
@@ -541,7 +541,7 @@ public final class UdpLink implements Link
     }
 
     /** Receiving thread: one datagram from the peer's address; returns 1 if a frame was delivered. */
-    int onDatagram(final FrameHandler handler, final int length)
+    public int onDatagram(final FrameHandler handler, final int length)
     {
         final UnsafeBuffer buffer = receiveBuffer;
         final int frameLength = length - HEADER_LENGTH - macLength;

@@ -13,10 +13,10 @@ public final class ApplicationCounters
     private final AtomicCounter[] deliveredPackets;
     private final AtomicCounter postBackPressure;
 
-    ApplicationCounters(final PortCounterSet set)
+    ApplicationCounters(final AtomicCounter[] deliveredPackets, final AtomicCounter postBackPressure)
     {
-        deliveredPackets = set.deliveredPackets.clone();
-        postBackPressure = set.postBackPressure;
+        this.deliveredPackets = deliveredPackets.clone();
+        this.postBackPressure = postBackPressure;
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.vlink.nic.status;
 
-import io.vlink.nic.EngineClosedException;
+import io.vlink.nic.memory.EngineClosedException;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochClock;
@@ -134,7 +134,7 @@ public final class CountersFile implements AutoCloseable
      * @param clock          the epoch clock for timestamps.
      * @return the counters, their header published.
      */
-    static CountersFile over(
+    public static CountersFile over(
         final UnsafeBuffer region,
         final String name,
         final int maxCounters,

@@ -93,7 +93,7 @@ public final class CountersFileReader implements AutoCloseable
      * @return the reader.
      * @throws IllegalStateException as {@link #open}.
      */
-    static CountersFileReader over(final UnsafeBuffer region)
+    public static CountersFileReader over(final UnsafeBuffer region)
     {
         checkHeader("counters in memory", region, region.capacity());
         return new CountersFileReader(null, null, region);

@@ -1,6 +1,6 @@
 package io.vlink.nic.status;
 
-import io.vlink.nic.EngineClosedException;
+import io.vlink.nic.memory.EngineClosedException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;

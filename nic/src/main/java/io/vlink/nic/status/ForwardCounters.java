@@ -12,12 +12,15 @@ public final class ForwardCounters
 {
     private final AtomicCounter[] discards = new AtomicCounter[DiscardReasons.count()];
 
-    ForwardCounters(final PortCounterSet set)
+    /**
+     * @param portDiscards the port's discard counters by reason: the forwarding's reasons are taken.
+     */
+    ForwardCounters(final AtomicCounter[] portDiscards)
     {
         for (final DiscardReason reason : new DiscardReason[]{
             DiscardReason.NO_ROUTE, DiscardReason.SL2VL_UNMAPPED, DiscardReason.HOQ_LIFETIME})
         {
-            discards[reason.id()] = PortCounterSet.discard(set.discards, reason);
+            discards[reason.id()] = portDiscards[reason.id()];
         }
     }
 

@@ -1,6 +1,5 @@
 package io.vlink.nic.status;
 
-import io.vlink.core.credit.DiscardReason;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
@@ -16,13 +15,18 @@ public final class InjectCounters
     private final AtomicCounter[] cells;
     private final AtomicCounter sl2vlUnmapped;
 
-    InjectCounters(final PortCounterSet set)
+    InjectCounters(
+        final AtomicCounter cellOccupancy,
+        final AtomicCounter priorityChanges,
+        final AtomicCounter[] flushedMessages,
+        final AtomicCounter[] cells,
+        final AtomicCounter sl2vlUnmapped)
     {
-        cellOccupancy = set.cellOccupancy;
-        priorityChanges = set.injectorPriorityChanges;
-        flushedMessages = set.txFlushedMessages.clone();
-        cells = set.txCells.clone();
-        sl2vlUnmapped = PortCounterSet.discard(set.discards, DiscardReason.SL2VL_UNMAPPED);
+        this.cellOccupancy = cellOccupancy;
+        this.priorityChanges = priorityChanges;
+        this.flushedMessages = flushedMessages.clone();
+        this.cells = cells.clone();
+        this.sl2vlUnmapped = sl2vlUnmapped;
     }
 
     /** @return gauge: cells in use ({@code cell_occupancy}). */

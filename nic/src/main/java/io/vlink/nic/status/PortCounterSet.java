@@ -286,7 +286,8 @@ public final class PortCounterSet
     public InjectCounters inject()
     {
         handOut(16, "injection agent's");
-        return new InjectCounters(this);
+        return new InjectCounters(cellOccupancy, injectorPriorityChanges, txFlushedMessages, txCells,
+            discards[DiscardReason.SL2VL_UNMAPPED.id()]);
     }
 
     /**
@@ -295,7 +296,7 @@ public final class PortCounterSet
     public ApplicationCounters application()
     {
         handOut(32, "application's");
-        return new ApplicationCounters(this);
+        return new ApplicationCounters(deliveredPackets, postBackPressure);
     }
 
     /**
@@ -304,11 +305,7 @@ public final class PortCounterSet
     public ForwardCounters forward()
     {
         handOut(64, "forwarding");
-        return new ForwardCounters(this);
+        return new ForwardCounters(discards);
     }
 
-    static AtomicCounter discard(final AtomicCounter[] discards, final DiscardReason reason)
-    {
-        return discards[reason.id()];
-    }
 }

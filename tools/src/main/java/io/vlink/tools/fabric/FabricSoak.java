@@ -1,30 +1,19 @@
 package io.vlink.tools.fabric;
 
 import io.vlink.core.credit.DiscardReason;
-import io.vlink.core.credit.LinkState;
 import io.vlink.core.fabric.PathSl;
 import io.vlink.core.fabric.Routes;
 import io.vlink.core.fabric.Topology;
 import io.vlink.core.qos.QosConfig;
-import io.vlink.nic.EngineConfiguration;
-import io.vlink.nic.Fabric;
-import io.vlink.nic.FabricConfiguration;
-import io.vlink.nic.QueuePair;
-import io.vlink.nic.Switch;
+import io.vlink.nic.fabric.Fabric;
+import io.vlink.nic.fabric.FabricConfiguration;
+import io.vlink.nic.fabric.Switch;
 import io.vlink.nic.agent.ThreadingMode;
-import io.vlink.nic.status.CreditRecovery;
-import io.vlink.nic.status.DiscardReasons;
 import io.vlink.nic.status.PortCounters;
-import io.vlink.nic.status.ReadableCounter;
-import io.vlink.tools.JsonWriter;
+import io.vlink.tools.json.JsonWriter;
 import io.vlink.tools.soak.FaultKind;
 import io.vlink.tools.soak.FaultSpec;
 import io.vlink.tools.soak.FaultyLink;
-import io.vlink.tools.soak.LatencyRecorder;
-import io.vlink.tools.soak.SoakFaults;
-import io.vlink.tools.soak.SoakResult;
-import io.vlink.tools.soak.SoakRunner;
-import io.vlink.tools.soak.SoakTimeline;
 import io.vlink.tools.soak.SoakTraffic;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -86,7 +75,7 @@ public final class FabricSoak
     /** How long the drain may take once the offered traffic stops, besides the stall watch. */
     private static final long DRAIN_NS = 30_000_000_000L;
     /** How long the credits get to come back once idle (many FCP periods). */
-    private static final long CREDIT_SETTLE_NS = 2_000_000_000L;
+    static final long CREDIT_SETTLE_NS = 2_000_000_000L;
     /** Packets each CA port may post per round. */
     private static final int POSTS_PER_ROUND = 32;
     /**
@@ -101,10 +90,10 @@ public final class FabricSoak
      */
     private static final long SWITCH_STALL_CYCLES = 1_000;
     /** What a port whose link bounced discards: packets and FCPs of the link's previous incarnation or state. */
-    private static final Set<DiscardReason> BOUNCE_DISCARDS = java.util.EnumSet.of(DiscardReason.DATA_STATE,
+    static final Set<DiscardReason> BOUNCE_DISCARDS = java.util.EnumSet.of(DiscardReason.DATA_STATE,
         DiscardReason.FCP_STATE, DiscardReason.FCP_STALE, DiscardReason.VL15_STATE);
     /** How long a fault's steps get (tables applied, a bounced link down and up again). */
-    private static final long FAULT_DEADLINE_NS = 5_000_000_000L;
+    static final long FAULT_DEADLINE_NS = 5_000_000_000L;
     /**
      * Every port's link timeout when the switches have a thread of their own (unless one is given): on a busy machine
      * the scheduler can leave one of the two threads off the CPU for longer than the engine's 200 ms while the other
@@ -222,81 +211,69 @@ public final class FabricSoak
         public double warmupSeconds = 2.0;
     }
 
-    /**
-     * {@code vlink soak}'s two ports back to back, run after the fabric.
-     *
-     * @param threads         its threading mode, as {@code vlink soak --threads} names it.
-     * @param packetsPerSecond data packets delivered a second (every VL), while traffic was offered.
-     * @param steadyPacketsPerSecond the same over its whole seconds after the fabric's warm-up.
-     * @param ok              whether every invariant of the soak held.
-     */
-    private record Baseline(String threads, double packetsPerSecond, double steadyPacketsPerSecond, boolean ok)
-    {
-    }
-
     /** One damaged end of a cable: the port that receives through it. */
-    private record FaultyEnd(Topology.Node node, int port, FaultyLink link)
+    record FaultyEnd(Topology.Node node, int port, FaultyLink link)
     {
     }
 
-    private final Options options;
+    final Options options;
     private final PrintWriter out;
-    private Fabric fabric;
-    private FabricTraffic traffic;
+    Fabric fabric;
+    FabricTraffic traffic;
     /** Every CA port of the topology: the traffic's numbering (file order). */
-    private int n;
-    private String[] names;
+    int n;
+    String[] names;
     /** The CA ports run here: their numbers, and each number's endpoint (null when it runs elsewhere). */
-    private int[] local;
-    private Fabric.Endpoint[] endpointAt;
-    private boolean partial;
-    private boolean stopped;
+    int[] local;
+    Fabric.Endpoint[] endpointAt;
+    boolean partial;
+    boolean stopped;
     /** The ports of this process whose cables lead to other processes' nodes, and their port numbers. */
     private final List<Topology.Node> remoteNodes = new ArrayList<>();
     private final List<Integer> remotePorts = new ArrayList<>();
     /** Since when each of {@link #remotePorts} has been down (0: up). */
     private long[] remoteDownSinceNs = new long[0];
     /** Why the run ended early: the peers that went away, or null. */
-    private String peerGone;
+    String peerGone;
     /** Whether a link to another process is down now (its peer may be gone: no deadlock is declared meanwhile). */
     private boolean remoteDown;
-    private final List<FaultyEnd> faultyEnds = new ArrayList<>();
+    final List<FaultyEnd> faultyEnds = new ArrayList<>();
     /** The CA ports the timed faults act on: the fault cable's CA end, or every CA port. */
-    private final List<Fabric.Endpoint> faultCas = new ArrayList<>();
-    private final long[] timedInjected = new long[FaultKind.values().length];
-    private final long[] timedDetected = new long[FaultKind.values().length];
-    private long stalls;
-    private long stallUntilNs;
-    private long stallsAtStallStart;
-    private int retables;
-    private int bounces;
-    private long floods;
+    final List<Fabric.Endpoint> faultCas = new ArrayList<>();
+    final long[] timedInjected = new long[FaultKind.values().length];
+    final long[] timedDetected = new long[FaultKind.values().length];
+    long stalls;
+    long stallUntilNs;
+    long stallsAtStallStart;
+    int retables;
+    int bounces;
+    long floods;
     /** Per CA port in {@link #faultCas}: its flood SMPs (vlink soak's, to its switch's LID or directed-route). */
-    private SoakTraffic[] smpSources;
+    SoakTraffic[] smpSources;
     /** Per CA port in {@link #faultCas}: its switch, the switch port's counters, and what a flood counts there. */
-    private Switch[] floodSwitch;
-    private PortCounters[] floodPort;
-    private long[] floodPosted;
-    private long[] floodAccountedBefore;
-    private long[] floodDropsBefore;
-    /** Per CA port in {@link #faultCas}: the flood SMPs its switch port dropped (the VL15_FULL discards explained). */
-    private long[] floodDropped;
+    Switch[] floodSwitch;
+    PortCounters[] floodPort;
+    long[] floodPosted;
+    long[] floodAccountedBefore;
+    long[] floodDropsBefore;
     /** Flood SMPs sent that their switch port neither stored nor dropped (nor discarded) by the flood's deadline. */
-    private long floodUnaccounted;
+    long floodUnaccounted;
     private int[] slOf;
-    private long elapsedNs;
+    long elapsedNs;
     // the rate after warm-up: packets delivered from the end of the warm-up to the end of the offers, and that time
     private long warmupEndNs;
     private long warmupDelivered = -1;
     private long steadyDelivered = -1;
     private long steadyNs;
-    private List<Fabric.Buffer> cycle = List.of();
-    private long stalledQueued;
-    private boolean drained;
-    private List<String> unrecovered = List.of();
-    private final Map<String, Boolean> invariants = new LinkedHashMap<>();
-    private String summaryText = "";
+    List<Fabric.Buffer> cycle = List.of();
+    long stalledQueued;
+    boolean drained;
+    List<String> unrecovered = List.of();
+    final Map<String, Boolean> invariants = new LinkedHashMap<>();
+    String summaryText = "";
     private String jsonText = "";
+    final FabricSoakFaults faults = new FabricSoakFaults(this);
+    final FabricSoakReport report = new FabricSoakReport(this);
 
     /**
      * @param options what to run.
@@ -337,7 +314,7 @@ public final class FabricSoak
                 throw new IllegalArgumentException("faults act on the switches mid-run: run them on the calling " +
                     "thread (one thread)");
             }
-            settings.linkWrapper(this::faulty);
+            settings.linkWrapper(faults::faulty);
         }
         settings.switchThread(options.switchThread);
         if (null != options.directory)
@@ -379,23 +356,23 @@ public final class FabricSoak
             }
             if (options.faults.isOn(FaultKind.VL15_FLOOD))
             {
-                floodTargets();
+                faults.floodTargets();
             }
             slOf = assignSls();
             bringUp();
             deadlocked = !stopped && drive();
             if (!deadlocked && !stopped && null == peerGone)
             {
-                settleCredits();
+                report.settleCredits();
             }
             // the reports read the nodes' counters, which close with the fabric; the switches hold still meanwhile
             try (Fabric.Paused paused = f.pauseSwitches())
             {
-                exit = verdict(deadlocked);
+                exit = report.verdict(deadlocked);
                 final java.io.StringWriter text = new java.io.StringWriter();
-                summary(new PrintWriter(text));
+                report.summary(new PrintWriter(text));
                 summaryText = text.toString();
-                json = json(exit);
+                json = report.json(exit);
             }
             if (partial && !stopped && null == peerGone)
             {
@@ -405,7 +382,7 @@ public final class FabricSoak
         // the fabric is closed: the baseline has the machine to itself
         if (null != options.baselineThreading && !stopped && !deadlocked)
         {
-            exit = baseline(exit, json);
+            exit = report.baseline(exit, json);
         }
         jsonText = json.endObject().toString();
         return exit;
@@ -414,7 +391,7 @@ public final class FabricSoak
     /**
      * @return the run's threads: 2 with a switch thread, else 1.
      */
-    private int threads()
+    int threads()
     {
         return options.switchThread ? 2 : 1;
     }
@@ -428,7 +405,7 @@ public final class FabricSoak
     /**
      * @return the seconds the rate after warm-up leaves out: {@link Options#warmupSeconds}, or half of a shorter run.
      */
-    private double warmupSeconds()
+    double warmupSeconds()
     {
         return Math.min(options.warmupSeconds, options.seconds / 2);
     }
@@ -437,55 +414,9 @@ public final class FabricSoak
      * @return packets delivered a second from the end of the warm-up to the end of the offers (0 when the run was
      * stopped before the offers ended).
      */
-    private double steadyRate()
+    double steadyRate()
     {
         return steadyNs > 0 ? steadyDelivered / (steadyNs / 1e9) : 0;
-    }
-
-    private int baseline(final int exit, final JsonWriter json)
-    {
-        final SoakRunner.Options soak = new SoakRunner.Options();
-        soak.seconds = options.seconds;
-        soak.sizeMin = options.size;
-        soak.sizeMax = options.size;
-        soak.seed = options.seed;
-        soak.threading = options.baselineThreading;
-        soak.directory = options.directory;
-        soak.clock = options.clock;
-        soak.stop = options.stop;
-        final SoakRunner.Outcome outcome = SoakRunner.run(soak, null);
-        final SoakResult result = outcome.result;
-        long delivered = 0;
-        for (final SoakResult.Vl vl : result.vls)
-        {
-            delivered += vl.receivedPackets;
-        }
-        stopped |= result.interrupted;
-        final double fabricRate = elapsedNs > 0 ? traffic.receivedTotal / (elapsedNs / 1e9) : 0;
-        // the soak's timeline has each whole second's bytes: the seconds from the end of the same warm-up on
-        final SoakTimeline timeline = outcome.timeline;
-        final int from = (int)Math.ceil(warmupSeconds());
-        final int to = Math.min(timeline.seconds(), (int)Math.floor(options.seconds));
-        long steadyBytes = 0;
-        for (int second = from; second < to; second++)
-        {
-            steadyBytes += timeline.totalBytes(second);
-        }
-        final double wholeRate = result.seconds > 0 ? delivered / result.seconds : 0;
-        final Baseline baseline = new Baseline(options.baselineThreading.name().toLowerCase(Locale.ROOT), wholeRate,
-            to > from ? steadyBytes / (double)options.size / (to - from) : wholeRate, result.ok());
-        final double ratio = baseline.steadyPacketsPerSecond() > 0 ?
-            steadyRate() / baseline.steadyPacketsPerSecond() : 0;
-        final double wholeRatio = baseline.packetsPerSecond() > 0 ? fabricRate / baseline.packetsPerSecond() : 0;
-        summaryText += String.format(Locale.ROOT, "baseline: vlink soak, 2 ports back to back, threads %s: %,.0f " +
-            "pkt/s after the warm-up (%,.0f over the run); fabric/baseline %.2f after the warm-up (%.2f over the " +
-            "runs)%s%n", baseline.threads(), baseline.steadyPacketsPerSecond(), baseline.packetsPerSecond(), ratio,
-            wholeRatio, baseline.ok() ? "" : " (the baseline soak FAILED an invariant: " + result.violations + ")");
-        json.field("baseline_pkt_s", baseline.packetsPerSecond())
-            .field("baseline_pkt_s_after_warmup", baseline.steadyPacketsPerSecond())
-            .field("baseline_threads", baseline.threads())
-            .field("baseline_ok", baseline.ok()).field("ratio", ratio).field("ratio_whole_run", wholeRatio);
-        return EXIT_OK == exit && !baseline.ok() ? EXIT_FAILED : exit;
     }
 
     /**
@@ -541,13 +472,13 @@ public final class FabricSoak
      * @param nowNs the run's time.
      * @return whether a peer is gone.
      */
-    private boolean peerGone(final long nowNs)
+    boolean peerGone(final long nowNs)
     {
         boolean any = false;
         remoteDown = false;
         for (int i = 0; i < remotePorts.size(); i++)
         {
-            if (linkState(remoteNodes.get(i), remotePorts.get(i)).maySendData())
+            if (faults.linkState(remoteNodes.get(i), remotePorts.get(i)).maySendData())
             {
                 remoteDownSinceNs[i] = 0;
                 continue;
@@ -594,30 +525,6 @@ public final class FabricSoak
         return peerGone;
     }
 
-    /** The fabric's link wrapper with faults: both ends of each chosen cable damage what they receive. */
-    private io.vlink.nic.link.Link faulty(final Topology.Node node, final int port, final io.vlink.nic.link.Link link)
-    {
-        final Topology.Link cable = node.link(port);
-        final boolean chosen = null == options.faultNode ||
-            (options.faultNode == node && options.faultPort == port) ||
-            (options.faultNode == cable.remote() && options.faultPort == cable.remotePort());
-        if (!chosen)
-        {
-            return link;
-        }
-        final FaultyLink faulty = new FaultyLink(link, options.faults, options.seed, node.index() * 256 + port);
-        faultyEnds.add(new FaultyEnd(node, port, faulty));
-        return faulty;
-    }
-
-    private void armFaults(final boolean armed)
-    {
-        for (final FaultyEnd end : faultyEnds)
-        {
-            end.link.arm(armed);
-        }
-    }
-
     /**
      * This process's part is over: keep its links up (FCPs flowing) for the quiet time more, so that the processes
      * whose traffic ended a little later can check their credits on the cables to this one before it goes.
@@ -657,8 +564,8 @@ public final class FabricSoak
     {
         return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>vlink fabric soak</title>" +
             "<style>body{font-family:sans-serif}pre{background:#f6f6f6;padding:1em}</style></head><body>" +
-            "<h1>vlink fabric soak: exit " + exit + "</h1><pre>" + escape(summaryText) + "</pre>" +
-            "<h2>JSON</h2><pre>" + escape(jsonText) + "</pre></body></html>\n";
+            "<h1>vlink fabric soak: exit " + exit + "</h1><pre>" + FabricSoakReport.escape(summaryText) + "</pre>" +
+            "<h2>JSON</h2><pre>" + FabricSoakReport.escape(jsonText) + "</pre></body></html>\n";
     }
 
     private void bringUp()
@@ -796,14 +703,14 @@ public final class FabricSoak
         long lastLineReceived = 0;
         long drainEnd = Long.MAX_VALUE;
         boolean offering = true;
-        armFaults(true);
+        faults.armFaults(true);
         while (true)
         {
             final long now = clock.nanoTime();
             if (options.stop.getAsBoolean())
             {
                 stopped = true;
-                armFaults(false);
+                faults.armFaults(false);
                 elapsedNs = now - start;
                 return false;
             }
@@ -820,13 +727,13 @@ public final class FabricSoak
                     // the rate after warm-up (the whole offering time when it ended first: --packets)
                     steadyDelivered = traffic.receivedTotal - Math.max(0, warmupDelivered);
                     steadyNs = now - (warmupDelivered < 0 ? start : warmupEndNs);
-                    armFaults(false);
-                    endStall();
+                    faults.armFaults(false);
+                    faults.endStall();
                     drainEnd = now + DRAIN_NS;
                 }
                 else
                 {
-                    timedFaults(now, now - start, offerEnd - start);
+                    faults.timedFaults(now, now - start, offerEnd - start);
                     offer(fixed, pick, nextSl, now);
                 }
             }
@@ -834,14 +741,14 @@ public final class FabricSoak
             cyclesSinceProgress++;
             if (0 != stallUntilNs && now - stallUntilNs >= 0)
             {
-                endStall();
+                faults.endStall();
             }
             poll();
             if (partial && 0 == work && !offering)
             {
                 idle.idle();
             }
-            if (!partial && !offering && traffic.receivedTotal == traffic.sentTotal - faultLost())
+            if (!partial && !offering && traffic.receivedTotal == traffic.sentTotal - faults.faultLost())
             {
                 drained = true;
                 elapsedNs = now - start;
@@ -855,12 +762,12 @@ public final class FabricSoak
                 final boolean gone = partial && peerGone(now);
                 if (gone && offering)
                 {
-                    armFaults(false);
+                    faults.armFaults(false);
                     elapsedNs = now - start;
                     return false;
                 }
                 queued = partial ? switchQueued() :
-                    traffic.sentTotal - traffic.receivedTotal - switchDiscards() - faultLost();
+                    traffic.sentTotal - traffic.receivedTotal - switchDiscards() - faults.faultLost();
                 if (!partial && !offering && queued <= 0)
                 {
                     drained = queued == 0;
@@ -914,7 +821,7 @@ public final class FabricSoak
     }
 
     /** Every local CA port's application takes what it received, but those a receiver stall holds. */
-    private void poll()
+    void poll()
     {
         for (final int i : local)
         {
@@ -924,333 +831,6 @@ public final class FabricSoak
             }
             traffic.receiver = i;
             endpointAt[i].port().poll(traffic, 1024);
-        }
-    }
-
-    /**
-     * The timed faults that act on CA ports, as {@code vlink soak} schedules them: a VL15 flood once a second (at
-     * +0.25 s), a receiver stall once a second (at +0.5 s), table replacements N times a run at k/(N+1) of it (of its
-     * packets with --packets, of its time otherwise).
-     */
-    private void timedFaults(final long nowNs, final long sinceNs, final long lengthNs)
-    {
-        final FaultSpec faults = options.faults;
-        final long retableCount = faults.count(FaultKind.RETABLE);
-        if (retables < retableCount && (options.packets > 0 ?
-            traffic.sentTotal >= (retables + 1) * options.packets / (retableCount + 1) :
-            sinceNs >= (retables + 1) * lengthNs / (retableCount + 1)))
-        {
-            retable(retables++);
-        }
-        final long bounceCount = faults.count(FaultKind.LINK_BOUNCE);
-        if (bounces < bounceCount && (options.packets > 0 ?
-            traffic.sentTotal >= (2L * bounces + 1) * options.packets / (2 * bounceCount) :
-            sinceNs >= (2L * bounces + 1) * lengthNs / (2 * bounceCount)))
-        {
-            bounces++;
-            bounce();
-        }
-        final long flood = SoakFaults.occurrence(sinceNs, SoakFaults.FLOOD_OFFSET_NS);
-        if (faults.isOn(FaultKind.VL15_FLOOD) && flood >= floods)
-        {
-            floods = flood + 1;
-            vl15Flood((int)faults.count(FaultKind.VL15_FLOOD));
-        }
-        final long stall = SoakFaults.occurrence(sinceNs, SoakFaults.STALL_OFFSET_NS);
-        if (faults.isOn(FaultKind.STALL_RECEIVER) && 0 == stallUntilNs && stall >= stalls)
-        {
-            stalls = stall + 1;
-            timedInjected[FaultKind.STALL_RECEIVER.ordinal()]++;
-            stallsAtStallStart = stallsInto();
-            stallUntilNs = nowNs + faults.count(FaultKind.STALL_RECEIVER) * 1_000_000L;
-        }
-    }
-
-    /** The switch each flooding CA port is cabled to, the port its SMPs arrive at, and their source. */
-    private void floodTargets()
-    {
-        final int count = faultCas.size();
-        smpSources = new SoakTraffic[count];
-        floodSwitch = new Switch[count];
-        floodPort = new PortCounters[count];
-        floodPosted = new long[count];
-        floodAccountedBefore = new long[count];
-        floodDropsBefore = new long[count];
-        floodDropped = new long[count];
-        for (int i = 0; i < count; i++)
-        {
-            final Fabric.Endpoint e = faultCas.get(i);
-            final Topology.Link cable = e.node().link(e.portNumber());
-            floodSwitch[i] = fabric.switchOf(cable.remote());
-            floodPort[i] = fabric.counters(cable.remote(), cable.remotePort());
-            // vlink soak's SMPs (its data packets are not used): Get NodeInfo and PortInfo, LID-routed to the switch
-            // and directed-route in turn, padded to the largest packet
-            smpSources[i] = new SoakTraffic(options.size, options.size, options.seed + i, e.lid(),
-                floodSwitch[i].lid(), new LatencyRecorder(FAULT_DEADLINE_NS), options.clock);
-        }
-    }
-
-    /**
-     * A VL15 flood, as {@code vlink soak}'s: each flooding CA port sends 4 + {@code extra} SMPs of the largest size to
-     * its switch while the switch's SMA is held ({@link Switch#holdManagement}), so the input's VL15 buffer (4 largest
-     * packets) fills and the rest are dropped and counted ({@code vl15_drops}); then the SMA takes what waited. Every
-     * SMP is accounted for (stored or dropped at the switch port) before the hold ends. Injected: the SMPs beyond the
-     * buffer; detected: the switch port's VL15 drops meanwhile. Data VLs go on throughout.
-     */
-    private void vl15Flood(final int extra)
-    {
-        final int count = faultCas.size();
-        // the fabric's switches keep the default VL15 buffer: that many largest packets
-        final int buffer = EngineConfiguration.DEFAULT_VL15_PACKETS;
-        final int total = buffer + extra;
-        for (int i = 0; i < count; i++)
-        {
-            floodSwitch[i].holdManagement(true);
-            floodPosted[i] = 0;
-            floodAccountedBefore[i] = vl15Accounted(floodPort[i]);
-            floodDropsBefore[i] = floodPort[i].vl15Drops().get();
-        }
-        final long deadline = options.clock.nanoTime() + FAULT_DEADLINE_NS;
-        boolean posting = true;
-        while (posting && options.clock.nanoTime() - deadline < 0)
-        {
-            posting = false;
-            for (int i = 0; i < count; i++)
-            {
-                final SoakTraffic source = smpSources[i];
-                if (floodPosted[i] < total && faultCas.get(i).port().postSmp(source.smp(), 0,
-                    source.prepareSmp(true)) != QueuePair.BACK_PRESSURED)
-                {
-                    floodPosted[i]++;
-                    source.smpAccepted();
-                }
-                posting |= floodPosted[i] < total;
-            }
-            fabric.invoke();
-            poll();
-        }
-        await(() ->
-        {
-            boolean accounted = true;
-            for (int i = 0; i < count; i++)
-            {
-                accounted &= vl15Accounted(floodPort[i]) - floodAccountedBefore[i] == floodPosted[i];
-            }
-            return accounted;
-        });
-        for (int i = 0; i < count; i++)
-        {
-            final long dropped = floodPort[i].vl15Drops().get() - floodDropsBefore[i];
-            floodUnaccounted += floodPosted[i] - (vl15Accounted(floodPort[i]) - floodAccountedBefore[i]);
-            timedInjected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, floodPosted[i] - buffer);
-            timedDetected[FaultKind.VL15_FLOOD.ordinal()] += dropped;
-            floodDropped[i] += dropped;
-            floodSwitch[i].holdManagement(false);
-        }
-    }
-
-    /** @return SMPs a switch port stored, dropped for a full VL15 buffer, or discarded for its link state. */
-    private static long vl15Accounted(final PortCounters c)
-    {
-        return c.rxPackets(Switch.VL15).get() + c.vl15Drops().get() + c.discards(DiscardReason.VL15_STATE.id()).get();
-    }
-
-    /**
-     * @return the flood SMPs the switch port dropped for a full VL15 buffer, or -1 when no CA port floods into it.
-     */
-    private long floodDropped(final Topology.Node node, final int port)
-    {
-        for (int i = 0; null != floodPort && i < floodPort.length; i++)
-        {
-            if (fabric.counters(node, port) == floodPort[i])
-            {
-                return floodDropped[i];
-            }
-        }
-        return -1;
-    }
-
-    /** A receiver stall ends: detected when a port sending to a stalled CA port ran out of credit meanwhile. */
-    private void endStall()
-    {
-        if (0 != stallUntilNs)
-        {
-            stallUntilNs = 0;
-            if (stallsInto() > stallsAtStallStart)
-            {
-                timedDetected[FaultKind.STALL_RECEIVER.ordinal()]++;
-            }
-        }
-    }
-
-    /** @return credit stalls of the switch ports that send to the CA ports the timed faults act on. */
-    private long stallsInto()
-    {
-        long total = 0;
-        for (final Fabric.Endpoint e : faultCas)
-        {
-            final Topology.Link cable = e.node().link(e.portNumber());
-            final PortCounters c = fabric.counters(cable.remote(), cable.remotePort());
-            total += null == c ? 0 : sum(c, c::creditStalls);
-        }
-        return total;
-    }
-
-    /**
-     * A link bounce of the fault cable: both ends go down and come back up through Initialize; the wire is cut (loses
-     * every data packet, counted) from the down request until both are Active again, as a physical link loses what
-     * is on it. Before they come up, each end's receiver has found the wire empty once: whatever an end sent before
-     * it went down (an FCP of the old link, say) is gone, as a physical link's symbols are long gone when it has
-     * trained again, and no port that comes up reads it as its peer's.
-     */
-    private void bounce()
-    {
-        final Topology.Node a = options.faultNode;
-        final int pa = options.faultPort;
-        final Topology.Node b = a.link(pa).remote();
-        final int pb = a.link(pa).remotePort();
-        timedInjected[FaultKind.LINK_BOUNCE.ordinal()]++;
-        cut(true);
-        down(a, pa);
-        down(b, pb);
-        if (await(() -> LinkState.DOWN == linkState(a, pa) && LinkState.DOWN == linkState(b, pb)) &&
-            await(wireEmptied()))
-        {
-            up(a, pa);
-            up(b, pb);
-            if (await(() -> LinkState.ACTIVE == linkState(a, pa) && LinkState.ACTIVE == linkState(b, pb)))
-            {
-                timedDetected[FaultKind.LINK_BOUNCE.ordinal()]++;
-            }
-        }
-        cut(false);
-    }
-
-    /**
-     * @return true once every faulty end (with link-bounce, the bounced cable's ends this process runs) has found the
-     * wire empty since this call.
-     */
-    private BooleanSupplier wireEmptied()
-    {
-        final long[] before = new long[faultyEnds.size()];
-        for (int i = 0; i < before.length; i++)
-        {
-            before[i] = faultyEnds.get(i).link.emptyPolls();
-        }
-        return () ->
-        {
-            for (int i = 0; i < before.length; i++)
-            {
-                if (faultyEnds.get(i).link.emptyPolls() == before[i])
-                {
-                    return false;
-                }
-            }
-            return true;
-        };
-    }
-
-    private void cut(final boolean cut)
-    {
-        for (final FaultyEnd end : faultyEnds)
-        {
-            end.link.cut(cut);
-        }
-    }
-
-    private LinkState linkState(final Topology.Node node, final int port)
-    {
-        return node.isSwitch() ? fabric.switchOf(node).linkState(port) : endpoint(node, port).port().linkState();
-    }
-
-    private void down(final Topology.Node node, final int port)
-    {
-        if (node.isSwitch())
-        {
-            fabric.switchOf(node).down(port);
-        }
-        else
-        {
-            endpoint(node, port).port().down();
-        }
-    }
-
-    private void up(final Topology.Node node, final int port)
-    {
-        if (node.isSwitch())
-        {
-            fabric.switchOf(node).up(port);
-        }
-        else
-        {
-            endpoint(node, port).port().up();
-        }
-    }
-
-    private Fabric.Endpoint endpoint(final Topology.Node node, final int port)
-    {
-        for (final Fabric.Endpoint e : fabric.endpoints())
-        {
-            if (e.node() == node && e.portNumber() == port)
-            {
-                return e;
-            }
-        }
-        throw new IllegalStateException(node.id() + "[" + port + "] does not run here");
-    }
-
-    /** Run the fabric (and the receivers) until the condition holds, for up to a fault's deadline. */
-    private boolean await(final BooleanSupplier condition)
-    {
-        final long deadline = options.clock.nanoTime() + FAULT_DEADLINE_NS;
-        while (!condition.getAsBoolean())
-        {
-            if (options.clock.nanoTime() - deadline > 0)
-            {
-                return false;
-            }
-            fabric.invoke();
-            poll();
-        }
-        return true;
-    }
-
-    /** @return whether the port is an end of the cable a link bounce takes down. */
-    private boolean bounced(final Topology.Node node, final int port)
-    {
-        if (0 == timedInjected[FaultKind.LINK_BOUNCE.ordinal()])
-        {
-            return false;
-        }
-        final Topology.Link cable = options.faultNode.link(options.faultPort);
-        return (node == options.faultNode && port == options.faultPort) ||
-            (node == cable.remote() && port == cable.remotePort());
-    }
-
-    /** Replace the CA ports' arbitration tables: the variant, then the configured ones, in turn. */
-    private void retable(final int index)
-    {
-        final QosConfig replacement = index % 2 == 0 ? SoakFaults.variantOf(options.ca) : options.ca;
-        for (final Fabric.Endpoint e : faultCas)
-        {
-            e.port().replaceQos(replacement);
-            timedInjected[FaultKind.RETABLE.ordinal()]++;
-        }
-        await(() ->
-        {
-            boolean applied = true;
-            for (final Fabric.Endpoint e : faultCas)
-            {
-                applied &= e.port().currentQos() == replacement;
-            }
-            return applied;
-        });
-        for (final Fabric.Endpoint e : faultCas)
-        {
-            if (e.port().currentQos() == replacement)
-            {
-                timedDetected[FaultKind.RETABLE.ordinal()]++;
-            }
         }
     }
 
@@ -1326,7 +906,7 @@ public final class FabricSoak
             for (int p = 1; p <= sw.ports(); p++)
             {
                 final PortCounters c = sw.counters(p);
-                moved += sum(c, c::txPackets);
+                moved += FabricSoakReport.sum(c, c::txPackets);
             }
         }
         return moved;
@@ -1348,486 +928,11 @@ public final class FabricSoak
         return total;
     }
 
-    private void settleCredits()
-    {
-        final long deadline = options.clock.nanoTime() + CREDIT_SETTLE_NS;
-        do
-        {
-            final long cycles = fabric.switchDutyCycles();
-            for (int i = 0; i < 64; i++)
-            {
-                fabric.invoke();
-            }
-            // a switch thread must run between two checks (each pauses it): without this, a caller that pauses it
-            // again at once can starve it of every duty cycle, and the FCPs waiting on its links are never applied
-            while (fabric.switchDutyCycles() - cycles < 2 && options.clock.nanoTime() - deadline < 0)
-            {
-                fabric.invoke();
-            }
-            try (Fabric.Paused paused = fabric.pauseSwitches())
-            {
-                unrecovered = CreditRecovery.unrecovered(fabric.topology(), fabric::counters,
-                    fabric.configuration().portSettings().vlBufferBlocks());
-            }
-        }
-        while (!unrecovered.isEmpty() && options.clock.nanoTime() - deadline < 0);
-    }
-
-    private int verdict(final boolean deadlocked)
-    {
-        long lost = 0;
-        long outOfOrder = 0;
-        long damaged = 0;
-        for (int i = 0; i < n; i++)
-        {
-            lost += traffic.sentTo[i] - traffic.received[i];
-            outOfOrder += traffic.outOfOrder[i];
-            damaged += traffic.damaged[i];
-        }
-        invariants.put("no_deadlock", !deadlocked);
-        if (!partial)
-        {
-            // with faults, every packet lost was lost or corrupted (and discarded) on a faulty wire
-            // and every flood SMP was stored or dropped (and counted) at the switch port it was sent to
-            invariants.put("no_loss", !deadlocked && lost == faultLost() && 0 == floodUnaccounted);
-        }
-        invariants.put("fifo", outOfOrder == 0);
-        invariants.put("no_damage", damaged == 0);
-        invariants.put("discards_explained", unexplainedDiscards().isEmpty());
-        if (!stopped && null == peerGone)
-        {
-            // a run stopped where it was has packets and credits in flight: not checked
-            invariants.put("credits_recovered", !deadlocked && unrecovered.isEmpty());
-        }
-        if (deadlocked)
-        {
-            return EXIT_DEADLOCK;
-        }
-        if (null != peerGone)
-        {
-            return EXIT_PEER_GONE;
-        }
-        return invariants.containsValue(false) ? EXIT_FAILED : EXIT_OK;
-    }
-
-    /**
-     * @return data packets the faults destroyed: lost or damaged on a faulty wire (a damaged one is discarded at the
-     * next port), lost on the wire while a bounce cut it, or discarded for the link state at a bounced port.
-     */
-    private long faultLost()
-    {
-        long lost = 0;
-        for (final FaultyEnd end : faultyEnds)
-        {
-            for (int vl = 0; vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
-            {
-                lost += end.link.droppedData(vl) + end.link.corruptedData(vl) + end.link.bounceLost(vl);
-            }
-            if (bounced(end.node, end.port))
-            {
-                lost += fabric.counters(end.node, end.port).discards(DiscardReason.DATA_STATE.id()).get();
-            }
-        }
-        return lost;
-    }
-
-    /**
-     * @return what the faulty wire into a port damaged, by the discard reason that must count it: data packets
-     * (discarded at that port, the first hop, for their VCRC) and FCPs (for their LPCRC).
-     */
-    private long faultDamaged(final Topology.Node node, final int port, final DiscardReason reason)
-    {
-        long damaged = 0;
-        for (final FaultyEnd end : faultyEnds)
-        {
-            if (end.node == node && end.port == port)
-            {
-                if (DiscardReason.FCP_BAD_LPCRC == reason)
-                {
-                    damaged += end.link.corruptedFcps();
-                }
-                for (int vl = 0; DiscardReason.DATA_BAD_CRC == reason && vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
-                {
-                    damaged += end.link.corruptedData(vl);
-                }
-            }
-        }
-        return damaged;
-    }
-
-    /**
-     * @return discards no fault explains: anything but a bring-up's FCP_STATE and, on a port behind a faulty wire,
-     * exactly the data packets and FCPs the wire damaged discarded for their CRCs. A port that came up once and never
-     * re-initialized discarded only FCPs of a peer that was ahead of it: in Initialize, a port that sees the peer start
-     * owes it an init FCP and discards the normal FCPs the peer, Armed already, sends until its own has gone
-     * (docs/flow-control.md, "Link training", rule 1), as many as arrive in that time; one that re-initialized may
-     * discard 2 (a re-training on a cable no fault touched must not hide behind them).
-     */
-    private List<String> unexplainedDiscards()
-    {
-        final List<String> unexplained = new ArrayList<>();
-        for (final Topology.Node node : options.topology.nodes())
-        {
-            for (int p = node.isSwitch() ? 0 : 1; p <= node.portCount(); p++)
-            {
-                final PortCounters c = fabric.counters(node, p);
-                if (null == c)
-                {
-                    continue;
-                }
-                final boolean upOnce = 0 == c.linkDowned().get() && 0 == c.linkErrorRecovery().get();
-                for (final DiscardReason reason : DiscardReason.values())
-                {
-                    final long count = c.discards(reason.id()).get();
-                    final boolean crc = DiscardReason.DATA_BAD_CRC == reason || DiscardReason.FCP_BAD_LPCRC == reason;
-                    final long damaged = crc ? faultDamaged(node, p, reason) : 0;
-                    final long flooded = DiscardReason.VL15_FULL == reason ? floodDropped(node, p) : -1;
-                    if (crc && count != damaged)
-                    {
-                        unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
-                            ", the wire into it damaged " + damaged);
-                    }
-                    else if (flooded >= 0 && count != flooded)
-                    {
-                        unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count +
-                            ", the floods into it dropped " + flooded);
-                    }
-                    else if (!crc && flooded < 0 && count > 0 && !(DiscardReason.FCP_STATE == reason && (count <= 2 || upOnce)) &&
-                        !(bounced(node, p) && BOUNCE_DISCARDS.contains(reason)))
-                    {
-                        unexplained.add(node.id() + "[" + p + "] " + DiscardReasons.name(reason.id()) + " " + count);
-                    }
-                }
-            }
-        }
-        return unexplained;
-    }
-
     /**
      * @return the credit loop found at a deadlock, in waiting order (empty otherwise).
      */
     public List<Fabric.Buffer> cycle()
     {
         return cycle;
-    }
-
-    private void summary(final PrintWriter text)
-    {
-        final double seconds = elapsedNs / 1e9;
-        text.println(String.format(Locale.ROOT, "%s: %s, pattern %s, %d CA ports%s, %d switch%s%s, %.1f s: " +
-            "sent %,d, delivered %,d (%,.0f pkt/s; %,.0f pkt/s after a %.1f s warm-up)", options.title, options.label,
-            options.pattern.label(), n, partial ? " (" + local.length + " here)" : "", fabric.switches().size(),
-            fabric.switches().size() == 1 ? "" : "es", partial ? " here" : "", seconds, traffic.sentTotal, traffic.receivedTotal,
-            seconds > 0 ? traffic.receivedTotal / seconds : 0.0, steadyRate(), warmupSeconds()));
-        text.println(String.format(Locale.ROOT, "%-24s %6s %12s %12s %8s %8s %10s %10s", "CA port", "lid", "sent",
-            "received", "lost", "order", "p50 us", "p99 us"));
-        for (final int i : local)
-        {
-            final Fabric.Endpoint e = endpointAt[i];
-            text.println(String.format(Locale.ROOT, "%-24s %6d %12d %12d %8s %8d %10.1f %10.1f", e.name(), e.lid(),
-                traffic.sent[i], traffic.received[i],
-                partial ? "-" : Long.toString(traffic.sentTo[i] - traffic.received[i]), traffic.outOfOrder[i],
-                percentile(i, 50), percentile(i, 99)));
-        }
-        text.println(String.format(Locale.ROOT, "%-24s %-20s %12s %8s %8s  %s", "switch port", "to", "tx packets",
-            "util", "stalls", "discards"));
-        for (final PortRow row : portRows(seconds))
-        {
-            text.println(String.format(Locale.ROOT, "%-24s %-20s %12d %7.3f%% %8d  %s", row.port, row.remote,
-                row.txPackets, 100 * row.utilization, row.stalls, row.discards));
-        }
-        if (!cycle.isEmpty() || stalledQueued > 0)
-        {
-            text.println("deadlock: no packet moved for " + options.stallMs + " ms with " + stalledQueued +
-                " packets queued; credit loop: " + (cycle.isEmpty() ? "none found (a stalled receiver?)" :
-                cycleText()));
-        }
-        if (options.faults.any())
-        {
-            final StringBuilder line = new StringBuilder("faults (injected/detected) on ")
-                .append(null == options.faultNode ? "every cable" :
-                    options.faultNode.id() + "[" + options.faultPort + "]").append(':');
-            faultCounts().forEach((kind, counts) -> line.append(' ').append(kind.label()).append(' ')
-                .append(counts[0]).append('/').append(counts[1] < 0 ? "-" : Long.toString(counts[1])));
-            text.println(line);
-        }
-        for (final Map.Entry<String, Boolean> inv : invariants.entrySet())
-        {
-            text.println("invariant " + inv.getKey() + ": " + (inv.getValue() ? "held" : "FAILED"));
-        }
-        if (partial && !stopped)
-        {
-            text.println("end-to-end loss: every process's JSON lists sent_to and received_from per CA port; their " +
-                "sums over the processes must match (docs/fabric.md)");
-        }
-        if (stopped)
-        {
-            text.println("stopped before the end: the invariants hold for what ran");
-        }
-        if (null != peerGone)
-        {
-            text.println("ended early: " + peerGone + "; the invariants hold for what ran");
-        }
-        for (final String end : unrecovered)
-        {
-            text.println("credits not recovered: " + end);
-        }
-        for (final String d : unexplainedDiscards())
-        {
-            text.println("unexplained discards: " + d);
-        }
-        text.flush();
-    }
-
-    /**
-     * @return per fault kind given: {injected, detected}, detected -1 where nothing can detect it (a lost FCP).
-     * A lost data packet is detected as one its destination never received, a damaged one as a discard for its CRC
-     * at the port behind the wire (the first hop), a damaged FCP as one discarded for its LPCRC.
-     */
-    private Map<FaultKind, long[]> faultCounts()
-    {
-        long droppedData = 0;
-        long corruptedData = 0;
-        long droppedFcps = 0;
-        long corruptedFcps = 0;
-        long badCrc = 0;
-        long badLpcrc = 0;
-        for (final FaultyEnd end : faultyEnds)
-        {
-            for (int vl = 0; vl < io.vlink.core.arb.VlArbiter.VL_COUNT; vl++)
-            {
-                droppedData += end.link.droppedData(vl);
-                corruptedData += end.link.corruptedData(vl);
-            }
-            droppedFcps += end.link.droppedFcps();
-            corruptedFcps += end.link.corruptedFcps();
-            final PortCounters c = fabric.counters(end.node, end.port);
-            badCrc += c.discards(DiscardReason.DATA_BAD_CRC.id()).get();
-            badLpcrc += c.discards(DiscardReason.FCP_BAD_LPCRC.id()).get();
-        }
-        long lost = 0;
-        for (int i = 0; i < n; i++)
-        {
-            lost += traffic.sentTo[i] - traffic.received[i];
-        }
-        final Map<FaultKind, long[]> counts = new LinkedHashMap<>();
-        final long[][] values = {
-            {droppedData, partial ? -1 : Math.max(0, lost - badCrc - (faultLost() - droppedData - corruptedData))}, {corruptedData, badCrc}, {droppedFcps, -1},
-            {corruptedFcps, badLpcrc}};
-        final FaultKind[] kinds = {FaultKind.DROP_DATA, FaultKind.CORRUPT_DATA, FaultKind.DROP_FCP,
-            FaultKind.CORRUPT_FCP};
-        for (int k = 0; k < kinds.length; k++)
-        {
-            if (options.faults.isOn(kinds[k]))
-            {
-                counts.put(kinds[k], values[k]);
-            }
-        }
-        for (final FaultKind kind : new FaultKind[]{FaultKind.STALL_RECEIVER, FaultKind.VL15_FLOOD, FaultKind.RETABLE,
-            FaultKind.LINK_BOUNCE})
-        {
-            if (options.faults.isOn(kind))
-            {
-                counts.put(kind, new long[]{timedInjected[kind.ordinal()], timedDetected[kind.ordinal()]});
-            }
-        }
-        return counts;
-    }
-
-    private String cycleText()
-    {
-        final StringBuilder sb = new StringBuilder();
-        for (final Fabric.Buffer b : cycle)
-        {
-            sb.append(b).append(" -> ");
-        }
-        return sb.append(cycle.get(0)).toString();
-    }
-
-    private double percentile(final int i, final double p)
-    {
-        return traffic.latency[i].getTotalCount() == 0 ? 0 : traffic.latency[i].getValueAtPercentile(p) / 1e3;
-    }
-
-    /** A cabled switch port's line of the summary. */
-    private record PortRow(
-        String switchId, int number, String port, String remote, long txPackets, double utilization, long stalls,
-        Map<String, Long> discards)
-    {
-    }
-
-    private List<PortRow> portRows(final double seconds)
-    {
-        final List<PortRow> rows = new ArrayList<>();
-        for (final Topology.Node node : options.topology.switches())
-        {
-            final Switch sw = fabric.switchOf(node);
-            if (null == sw)
-            {
-                continue;
-            }
-            for (int p = 1; p <= node.portCount(); p++)
-            {
-                final Topology.Link cable = node.link(p);
-                if (null == cable)
-                {
-                    continue;
-                }
-                final PortCounters c = sw.counters(p);
-                final long bytes = sum(c, c::txBytes);
-                rows.add(new PortRow(node.id(), p, node.id() + "[" + p + "]",
-                    cable.remote().id() + "[" + cable.remotePort() + "]", sum(c, c::txPackets),
-                    seconds > 0 ? bytes * 8.0 / (seconds * cable.rate().dataBitsPerSecond()) : 0, sum(c, c::creditStalls),
-                    discards(c)));
-            }
-        }
-        return rows;
-    }
-
-    /** @return a per-VL counter summed over the port's data VLs. */
-    private static long sum(final PortCounters c, final java.util.function.IntFunction<ReadableCounter> perVl)
-    {
-        long total = 0;
-        for (int vl = 0; vl < c.dataVls(); vl++)
-        {
-            total += perVl.apply(vl).get();
-        }
-        return total;
-    }
-
-    private static Map<String, Long> discards(final PortCounters c)
-    {
-        final Map<String, Long> map = new LinkedHashMap<>();
-        for (final DiscardReason reason : DiscardReason.values())
-        {
-            final long count = c.discards(reason.id()).get();
-            if (count > 0)
-            {
-                map.put(DiscardReasons.name(reason.id()), count);
-            }
-        }
-        return map;
-    }
-
-    /** @return the JSON summary of the fabric, its object left open for the baseline's fields. */
-    private JsonWriter json(final int exit)
-    {
-        final double seconds = elapsedNs / 1e9;
-        final JsonWriter json = new JsonWriter().beginObject()
-            .field("ok", EXIT_OK == exit)
-            .field("topology", options.label)
-            .field("pattern", options.pattern.label())
-            .field("seconds", seconds)
-            .field("size", options.size)
-            .field("seed", options.seed)
-            .field("sent", traffic.sentTotal)
-            .field("delivered", traffic.receivedTotal)
-            .field("packets_per_second", seconds > 0 ? traffic.receivedTotal / seconds : 0.0)
-            .field("warmup_seconds", warmupSeconds())
-            .field("packets_per_second_after_warmup", steadyRate())
-            .field("drained", drained)
-            .field("threads", threads())
-            .field("exit", exit);
-        json.field("stopped", stopped);
-        json.field("peer_gone", peerGone);
-        json.name("nodes").beginArray();
-        for (final Topology.Node node : options.topology.nodes())
-        {
-            if (fabric.isLocal(node))
-            {
-                json.value(node.id());
-            }
-        }
-        json.endArray();
-        json.name("cas").beginArray();
-        for (final int i : local)
-        {
-            final Fabric.Endpoint e = endpointAt[i];
-            json.beginObject().field("name", e.name()).field("lid", e.lid()).field("sent", traffic.sent[i])
-                .field("received", traffic.received[i]);
-            if (!partial)
-            {
-                json.field("lost", traffic.sentTo[i] - traffic.received[i]);
-            }
-            json.field("out_of_order", traffic.outOfOrder[i]).field("damaged", traffic.damaged[i])
-                .field("latency_p50_us", percentile(i, 50)).field("latency_p99_us", percentile(i, 99));
-            json.name("sent_to").beginObject();
-            for (int d = 0; d < n; d++)
-            {
-                if (traffic.pairSent[i * n + d] > 0)
-                {
-                    json.field(names[d], traffic.pairSent[i * n + d]);
-                }
-            }
-            json.endObject().name("received_from").beginObject();
-            for (int src = 0; src < n; src++)
-            {
-                if (traffic.pairReceived[src * n + i] > 0)
-                {
-                    json.field(names[src], traffic.pairReceived[src * n + i]);
-                }
-            }
-            json.endObject().endObject();
-        }
-        json.endArray();
-        if (options.faults.any())
-        {
-            json.name("faults").beginObject().field("cable", null == options.faultNode ? null :
-                options.faultNode.id() + "[" + options.faultPort + "]");
-            final Map<FaultKind, long[]> counts = faultCounts();
-            json.name("injected").beginObject();
-            counts.forEach((kind, c) -> json.field(kind.label(), c[0]));
-            json.endObject().name("detected").beginObject();
-            counts.forEach((kind, c) ->
-            {
-                if (c[1] >= 0)
-                {
-                    json.field(kind.label(), c[1]);
-                }
-            });
-            json.endObject().endObject();
-        }
-        json.name("switch_ports").beginArray();
-        for (final PortRow row : portRows(seconds))
-        {
-            json.beginObject().field("switch", row.switchId).field("port", row.number).field("remote", row.remote)
-                .field("tx_packets", row.txPackets).field("utilization", row.utilization)
-                .field("credit_stalls", row.stalls);
-            json.name("discards").beginObject();
-            for (final Map.Entry<String, Long> d : row.discards.entrySet())
-            {
-                json.field(d.getKey(), d.getValue());
-            }
-            json.endObject().endObject();
-        }
-        json.endArray();
-        json.name("invariants").beginObject();
-        for (final Map.Entry<String, Boolean> inv : invariants.entrySet())
-        {
-            json.field(inv.getKey(), inv.getValue());
-        }
-        json.endObject();
-        json.name("deadlock");
-        if (cycle.isEmpty() && stalledQueued == 0)
-        {
-            json.value((String)null);
-        }
-        else
-        {
-            json.beginObject().field("stall_ms", options.stallMs).field("queued", stalledQueued);
-            json.name("cycle").beginArray();
-            for (final Fabric.Buffer b : cycle)
-            {
-                json.beginObject().field("switch", b.switchId()).field("port", b.port()).field("vl", b.vl())
-                    .endObject();
-            }
-            json.endArray().endObject();
-        }
-        return json;
-    }
-
-    private static String escape(final String s)
-    {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

@@ -3,6 +3,7 @@ package io.vlink.tools.perf;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.Engine;
+import io.vlink.nic.EngineBuilder;
 import io.vlink.nic.EngineConfiguration;
 import io.vlink.nic.MemoryRegion;
 import io.vlink.nic.Port;
@@ -55,7 +56,7 @@ public final class EngineTransport implements PerfTransport
     private long peerIncarnation = Link.UNKNOWN_INCARNATION;
     private long offered;
 
-    private EngineTransport(final Engine.Builder builder, final String description)
+    private EngineTransport(final EngineBuilder builder, final String description)
     {
         engine = builder.build();
         try
@@ -76,10 +77,10 @@ public final class EngineTransport implements PerfTransport
 
     // The engines' link timeout is the tool's own patience with a silent peer (--peer-timeout, at least the engine's
     // default), so that a busy machine's pauses do not take the link down in the middle of a run.
-    private static Engine.Builder builder(
+    private static EngineBuilder builder(
         final String name, final ThreadingMode threads, final String idle, final long linkTimeoutNs, final Boolean retry)
     {
-        final Engine.Builder builder = Engine.builder()
+        final EngineBuilder builder = Engine.builder()
             .name(name + "-" + ProcessHandle.current().pid())
             .threading(threads)
             .idle(idle)

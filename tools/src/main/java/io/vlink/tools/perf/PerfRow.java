@@ -1,6 +1,6 @@
 package io.vlink.tools.perf;
 
-import io.vlink.tools.JsonWriter;
+import io.vlink.tools.json.JsonWriter;
 import org.HdrHistogram.Histogram;
 
 import java.util.Locale;

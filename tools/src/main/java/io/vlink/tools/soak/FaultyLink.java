@@ -1,5 +1,6 @@
 package io.vlink.tools.soak;
 
+import io.vlink.nic.EngineBuilder;
 import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.wire.LrhFlyweight;
 import io.vlink.nic.Port;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A {@link Link} that damages the wire on its receive side, for {@code vlink soak --faults} (docs/cli.md):
- * installed on each port with {@code Engine.Builder.linkWrapper}, it loses or flips a bit of data packets and
+ * installed on each port with {@code EngineBuilder.linkWrapper}, it loses or flips a bit of data packets and
  * flow-control packets with the configured probabilities, each fault kind from its own seeded
  * {@link SplittableRandom} (in the style of Aeron's {@code RandomLossGenerator}), so a run is reproducible with
  * {@code --seed}.
@@ -31,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * packet the wire carried is either delivered or accounted for.
  * <p>
  * With link-level retry the injector is two instances (docs/soak.md, "Faults"): the wire's faults (losses and bit
- * flips) act below the retry layer ({@link Placement#WIRE}, installed with {@code Engine.Builder.wireWrapper}), where
+ * flips) act below the retry layer ({@link Placement#WIRE}, installed with {@code EngineBuilder.wireWrapper}), where
  * each is repaired by a retransmission, and the link bounce's cut and the link-state accounting act above it, where
  * the port sees them ({@link Placement#PORT}). Without retry one instance does both ({@link Placement#WHOLE}).
  * <p>

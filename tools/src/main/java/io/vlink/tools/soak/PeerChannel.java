@@ -23,15 +23,15 @@ import java.util.zip.DataFormatException;
  * (eleven arrays of 16 VLs, then four longs); the peer's counters file path at 4096; at the end, its engine errors at
  * 8192 and its two latency histograms (HdrHistogram's compressed form) at 73728 and 73728 + 1 MiB.
  */
-final class PeerChannel implements AutoCloseable
+public final class PeerChannel implements AutoCloseable
 {
     // commands: written by the parent
-    static final int PARENT_PID = 0;
-    static final int STEADY_FROM_NS = 8;
-    static final int HOLD = 16;
-    static final int ARMED = 24;
-    static final int CUT = 32;
-    static final int LINK_UP = 40;
+    public static final int PARENT_PID = 0;
+    public static final int STEADY_FROM_NS = 8;
+    public static final int HOLD = 16;
+    public static final int ARMED = 24;
+    public static final int CUT = 32;
+    public static final int LINK_UP = 40;
     /** 1: receive no more, publish the results; 2: the parent has read them, close and exit. */
     static final int DONE = 48;
     /** With {@code --link udp}: the UDP ports on 127.0.0.1 of port A and port B, written before the peer starts. */
@@ -47,14 +47,14 @@ final class PeerChannel implements AutoCloseable
     static final int[] PARENT_WORDS = {STEADY_FROM_NS, HOLD, ARMED, CUT, LINK_UP, VERDICT, INTERRUPTED_RUN, DONE};
 
     // the peer's words
-    static final int PEER_PID = 128;
-    static final int READY = 136;
-    static final int LINK_STATE = 144;
+    public static final int PEER_PID = 128;
+    public static final int READY = 136;
+    public static final int LINK_STATE = 144;
     /** The value of {@link #HOLD} the peer obeys: 1 once it polls nothing. */
-    static final int HELD = 152;
+    public static final int HELD = 152;
     static final int INTERVAL_P99_NS = 160;
-    static final int FINISHED = 168;
-    static final int VERSION = 176;
+    public static final int FINISHED = 168;
+    public static final int VERSION = 176;
     /**
      * The longest time between two turns of the peer's loop (its process stopped or starved), in ns: what the parent
      * names when the link went down with no bounce.
@@ -70,30 +70,30 @@ final class PeerChannel implements AutoCloseable
         {PEER_PID, READY, LINK_STATE, HELD, INTERVAL_P99_NS, LONGEST_PAUSE_NS, STOP, FINISHED};
 
     // the snapshot: arrays of VL_COUNT longs
-    static final int DELIVERED = 0;
-    static final int RECEIVED_BYTES = 1;
-    static final int OUT_OF_ORDER = 2;
-    static final int DUPLICATED = 3;
-    static final int DAMAGED = 4;
-    static final int GAPS = 5;
-    static final int EXPECTED = 6;
-    static final int DROPPED_DATA = 7;
-    static final int CORRUPTED_DATA = 8;
-    static final int BOUNCE_LOST = 9;
-    static final int STATE_LOST = 10;
+    public static final int DELIVERED = 0;
+    public static final int RECEIVED_BYTES = 1;
+    public static final int OUT_OF_ORDER = 2;
+    public static final int DUPLICATED = 3;
+    public static final int DAMAGED = 4;
+    public static final int GAPS = 5;
+    public static final int EXPECTED = 6;
+    public static final int DROPPED_DATA = 7;
+    public static final int CORRUPTED_DATA = 8;
+    public static final int BOUNCE_LOST = 9;
+    public static final int STATE_LOST = 10;
     private static final int ARRAYS = 11;
     private static final int SNAPSHOT = 256;
     private static final int SCALARS = SNAPSHOT + ARRAYS * VlArbiter.VL_COUNT * Long.BYTES;
     static final int VL15_DELIVERED = 0;
-    static final int DROPPED_FCPS = 1;
-    static final int CORRUPTED_FCPS = 2;
-    static final int CLAMPED = 3;
+    public static final int DROPPED_FCPS = 1;
+    public static final int CORRUPTED_FCPS = 2;
+    public static final int CLAMPED = 3;
     private static final int SCALAR_COUNT = 4;
     /** Longs in a snapshot. */
-    static final int SNAPSHOT_LONGS = ARRAYS * VlArbiter.VL_COUNT + SCALAR_COUNT;
+    public static final int SNAPSHOT_LONGS = ARRAYS * VlArbiter.VL_COUNT + SCALAR_COUNT;
 
     private static final int COUNTERS_PATH = 4096;
-    static final int ERRORS = 8192;
+    public static final int ERRORS = 8192;
     private static final int ERRORS_MAX = 64 * 1024 - Integer.BYTES;
     private static final int TOTAL_HISTOGRAM = ERRORS + 64 * 1024;
     private static final int HISTOGRAM_MAX = 1024 * 1024 - Integer.BYTES;
@@ -122,7 +122,7 @@ final class PeerChannel implements AutoCloseable
      * @param buffer at least {@value #ERRORS} bytes, zeroed.
      * @return the channel ({@link #close()} leaves the buffer alone).
      */
-    static PeerChannel over(final UnsafeBuffer buffer)
+    public static PeerChannel over(final UnsafeBuffer buffer)
     {
         if (buffer.capacity() < ERRORS)
         {
@@ -137,7 +137,7 @@ final class PeerChannel implements AutoCloseable
      * @param file where.
      * @return the channel.
      */
-    static PeerChannel create(final File file)
+    public static PeerChannel create(final File file)
     {
         final MappedByteBuffer mapped = IoUtil.mapNewFile(file, LENGTH, false);
         return new PeerChannel(file, mapped, new UnsafeBuffer(mapped)).started();
@@ -162,7 +162,7 @@ final class PeerChannel implements AutoCloseable
      * @return the channel.
      * @throws IllegalStateException when the file is not a peer channel of this size.
      */
-    static PeerChannel open(final File file)
+    public static PeerChannel open(final File file)
     {
         if (!file.isFile() || file.length() != LENGTH)
         {
@@ -172,17 +172,17 @@ final class PeerChannel implements AutoCloseable
         return new PeerChannel(file, mapped, new UnsafeBuffer(mapped));
     }
 
-    File file()
+    public File file()
     {
         return file;
     }
 
-    long get(final int offset)
+    public long get(final int offset)
     {
         return buffer.getLongVolatile(offset);
     }
 
-    void put(final int offset, final long value)
+    public void put(final int offset, final long value)
     {
         buffer.putLongOrdered(offset, value);
     }
@@ -192,7 +192,7 @@ final class PeerChannel implements AutoCloseable
      *
      * @param values {@link #SNAPSHOT_LONGS} longs: the arrays, then the scalars.
      */
-    void publish(final long[] values)
+    public void publish(final long[] values)
     {
         final long version = buffer.getLong(VERSION) + 1;
         buffer.putLongOrdered(VERSION, version);
@@ -211,7 +211,7 @@ final class PeerChannel implements AutoCloseable
      * @param values where, {@link #SNAPSHOT_LONGS} longs.
      * @return whether a consistent snapshot was read (false: the peer was writing on every try).
      */
-    boolean read(final long[] values)
+    public boolean read(final long[] values)
     {
         for (int attempt = 0; attempt < 100; attempt++)
         {
@@ -234,48 +234,48 @@ final class PeerChannel implements AutoCloseable
         return false;
     }
 
-    static int at(final int array, final int vl)
+    public static int at(final int array, final int vl)
     {
         return array * VlArbiter.VL_COUNT + vl;
     }
 
-    static int scalar(final int index)
+    public static int scalar(final int index)
     {
         return ARRAYS * VlArbiter.VL_COUNT + index;
     }
 
-    void putCountersPath(final String path)
+    public void putCountersPath(final String path)
     {
         putString(COUNTERS_PATH, ERRORS - COUNTERS_PATH - Integer.BYTES, path);
     }
 
-    String countersPath()
+    public String countersPath()
     {
         return getString(COUNTERS_PATH);
     }
 
-    void putErrors(final String errors)
+    public void putErrors(final String errors)
     {
         putString(ERRORS, ERRORS_MAX, errors);
     }
 
-    String errors()
+    public String errors()
     {
         return getString(ERRORS);
     }
 
-    void putHistograms(final Histogram total, final Histogram steady)
+    public void putHistograms(final Histogram total, final Histogram steady)
     {
         putHistogram(TOTAL_HISTOGRAM, total);
         putHistogram(STEADY_HISTOGRAM, steady);
     }
 
-    Histogram totalHistogram()
+    public Histogram totalHistogram()
     {
         return histogram(TOTAL_HISTOGRAM);
     }
 
-    Histogram steadyHistogram()
+    public Histogram steadyHistogram()
     {
         return histogram(STEADY_HISTOGRAM);
     }
@@ -337,7 +337,7 @@ final class PeerChannel implements AutoCloseable
      * @param offset one of {@link #RESULTS}.
      * @param bytes  its bytes.
      */
-    void putResult(final int offset, final byte[] bytes)
+    public void putResult(final int offset, final byte[] bytes)
     {
         buffer.putBytes(offset + Integer.BYTES, bytes);
         buffer.putIntOrdered(offset, bytes.length);

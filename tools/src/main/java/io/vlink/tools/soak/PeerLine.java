@@ -632,7 +632,7 @@ final class PeerLine implements AutoCloseable
          * @param options the soak's.
          * @return the run they describe.
          */
-        static Hello of(final SoakRunner.Options options)
+        static Hello of(final SoakSettings options)
         {
             final Hello hello = new Hello();
             hello.keyed = null != options.udpKey;
@@ -649,7 +649,7 @@ final class PeerLine implements AutoCloseable
         /**
          * @param options the peer's: the run goes into them.
          */
-        void applyTo(final SoakRunner.Options options)
+        void applyTo(final SoakSettings options)
         {
             options.udp = true;
             options.seconds = seconds;

@@ -1,6 +1,6 @@
 package io.vlink.tools.soak;
 
-import io.vlink.nic.Engine;
+import io.vlink.nic.EngineBuilder;
 import io.vlink.nic.Port;
 
 import java.util.function.Consumer;
@@ -26,8 +26,8 @@ final class PortFaults implements WireCounts
      * @param made    told of each port's injector as the engine builds it.
      * @return the builder.
      */
-    static Engine.Builder install(
-        final Engine.Builder builder, final SoakRunner.Options options, final IntSupplier stream,
+    static EngineBuilder install(
+        final EngineBuilder builder, final SoakSettings options, final IntSupplier stream,
         final Consumer<PortFaults> made)
     {
         final boolean retry = options.retryOn();

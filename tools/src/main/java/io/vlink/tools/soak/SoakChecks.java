@@ -30,7 +30,7 @@ final class SoakChecks
     static final String VL15_UNCREDITED = "VL15 is not credited: an SMP that finds the 4-packet buffer full is dropped";
 
     private final SoakRig rig;
-    private final SoakRunner.Options options;
+    private final SoakSettings options;
     private final SoakTraffic traffic;
     private final SoakFaults faults;
     private final SharePhases phases;
@@ -114,7 +114,7 @@ final class SoakChecks
      */
     private long flushed(final int vl)
     {
-        return rig.flushes.packets(SoakRunner.slOf(options.qos, vl));
+        return rig.flushes.packets(SoakSettings.slOf(options.qos, vl));
     }
 
     private long unaccounted(final int vl)
@@ -133,7 +133,7 @@ final class SoakChecks
 
     private boolean creditsRecovered()
     {
-        return CreditRecovery.unrecovered("tx", rig.tx.counters(), rig.rxCounters, SoakRunner.VL_BUFFER_BLOCKS)
+        return CreditRecovery.unrecovered("tx", rig.tx.counters(), rig.rxCounters, SoakSettings.VL_BUFFER_BLOCKS)
             .isEmpty();
     }
 
@@ -199,7 +199,7 @@ final class SoakChecks
             v.creditStalls = rig.tx.counters().creditStalls(vl).get();
             v.predictedShare = predicted[vl];
             v.injectedCells = sender.txCells(vl).get();
-            final int sl = SoakRunner.slOf(options.qos, vl);
+            final int sl = SoakSettings.slOf(options.qos, vl);
             v.classWeight = sl < 0 ? 0 : injection.weight(injection.classOf(sl));
             result.vls.add(v);
             totals.lost += v.lost;
@@ -357,7 +357,7 @@ final class SoakChecks
         latency.sampleInterval();
         final Histogram total = latency.total();
         final Histogram steady = latency.steady();
-        result.warmupSeconds = SoakRunner.warmupNs(options.seconds) / 1e9;
+        result.warmupSeconds = SoakSettings.warmupNs(options.seconds) / 1e9;
         result.latencyAfterWarmup = steady.getTotalCount() > 0;
         result.latency.set(result.latencyAfterWarmup ? steady : total);
         result.latencyWholeRun.set(total);
@@ -399,7 +399,7 @@ final class SoakChecks
         {
             final long counted = sender.txFlushedMessages(v.vl).get();
             violation(result, v.flushed == counted, "VL" + v.vl + ": " + v.flushed + " flush completion(s) on SL " +
-                SoakRunner.slOf(options.qos, v.vl) + " but tx_flushed_messages " + counted +
+                SoakSettings.slOf(options.qos, v.vl) + " but tx_flushed_messages " + counted +
                 ": the engine's flush reports disagree");
         }
         result.invariants.put("no_loss", result.violations.size() == violationsBefore);

@@ -331,7 +331,7 @@ public final class SoakFaults
         // nothing is received until every flood SMP arrived or was dropped
         rig.hold();
         final long dropsBefore = rx.vl15Drops().get();
-        final int total = SoakRunner.VL15_PACKETS + extra;
+        final int total = SoakSettings.VL15_PACKETS + extra;
         final long deadlineNs = rig.clock.nanoTime() + FAULT_DEADLINE_NS;
         int posted = 0;
         // nothing polls until every flood SMP arrived or was dropped
@@ -348,7 +348,7 @@ public final class SoakFaults
             }
         }
         rig.spinUntil(deadlineNs, () -> vl15Accounted() == traffic.smpsSent);
-        injected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, posted - SoakRunner.VL15_PACKETS);
+        injected[FaultKind.VL15_FLOOD.ordinal()] += Math.max(0, posted - SoakSettings.VL15_PACKETS);
         detected[FaultKind.VL15_FLOOD.ordinal()] += rx.vl15Drops().get() - dropsBefore;
     }
 

@@ -161,7 +161,7 @@ final class SoakLoop
         if (nowNs >= nextSmpNs && tx.postSmp(traffic.smp(), 0, traffic.prepareSmp(false)) != QueuePair.BACK_PRESSURED)
         {
             traffic.smpAccepted();
-            nextSmpNs += SECOND_NS / SoakRunner.VL15_RATE;
+            nextSmpNs += SECOND_NS / SoakSettings.VL15_RATE;
             if (nextSmpNs < nowNs - SECOND_NS)
             {
                 nextSmpNs = nowNs;
@@ -183,11 +183,11 @@ final class SoakLoop
             bytes += traffic.intervalBytes[vl];
             if (driven[vl])
             {
-                line.append(" vl").append(vl).append('=').append(SoakRunner.rate(traffic.delivered[vl] - lastDelivered[vl]));
+                line.append(" vl").append(vl).append('=').append(SoakSettings.rate(traffic.delivered[vl] - lastDelivered[vl]));
             }
             lastDelivered[vl] = traffic.delivered[vl];
         }
-        line.append(" vl15=").append(SoakRunner.rate(traffic.vl15Delivered - lastVl15)).append(" pkt/s");
+        line.append(" vl15=").append(SoakSettings.rate(traffic.vl15Delivered - lastVl15)).append(" pkt/s");
         lastVl15 = traffic.vl15Delivered;
         long stallSum = 0;
         for (final long s : stalls)
@@ -196,7 +196,7 @@ final class SoakLoop
         }
         final long p99 = rig.intervalP99(latency);
         line.append(String.format(Locale.ROOT, " | %.1f MB/s | stalls %d | discards %d | p99 %s",
-            bytes / 1e6, stallSum, discards(), SoakRunner.nanos(p99)));
+            bytes / 1e6, stallSum, discards(), SoakSettings.nanos(p99)));
         timeline.addSecond(traffic.intervalBytes, stalls, p99);
         Arrays.fill(traffic.intervalBytes, 0);
         if (null != live)

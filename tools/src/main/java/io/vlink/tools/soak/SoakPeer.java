@@ -92,7 +92,7 @@ final class SoakPeer implements WireCounts, AutoCloseable
     /**
      * Start the peer process.
      *
-     * @param command   the main class and the soak's arguments ({@link SoakRunner.Options#peerCommand}).
+     * @param command   the main class and the soak's arguments ({@link SoakSettings#peerCommand}).
      * @param directory where the link's file, the channel and the peer's counters file go.
      * @param name      the base name of the link's file ({@code NAME.shm}) and the channel ({@code NAME.peer}).
      * @param setup     writes what the peer reads as it starts into the channel (the UDP ports).

@@ -3,6 +3,7 @@ package io.vlink.tools.soak;
 import io.vlink.core.arb.VlArbiter;
 import io.vlink.core.credit.LinkState;
 import io.vlink.nic.Engine;
+import io.vlink.nic.EngineBuilder;
 import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.ShmLink;
@@ -61,7 +62,7 @@ public final class SoakReceiver
      * @param err      where a reason for stopping goes.
      * @return 0 when the parent read the results, 1 when the parent vanished or the run could not go on.
      */
-    public static int serve(final SoakRunner.Options options, final File peerFile, final PrintWriter err)
+    public static int serve(final SoakSettings options, final File peerFile, final PrintWriter err)
     {
         options.directory = peerFile.getAbsoluteFile().getParentFile();
         final Path linkFile = SoakPeer.linkFile(peerFile).toPath();
@@ -103,7 +104,7 @@ public final class SoakReceiver
      * @return 0 when the soak passed, 1 when it failed or went away, 130 when Ctrl-C stopped it (here or there).
      */
     public static int serve(
-        final SoakRunner.Options options, final InetSocketAddress listen, final PrintWriter out, final PrintWriter err,
+        final SoakSettings options, final InetSocketAddress listen, final PrintWriter out, final PrintWriter err,
         final BooleanSupplier interrupt)
     {
         final PeerLine line;
@@ -208,11 +209,11 @@ public final class SoakReceiver
      * @return 0 when the parent read the results, 1 when the parent vanished or the run could not go on.
      */
     static int run(
-        final SoakRunner.Options options, final PeerChannel channel, final Supplier<String> parent,
-        final UnaryOperator<Engine.Builder> link, final Consumer<Engine> built, final BooleanSupplier interrupt,
+        final SoakSettings options, final PeerChannel channel, final Supplier<String> parent,
+        final UnaryOperator<EngineBuilder> link, final Consumer<Engine> built, final BooleanSupplier interrupt,
         final PrintWriter err)
     {
-        final LatencyRecorder latency = new LatencyRecorder(SoakRunner.HIGHEST_LATENCY_NS);
+        final LatencyRecorder latency = new LatencyRecorder(SoakSettings.HIGHEST_LATENCY_NS);
         final SoakTraffic traffic =
             new SoakTraffic(options.sizeMin, options.sizeMax, options.seed, 1, 2, latency, options.clock);
         final PortFaults[] wire = new PortFaults[1];
@@ -236,7 +237,7 @@ public final class SoakReceiver
     }
 
     private static int run(
-        final SoakRunner.Options options, final PeerChannel channel, final Supplier<String> parent,
+        final SoakSettings options, final PeerChannel channel, final Supplier<String> parent,
         final BooleanSupplier interrupt, final Engine engine, final Port rx, final PortFaults wire,
         final SoakTraffic traffic, final LatencyRecorder latency, final PrintWriter err)
     {

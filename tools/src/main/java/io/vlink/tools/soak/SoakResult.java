@@ -1,6 +1,6 @@
 package io.vlink.tools.soak;
 
-import io.vlink.tools.JsonWriter;
+import io.vlink.tools.json.JsonWriter;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -152,8 +152,8 @@ public final class SoakResult
          */
         public String text()
         {
-            return "p50 " + SoakRunner.nanos(p50Ns) + ", p99 " + SoakRunner.nanos(p99Ns) + ", p99.9 " +
-                SoakRunner.nanos(p999Ns) + ", max " + SoakRunner.nanos(maxNs);
+            return "p50 " + SoakSettings.nanos(p50Ns) + ", p99 " + SoakSettings.nanos(p99Ns) + ", p99.9 " +
+                SoakSettings.nanos(p999Ns) + ", max " + SoakSettings.nanos(maxNs);
         }
 
         void toJson(final JsonWriter json)

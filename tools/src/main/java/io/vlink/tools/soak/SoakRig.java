@@ -2,6 +2,7 @@ package io.vlink.tools.soak;
 
 import io.vlink.core.credit.LinkState;
 import io.vlink.nic.Engine;
+import io.vlink.nic.EngineBuilder;
 import io.vlink.nic.Port;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.capture.CaptureStoppedException;
@@ -54,7 +55,7 @@ final class SoakRig implements AutoCloseable
      */
     static final long PEER_LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
 
-    final SoakRunner.Options options;
+    final SoakSettings options;
     final NanoClock clock;
     final SoakTraffic traffic;
     final List<Engine> engines = new ArrayList<>(2);
@@ -79,7 +80,7 @@ final class SoakRig implements AutoCloseable
     /** With a peer process: the link's file. */
     private File linkFile;
 
-    SoakRig(final SoakRunner.Options options, final SoakTraffic traffic)
+    SoakRig(final SoakSettings options, final SoakTraffic traffic)
     {
         this.options = options;
         this.clock = options.clock;
@@ -119,7 +120,7 @@ final class SoakRig implements AutoCloseable
                     channel.put(PeerChannel.UDP_PORT_B, addressB.getPort());
                 }
             });
-            final Engine.Builder builder =
+            final EngineBuilder builder =
                 builder("soak-a", true).directory(directory).linkTimeoutNs(PEER_LINK_TIMEOUT_NS);
             if (options.udp)
             {
@@ -184,9 +185,9 @@ final class SoakRig implements AutoCloseable
         }
     }
 
-    private Engine.Builder builder(final String name, final boolean capture)
+    private EngineBuilder builder(final String name, final boolean capture)
     {
-        final Engine.Builder builder =
+        final EngineBuilder builder =
             builder(options, name, capture, () -> linkCount, faults -> links[linkCount++] = faults);
         // engine A (the one that captures) sends the data: its flush-error completions are the soak's flushed count
         return capture ? builder.flushListener(flushes) : builder;
@@ -203,18 +204,18 @@ final class SoakRig implements AutoCloseable
      * @param made    told of each port's fault injector.
      * @return the builder, with the link still to choose.
      */
-    static Engine.Builder builder(
-        final SoakRunner.Options options, final String name, final boolean capture, final IntSupplier stream,
+    static EngineBuilder builder(
+        final SoakSettings options, final String name, final boolean capture, final IntSupplier stream,
         final Consumer<PortFaults> made)
     {
-        final Engine.Builder builder = Engine.builder()
+        final EngineBuilder builder = Engine.builder()
             .name(name)
             .threading(options.threading)
             .idle(options.idle)
             .qos(options.qos)
-            .vlBufferBlocks(SoakRunner.VL_BUFFER_BLOCKS)
-            .vl15Packets(SoakRunner.VL15_PACKETS)
-            .burst(SoakRunner.BURST)
+            .vlBufferBlocks(SoakSettings.VL_BUFFER_BLOCKS)
+            .vl15Packets(SoakSettings.VL15_PACKETS)
+            .burst(SoakSettings.BURST)
             .clocks(options.clock, SystemEpochClock.INSTANCE);
         PortFaults.install(builder, options, stream, made);
         if (null != options.directory)
@@ -404,7 +405,7 @@ final class SoakRig implements AutoCloseable
     }
 
     /**
-     * @return whether the run is to stop: Ctrl-C here ({@link SoakRunner.Options#stop}), or at a peer on another
+     * @return whether the run is to stop: Ctrl-C here ({@link SoakSettings#stop}), or at a peer on another
      * host.
      */
     boolean stopRequested()

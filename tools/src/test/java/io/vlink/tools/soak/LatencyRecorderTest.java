@@ -71,7 +71,7 @@ class LatencyRecorderTest
         assertEquals(3, recorder.total().getTotalCount());
         assertEquals(2, recorder.steady().getTotalCount());
         assertTrue(recorder.steady().getMaxValue() < 1_100, "the warm-up's 900 us is left out");
-        assertEquals(200_000_000L, SoakRunner.warmupNs(2), "10 % of a 2 s run");
-        assertEquals(2_000_000_000L, SoakRunner.warmupNs(3600), "at most 2 s");
+        assertEquals(200_000_000L, SoakSettings.warmupNs(2), "10 % of a 2 s run");
+        assertEquals(2_000_000_000L, SoakSettings.warmupNs(3600), "at most 2 s");
     }
 }

@@ -50,7 +50,7 @@ class PeerLineTest
         }
     }
 
-    private PeerLine.Hello connect(final SoakRunner.Options options, final boolean peerKeyed) throws Exception
+    private PeerLine.Hello connect(final SoakSettings options, final boolean peerKeyed) throws Exception
     {
         server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         final PeerLine.Hello accepted = new PeerLine.Hello();
@@ -80,7 +80,7 @@ class PeerLineTest
     @Test
     void theRunCrossesWholeAndEachSidesWritesReachTheOther() throws Exception
     {
-        final SoakRunner.Options options = new SoakRunner.Options();
+        final SoakSettings options = new SoakSettings();
         options.qos = QosConfig.builder().dataVls(4).highLimit(3).vlarbHigh("1:8").vlarbLow("0:16,2:32,3:255")
             .sl2vl("3,2,1,0").build();
         options.sizeMin = 64;
@@ -91,7 +91,7 @@ class PeerLineTest
         options.faults = FaultSpec.parse("drop-data=0.001,link-bounce=2");
         final PeerLine.Hello hello = connect(options, false);
 
-        final SoakRunner.Options served = new SoakRunner.Options();
+        final SoakSettings served = new SoakSettings();
         hello.applyTo(served);
         assertEquals(options.qos, served.qos);
         assertEquals(64, served.sizeMin);
@@ -161,7 +161,7 @@ class PeerLineTest
     @Test
     void aRunTheServerRefusesIsOneLineNamingThePeerAndWhy() throws Exception
     {
-        final SoakRunner.Options options = new SoakRunner.Options();
+        final SoakSettings options = new SoakSettings();
         final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> connect(options, true));
         assertEquals("the peer at 127.0.0.1:" + server.getLocalPort() + " refused the soak: this peer authenticates " +
             "the link (--key) and the soak does not: give both the same --key FILE", refused.getMessage());

@@ -22,7 +22,7 @@ class SoakPeerStartTest
     @Test
     void aPeerThatNeverStartsIsOneLineAndNoFileIsLeft()
     {
-        final SoakRunner.Options options = new SoakRunner.Options();
+        final SoakSettings options = new SoakSettings();
         options.shm = true;
         options.peerCommand = List.of("io.vlink.tools.NoSuchMain", "soak");
         options.directory = dir;

@@ -43,9 +43,9 @@ class SoakRetryTest
     @TempDir
     File dir;
 
-    private SoakRunner.Options options(final long packets, final String faults)
+    private SoakSettings options(final long packets, final String faults)
     {
-        final SoakRunner.Options options = new SoakRunner.Options();
+        final SoakSettings options = new SoakSettings();
         options.seconds = 3600;
         options.packets = packets;
         options.threading = ThreadingMode.INVOKER;
@@ -75,7 +75,7 @@ class SoakRetryTest
     void everyWireFaultBelowRetryCostsRetransmissionsNotPacketsAndTheRunIsTheSameEveryTime()
     {
         final String faults = "drop-data=0.01,corrupt-data=0.005,drop-fcp=0.01,corrupt-fcp=0.005";
-        final SoakRunner.Options options = options(20_000, faults);
+        final SoakSettings options = options(20_000, faults);
         options.clock = new SteppingClock(SoakRunnerTest.STEP_NS);
         final SoakResult result = SoakRunner.run(options, null).result;
         assertNothingLost(result);
@@ -91,7 +91,7 @@ class SoakRetryTest
         assertTrue(result.toJson().contains("\"link_retry\": {\"on\": true, \"retransmits\": " + result.retransmits),
             result.toJson());
 
-        final SoakRunner.Options again = options(20_000, faults);
+        final SoakSettings again = options(20_000, faults);
         again.clock = new SteppingClock(SoakRunnerTest.STEP_NS);
         assertEquals(result.toJson(), SoakRunner.run(again, null).result.toJson(), "the same run");
     }
@@ -100,7 +100,7 @@ class SoakRetryTest
     @Tag("long")
     void onePercentOfDataAndFcpsLostOnTheUdpWireLosesNothing()
     {
-        final SoakRunner.Options options = options(6_000, "drop-data=0.01,drop-fcp=0.01");
+        final SoakSettings options = options(6_000, "drop-data=0.01,drop-fcp=0.01");
         options.udp = true;
         options.retry = null;
         assertTrue(options.retryOn(), "on by default over UDP");
@@ -115,7 +115,7 @@ class SoakRetryTest
     @Tag("long")
     void withRetryOffTheSameOnePercentIsLost()
     {
-        final SoakRunner.Options options = options(6_000, "drop-data=0.01,drop-fcp=0.01");
+        final SoakSettings options = options(6_000, "drop-data=0.01,drop-fcp=0.01");
         options.udp = true;
         options.retry = false;
         final SoakResult result = SoakRunner.run(options, null).result;
@@ -157,7 +157,7 @@ class SoakRetryTest
         final AtomicLong sent = new AtomicLong();
         final AtomicLong kernelDrops = new AtomicLong(-1);
         final AtomicLong retransmits = new AtomicLong();
-        final SoakRunner.Options options = options(0, "");
+        final SoakSettings options = options(0, "");
 
         Flood() throws IOException
         {

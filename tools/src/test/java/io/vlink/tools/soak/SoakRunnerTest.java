@@ -106,9 +106,9 @@ class SoakRunnerTest
      * @param faults  the faults.
      * @return options for a run that is the same every time: 512-byte packets, seed 7.
      */
-    SoakRunner.Options deterministic(final long packets, final String faults)
+    SoakSettings deterministic(final long packets, final String faults)
     {
-        final SoakRunner.Options options = new SoakRunner.Options();
+        final SoakSettings options = new SoakSettings();
         options.seconds = 3600;
         options.packets = packets;
         options.threading = ThreadingMode.INVOKER;
@@ -123,7 +123,7 @@ class SoakRunnerTest
 
     private SoakResult soakWith(final boolean duplicate)
     {
-        final SoakRunner.Options options = deterministic(4000, "");
+        final SoakSettings options = deterministic(4000, "");
         options.tamper = (link) -> new Bug(link, duplicate);
         options.drainTimeoutNs = TimeUnit.MILLISECONDS.toNanos(200);
         return SoakRunner.run(options, null).result;
@@ -216,7 +216,7 @@ class SoakRunnerTest
     @Test
     void faultsThatCouldNotRunAreReportedAndFailTheRunUnlessAllowed()
     {
-        final SoakRunner.Options options = deterministic(40_000, "stall-receiver=10,vl15-flood=5,retable=1");
+        final SoakSettings options = deterministic(40_000, "stall-receiver=10,vl15-flood=5,retable=1");
         // the soak's thread is paused for 3 s after about 0.2 s of traffic: the floods due at 1.25 and 2.25 s and
         // the stalls at 1.5 and 2.5 s cannot be injected any more (the ones at 3.25 and 3.5 s are)
         options.clock = new SteppingClock(STEP_NS).jump(10_000, TimeUnit.SECONDS.toNanos(3));
@@ -248,7 +248,7 @@ class SoakRunnerTest
     @Test
     void aDiscardNoFaultExplainsFailsTheRun()
     {
-        final SoakRunner.Options options = deterministic(4000, "");
+        final SoakSettings options = deterministic(4000, "");
         // a wire that garbles what no fault kind does: the 100th FCP each port receives has a reserved Op (and a good
         // LPCRC)
         options.tamper = (link) -> new ReservedOpFcp(link);
@@ -265,7 +265,7 @@ class SoakRunnerTest
     @Test
     void openLoopSendsExactlyTheSchedule()
     {
-        final SoakRunner.Options options = deterministic(0, "");
+        final SoakSettings options = deterministic(0, "");
         options.seconds = 0.5;
         options.rate = 20_000;
         final SoakResult result = SoakRunner.run(options, null).result;
@@ -313,7 +313,7 @@ class SoakRunnerTest
     @Test
     void aVlInNeitherTableOrWithoutAnSlIsReportedNotDriven()
     {
-        final String[] seed = SoakRunner.notDrivenReasons(QosConfig.seedExample());
+        final String[] seed = SoakSettings.notDrivenReasons(QosConfig.seedExample());
         for (int vl = 0; vl < 8; vl++)
         {
             assertEquals(vl == 4, null != seed[vl], "VL " + vl);
@@ -322,10 +322,10 @@ class SoakRunnerTest
 
         // SL2VL sends nothing to VL7: it can be served by the tables but no packet can reach it
         final QosConfig unmapped = QosConfig.seedExample().toBuilder().sl2vl("0,1,2,3,4,5,6,0,0,1,2,3,4,5,6,0").build();
-        final String[] reasons = SoakRunner.notDrivenReasons(unmapped);
+        final String[] reasons = SoakSettings.notDrivenReasons(unmapped);
         assertEquals("no SL maps to it", reasons[7]);
-        assertEquals(-1, SoakRunner.slOf(unmapped, 7));
-        assertEquals(3, SoakRunner.slOf(unmapped, 3));
+        assertEquals(-1, SoakSettings.slOf(unmapped, 7));
+        assertEquals(3, SoakSettings.slOf(unmapped, 3));
     }
 
     @Test
