@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * engine tells them ({@link FlushListener#onReadyPacketsFlushed}), which the soak's loss accounting counts as flushed
  * ({@link SoakChecks}) and checks against the port's {@code tx_flushed_messages}. Written on the thread that runs
  * engine A's injection agent, its only writer (release), read by the soak's thread (acquire).
+ * <p>
+ * Public for the jcstress test of this hand-off ({@code FlushCompletionsCount}, docs/concurrency.md row 28), which
+ * drives {@link #add} and {@link #packets} directly: not an API for users.
  */
-final class FlushCompletions implements FlushListener
+public final class FlushCompletions implements FlushListener
 {
     /** Port A is port 0 of its engine (of the one engine, with the loopback). */
     private static final int PORT_A = 0;
@@ -31,15 +34,26 @@ final class FlushCompletions implements FlushListener
     {
         if (PORT_A == port.id())
         {
-            packets.lazySet(sl, packets.get(sl) + count);
+            add(sl, count);
         }
+    }
+
+    /**
+     * The writer's step: adds a completion's count to its SL's word (read by its one writer, stored with release).
+     *
+     * @param sl    the SL.
+     * @param count the ready packets the completion reports.
+     */
+    public void add(final int sl, final long count)
+    {
+        packets.lazySet(sl, packets.get(sl) + count);
     }
 
     /**
      * @param sl an SL, or -1.
      * @return port A's ready packets on it that link errors discarded, as completed so far (0 for -1).
      */
-    long packets(final int sl)
+    public long packets(final int sl)
     {
         return sl < 0 ? 0 : packets.get(sl);
     }
