@@ -1,14 +1,19 @@
 package io.vlink.tools.opensm;
 
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -63,21 +68,32 @@ final class RealTools implements AutoCloseable
         final String socket = "vlink" + ProcessHandle.current().pid() + "x" + RUNS.incrementAndGet();
         final Path log = dir.resolve("ibsim.log");
         final ProcessBuilder builder = new ProcessBuilder(find("ibsim").toString(), "-s", "-n", net.toString())
-            .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
+            .directory(dir.toFile()).redirectErrorStream(true)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().put("IBSIM_SOCKNAME", socket);
         final Process ibsim = builder.start();
         final RealTools tools = new RealTools(dir, socket, ibsim, umad2sim);
-        final long deadline = System.currentTimeMillis() + START_DEADLINE_MS;
-        while (!Files.readString(log, StandardCharsets.ISO_8859_1).contains("Network simulator ready"))
+        final CountDownLatch readyOrGone = new CountDownLatch(1);
+        final AtomicBoolean ready = new AtomicBoolean();
+        final Thread copier = new Thread(() -> copyLog(ibsim, log, ready, readyOrGone), "ibsim-log " + socket);
+        copier.setDaemon(true);
+        copier.start();
+        final boolean answered;
+        try
         {
-            if (!ibsim.isAlive() || System.currentTimeMillis() > deadline)
-            {
-                tools.close();
-                fail("ibsim did not come up on " + net + " within " + START_DEADLINE_MS + " ms:\n" +
-                    Files.readString(log, StandardCharsets.ISO_8859_1));
-            }
-            sleep(20);
+            answered = readyOrGone.await(START_DEADLINE_MS, TimeUnit.MILLISECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            tools.close();
+            throw new IOException("interrupted while ibsim came up on " + net, ex);
+        }
+        if (!answered || !ready.get())
+        {
+            tools.close();
+            fail("ibsim did not come up on " + net + " within " + START_DEADLINE_MS + " ms:\n" +
+                (Files.exists(log) ? Files.readString(log, StandardCharsets.ISO_8859_1) : "(no output)"));
         }
         return tools;
     }
@@ -256,15 +272,37 @@ final class RealTools implements AutoCloseable
             " (.ci/run does)");
     }
 
-    private static void sleep(final long ms)
+    /**
+     * ibsim's output into its log, line by line, on a thread of its own until ibsim ends: counts {@code readyOrGone}
+     * down at its ready line (setting {@code ready}) or at its end, whichever comes first, so the start waits on the
+     * event with its deadline instead of polling the log.
+     */
+    private static void copyLog(final Process ibsim, final Path log, final AtomicBoolean ready,
+        final CountDownLatch readyOrGone)
     {
-        try
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(ibsim.getInputStream(), StandardCharsets.ISO_8859_1));
+            BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.ISO_8859_1))
         {
-            Thread.sleep(ms);
+            for (String line; null != (line = in.readLine()); )
+            {
+                out.write(line);
+                out.newLine();
+                out.flush();
+                if (!ready.get() && line.contains("Network simulator ready"))
+                {
+                    ready.set(true);
+                    readyOrGone.countDown();
+                }
+            }
         }
-        catch (final InterruptedException ex)
+        catch (final IOException ignored)
         {
-            Thread.currentThread().interrupt();
+            // ibsim's output closed while it was being read: it ended
+        }
+        finally
+        {
+            readyOrGone.countDown();
         }
     }
 }
