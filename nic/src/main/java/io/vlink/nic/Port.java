@@ -5,7 +5,6 @@ import io.vlink.core.inject.InjectionConfig;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.core.wire.BthFlyweight;
 import io.vlink.core.wire.LrhFlyweight;
-import io.vlink.core.wire.PacketChecker;
 import io.vlink.core.wire.PacketHeader;
 import io.vlink.nic.agent.MemoryRegions;
 import io.vlink.nic.agent.PortDatapath;
@@ -36,9 +35,6 @@ public final class Port
 
     private final int id;
     private final QosConfig qos;
-    private final int mtu;
-    private final int localLid;
-    private final int remoteLid;
     private final PortCounters counters;
     // what the application's posts and polls count
     private final ApplicationCounters applicationCounters;
@@ -71,12 +67,9 @@ public final class Port
         this.regions = regions;
         this.id = datapath.id();
         this.qos = datapath.qos();
-        this.mtu = datapath.mtu();
         this.link = datapath.link();
         this.counters = counters;
         this.applicationCounters = applicationCounters;
-        this.localLid = datapath.localLid();
-        this.remoteLid = datapath.remoteLid();
         this.maxQueuePairs = maxQueuePairs;
         this.queueDepth = queueDepth;
         // last, so that what follows it in memory is its own header flyweight and padding
@@ -148,7 +141,7 @@ public final class Port
      */
     public int mtu()
     {
-        return mtu;
+        return datapath.mtu();
     }
 
     /**
@@ -156,7 +149,7 @@ public final class Port
      */
     public int maxPacketSize()
     {
-        return mtu + PacketChecker.HEADERS_ALLOWANCE;
+        return datapath.maxPacketSize();
     }
 
     /**
@@ -164,7 +157,7 @@ public final class Port
      */
     public int localLid()
     {
-        return localLid;
+        return datapath.localLid();
     }
 
     /**
@@ -172,7 +165,7 @@ public final class Port
      */
     public int remoteLid()
     {
-        return remoteLid;
+        return datapath.remoteLid();
     }
 
     /**
@@ -285,9 +278,10 @@ public final class Port
     public long postPacket(final int sl, final DirectBuffer src, final int offset, final int length)
     {
         checkOpen();
-        if (sl < 0 || sl >= LrhFlyweight.SL_COUNT || (length & 3) != 0 || length < LrhFlyweight.LENGTH || length > mtu)
+        if (sl < 0 || sl >= LrhFlyweight.SL_COUNT || (length & 3) != 0 || length < LrhFlyweight.LENGTH ||
+            length > mtu())
         {
-            throw new IllegalArgumentException("a ready packet on SL 0..15 of 8 to " + mtu +
+            throw new IllegalArgumentException("a ready packet on SL 0..15 of 8 to " + mtu() +
                 " bytes, a multiple of 4: SL " + sl + ", " + length + " bytes");
         }
         SendQueue raw = rawQueues[sl];
@@ -319,7 +313,7 @@ public final class Port
 
     private synchronized SendQueue createRaw(final int sl)
     {
-        final SendQueue raw = new SendQueue(null, applicationCounters, 0, sl, 0, SendQueue.KIND_RAW, queueDepth, mtu);
+        final SendQueue raw = new SendQueue(null, applicationCounters, 0, sl, 0, SendQueue.KIND_RAW, queueDepth, mtu());
         rawQueues[sl] = raw;
         datapath.add(raw);
         return raw;
@@ -337,9 +331,9 @@ public final class Port
     public long postSmp(final DirectBuffer src, final int offset, final int length)
     {
         checkOpen();
-        if ((length & 3) != 0 || length < LrhFlyweight.LENGTH || length > mtu)
+        if ((length & 3) != 0 || length < LrhFlyweight.LENGTH || length > mtu())
         {
-            throw new IllegalArgumentException("an SMP of 8 to " + mtu + " bytes, a multiple of 4: " + length);
+            throw new IllegalArgumentException("an SMP of 8 to " + mtu() + " bytes, a multiple of 4: " + length);
         }
         return datapath.smpQueue().offerInline(src, offset, length);
     }
