@@ -65,6 +65,13 @@ public final class CreditControl
      */
     public static final int WAIT_LIMIT_PERIODS = 64;
 
+    /**
+     * FCP periods of its own running after which an Armed port whose peer is still heard only in init FCPs re-announces
+     * itself (docs/flow-control.md, "Link training", rule 4): a peer that does not wait arms on the first normal FCP of
+     * this port it reads, so init FCPs of every VL arriving that long after one went out come from a peer that waits.
+     */
+    public static final int REANNOUNCE_PERIODS = 2;
+
     /** No silence limit: a silent peer is never declared lost. */
     public static final long NO_SILENCE_LIMIT = Long.MAX_VALUE;
 
@@ -79,6 +86,17 @@ public final class CreditControl
          */
         void onStateEntered(LinkState state);
     }
+
+    /** Rule 4: no normal FCP has gone out since this port armed. */
+    private static final int REANNOUNCE_NONE = 0;
+    /** Rule 4: a normal FCP went out; the peer has been heard only in init FCPs since {@link #reannounceFromNs}. */
+    private static final int REANNOUNCE_WINDOW = 1;
+    /** Rule 4: the window is over; the peer's init FCPs of every VL are to arrive after it. */
+    private static final int REANNOUNCE_ROUND = 2;
+    /** Rule 4: they did; the port re-announces once they arrive again, in a later duty cycle. */
+    private static final int REANNOUNCE_AGAIN = 3;
+    /** Rule 4: re-announced in this arming: no more. */
+    private static final int REANNOUNCE_DONE = 4;
 
     private final int dataVls;
     private final LinkStateMachine link;
@@ -98,6 +116,15 @@ public final class CreditControl
     private final long settledNs;
     private final long waitLimitNs;
     private final long pauseNs;
+    private final long fcpPeriodNs;
+    private final int allVls;
+    /** Rule 4's progress in this arming: {@link #REANNOUNCE_NONE} to {@link #REANNOUNCE_DONE}. */
+    private int reannounce;
+    /** Since when (this port's running time) the peer has been heard only in init FCPs after a normal FCP went out. */
+    private long reannounceFromNs;
+    /** The VLs whose init FCP the peer sent since the window closed ({@link #REANNOUNCE_ROUND}). */
+    private int peerInitVls;
+    private long reannounces;
     private long errorRecoveries;
     private long downs;
     private long transmitFlushes;
@@ -151,6 +178,8 @@ public final class CreditControl
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;
         this.settledNs = 2 * fcpPeriodNs;
+        this.fcpPeriodNs = fcpPeriodNs;
+        this.allVls = (1 << dataVls) - 1;
         this.waitLimitNs = NO_SILENCE_LIMIT == silenceLimitNs ? WAIT_LIMIT_PERIODS * fcpPeriodNs : silenceLimitNs;
         this.pauseNs = waitLimitNs >> 2;
         this.listener = listener;
@@ -258,6 +287,9 @@ public final class CreditControl
         lastCheckNs = nowNs;
         lastNormalNs = nowNs;
         lastFcpNs = nowNs;
+        reannounce = REANNOUNCE_NONE;
+        reannounceFromNs = nowNs;
+        peerInitVls = 0;
         listener.onStateEntered(state);
         return true;
     }
@@ -339,6 +371,10 @@ public final class CreditControl
         staleRun[vl] = 0;
         receiver.onBlocksSent(vl, fctbs);
         creditLimit[vl] = fccl;
+        if (LinkState.ARMED == link.state())
+        {
+            heardInArmed(op, vl, nowNs);
+        }
         return APPLIED;
     }
 
@@ -362,6 +398,10 @@ public final class CreditControl
         }
         lastHeardNs = nowNs;
         lastNormalNs = nowNs;
+        if (LinkState.ARMED == link.state())
+        {
+            heardInArmed(Fcp.OP_NORMAL, vl, nowNs);
+        }
         if (link.onDataReceived())
         {
             entered(nowNs);
@@ -450,6 +490,10 @@ public final class CreditControl
             lastFcpNs += sinceCheckNs;
         }
         final LinkState state = link.state();
+        if (LinkState.ARMED == state && link.automatic() && reannounce(sinceCheckNs, nowNs))
+        {
+            return true;
+        }
         final boolean peerInitializing = nowNs - lastNormalNs > waitLimitNs && nowNs - lastFcpNs <= waitLimitNs;
         if (LinkState.INITIALIZE == state && peerInitializing && link.awaitsPeerInit() &&
             Fcp.OP_INIT == link.peerOp())
@@ -493,6 +537,63 @@ public final class CreditControl
     }
 
     /**
+     * Rule 4, what an Armed port hears: a normal FCP or a packet (the peer is Armed or Active) opens the window again
+     * from now; an init FCP, once the window is over, counts towards the round that makes the port re-announce itself.
+     */
+    private void heardInArmed(final int op, final int vl, final long nowNs)
+    {
+        if (Fcp.OP_NORMAL == op)
+        {
+            if (REANNOUNCE_WINDOW <= reannounce && REANNOUNCE_DONE != reannounce)
+            {
+                reannounce = REANNOUNCE_WINDOW;
+                reannounceFromNs = nowNs;
+            }
+        }
+        else if (REANNOUNCE_ROUND == reannounce || REANNOUNCE_AGAIN == reannounce)
+        {
+            peerInitVls |= 1 << vl;
+        }
+    }
+
+    /**
+     * Rule 4, each duty cycle of an automatic Armed port: the window counts this port's running time only (a gap of
+     * more than an FCP period since the previous check is its own pause); once it is over, a round of the peer's init
+     * FCPs of every VL makes the port re-announce itself: an init FCP on every VL, due now, once.
+     */
+    private boolean reannounce(final long sinceCheckNs, final long nowNs)
+    {
+        if (REANNOUNCE_WINDOW == reannounce)
+        {
+            if (sinceCheckNs > fcpPeriodNs)
+            {
+                reannounceFromNs += sinceCheckNs;
+            }
+            if (nowNs - reannounceFromNs >= REANNOUNCE_PERIODS * fcpPeriodNs)
+            {
+                reannounce = REANNOUNCE_ROUND;
+                peerInitVls = 0;
+            }
+        }
+        else if (REANNOUNCE_ROUND == reannounce && allVls == peerInitVls)
+        {
+            reannounce = REANNOUNCE_AGAIN;
+            peerInitVls = 0;
+        }
+        else if (REANNOUNCE_AGAIN == reannounce && allVls == peerInitVls)
+        {
+            // not a link error: nothing was sent, nothing is flushed, nothing counted as link_downed
+            reannounces++;
+            down(nowNs);
+            up(nowNs);
+            // the peer heard this port's normal FCPs and took nothing of them: its next init FCP answers this one
+            link.peerWaitedForInit();
+            return true;
+        }
+        return false;
+    }
+
+    /**
      * A link error: down, then Initialize at once. From Armed or Active it is a transmit flush, counted before the
      * {@code Down} is reported so that the listener sees it.
      */
@@ -531,6 +632,12 @@ public final class CreditControl
         final int fccl = receiver.fccl(vl);
         schedule.onFcpSent(vl, nowNs, fccl);
         final int op = link.state().fcpOp();
+        if (Fcp.OP_NORMAL == op && LinkState.ARMED == link.state() && REANNOUNCE_NONE == reannounce)
+        {
+            // rule 4's window opens: from now on the peer may read this port as Armed
+            reannounce = REANNOUNCE_WINDOW;
+            reannounceFromNs = nowNs;
+        }
         if (link.onFcpSent(op))
         {
             entered(nowNs);
@@ -555,6 +662,15 @@ public final class CreditControl
     public long errorRecoveries()
     {
         return errorRecoveries;
+    }
+
+    /**
+     * @return times this port, Armed, re-announced itself to a peer heard only in init FCPs (docs/flow-control.md, "Link
+     * training", rule 4): one init FCP on every VL each time.
+     */
+    public long reannounces()
+    {
+        return reannounces;
     }
 
     /**

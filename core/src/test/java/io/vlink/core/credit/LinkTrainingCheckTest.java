@@ -86,7 +86,7 @@ class LinkTrainingCheckTest
      * With the wait limit (rules 4 and 5) far beyond the continuation's 40 FCP periods, a bounce must settle on FCP
      * round trips alone. It does once the peer has been Active for two FCP periods (settled: both ports run three FCP
      * periods before the search starts), as in the bounce tests unless a loaded peer reads a backlog of normal FCPs and
-     * the bounced port's init FCP in one duty cycle ({@link #anUnsettledBounceNeedsTheWaitLimit}).
+     * the bounced port's init FCP in one duty cycle ({@link #anUnsettledBounceSettlesWithoutTheWaitLimit}).
      */
     @Tag("long")
     @ParameterizedTest(name = "{0}")
@@ -105,6 +105,28 @@ class LinkTrainingCheckTest
                 LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 11));
     }
 
+    /**
+     * Without the wait limit, unsettled (both Active a moment ago) with data offered: a bounce must settle on round trips
+     * and rule 4's re-initialization alone, in duty cycles and in agent turns.
+     */
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unsettledNoWaitLimit")
+    void anUnsettledLinkNeedsNoWaitLimit(final String name, final LinkTrainingConfig config, final int depth)
+    {
+        passes(name, config, depth, List.of());
+    }
+
+    static Stream<Arguments> unsettledNoWaitLimit()
+    {
+        return Stream.of(
+            Arguments.of("unsettled, a bounced, b up, no wait limit",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 9),
+            Arguments.of("unsettled, a bounced, b up, no wait limit (agent turns)",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS)
+                    .build(), 10)));
+    }
+
     private static List<Integer> settledPrefix()
     {
         final List<Integer> prefix = new ArrayList<>();
@@ -118,30 +140,23 @@ class LinkTrainingCheckTest
     }
 
     /**
-     * OPEN (docs/flow-control.md, "What it costs"): a port bounced while its peer has been Active for less than two FCP
-     * periods settles only by the wait limit, without any fault. The peer re-trains unsettled and waits
-     * {@code AWAIT_RESTART} (for an init FCP after the bounced port's normal ones); the bounced port, which waited
-     * {@code AWAIT_INIT}, arms on the peer's new init FCPs and stays Armed, and only rule 4 (the bounced port, hearing
-     * init FCPs alone for the wait limit, initializes again) ends it: 5 s in the two-process bounce test, and a
-     * transmit flush. Five events: down a, a's duty cycle, up a, a's duty cycle, b's duty cycle. This test pins the
-     * reproduction; the fix makes the search below find nothing, and this test then asserts that.
+     * A port bounced while its peer has been Active for less than two FCP periods (unsettled) settles without the wait
+     * limit (docs/flow-control.md, "Link training", rule 4). The peer re-trains unsettled and waits {@code AWAIT_RESTART}
+     * (for an init FCP after the bounced port's normal ones); the bounced port arms on the peer's new init FCPs and,
+     * hearing nothing but init FCPs two FCP periods after its first normal FCP went out, re-announces itself with one
+     * init FCP, which ends the peer's wait. Before rule 4 the search below found, in five events (down a, a's duty cycle,
+     * up a, a's duty cycle, b's duty cycle), a state from which only the wait limit went on.
      */
     @Test
-    void anUnsettledBounceNeedsTheWaitLimit()
+    void anUnsettledBounceSettlesWithoutTheWaitLimit()
     {
         final LinkTrainingConfig config = LinkTrainingConfig.builder().bounces(1, 0).offers(0)
             .silenceLimitNs(NO_WAIT_LIMIT_NS).build();
-        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config, 6).run();
+        final LinkTrainingCheck.Result result = new LinkTrainingCheck(config,
+            Integer.getInteger("vlink.check.depth", 8 + Integer.getInteger("vlink.check.deeper", 0))).run();
         System.out.println("link-training check, an unsettled bounce without the wait limit (" + config + "): " + result);
-        assertNotNull(result.failure(), result::toString);
-        assertTrue(result.failure().property().startsWith("no progress"), result::toString);
-        assertEquals(List.of(
-            LinkTrainingModel.event(LinkTrainingModel.DOWN, 0, 0),
-            LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE),
-            LinkTrainingModel.event(LinkTrainingModel.UP, 0, 0),
-            LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE),
-            LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE)), result.failure().events(),
-            result::toString);
+        assertNull(result.failure(), result::toString);
+        assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
     }
 
     static Stream<Arguments> starved()
