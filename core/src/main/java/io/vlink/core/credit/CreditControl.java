@@ -35,7 +35,9 @@ import java.util.Arrays;
  *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}. The
  *   wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one) ends the two waits of
  *   link training: an Armed port whose peer sends only init FCPs that long goes down the same way, and a port in
- *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 4 and 5).</li>
+ *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 5 and 6). Before that, an
+ *   Armed port heard only in init FCPs for a quarter of the wait limit (at least {@link #REANNOUNCE_PERIODS} FCP periods) and then two rounds of them
+ *   initializes again at once, no link error (rule 4: its peer waits for a restart of it).</li>
  *   <li>Transmit flushes ({@link #transmitFlushes()}): a link error that takes the port down from Armed or Active
  *   (a silent peer, a peer's close, a peer that initialized again, a run of stale FCPs) means the peer may not be the
  *   one the queued work was meant for, or lost what it held: everything the port's transmit path holds at that moment
@@ -60,15 +62,16 @@ public final class CreditControl
     public static final int STALE_RUN_LIMIT = 3;
 
     /**
-     * The wait limit of a port without a silence limit, in FCP periods (docs/flow-control.md, "Link training", rules 4
-     * and 5): a peer heard only in init FCPs that long waits for this port, or initializes too.
+     * The wait limit of a port without a silence limit, in FCP periods (docs/flow-control.md, "Link training", rules 5
+     * and 6): a peer heard only in init FCPs that long waits for this port, or initializes too.
      */
     public static final int WAIT_LIMIT_PERIODS = 64;
 
     /**
-     * FCP periods of its own running after which an Armed port whose peer is still heard only in init FCPs re-announces
-     * itself (docs/flow-control.md, "Link training", rule 4): a peer that does not wait arms on the first normal FCP of
-     * this port it reads, so init FCPs of every VL arriving that long after one went out come from a peer that waits.
+     * FCP periods of its own running after which an Armed port whose peer is still heard only in init FCPs starts
+     * counting the two rounds of them that make it initialize again (docs/flow-control.md, "Link training", rule 4): a
+     * peer that does not wait arms on the first normal FCP of this port it reads, so init FCPs of every VL read that
+     * long after one went out, twice, come from a peer that waits for this port to start again.
      */
     public static final int REANNOUNCE_PERIODS = 2;
 
@@ -93,10 +96,8 @@ public final class CreditControl
     private static final int REANNOUNCE_WINDOW = 1;
     /** Rule 4: the window is over; the peer's init FCPs of every VL are to arrive after it. */
     private static final int REANNOUNCE_ROUND = 2;
-    /** Rule 4: they did; the port re-announces once they arrive again, in a later duty cycle. */
+    /** Rule 4: they did; the port initializes again once they arrive again, completed in a later duty cycle. */
     private static final int REANNOUNCE_AGAIN = 3;
-    /** Rule 4: re-announced in this arming: no more. */
-    private static final int REANNOUNCE_DONE = 4;
 
     private final int dataVls;
     private final LinkStateMachine link;
@@ -117,8 +118,9 @@ public final class CreditControl
     private final long waitLimitNs;
     private final long pauseNs;
     private final long fcpPeriodNs;
+    private final long reannounceWindowNs;
     private final int allVls;
-    /** Rule 4's progress in this arming: {@link #REANNOUNCE_NONE} to {@link #REANNOUNCE_DONE}. */
+    /** Rule 4's progress in this arming: {@link #REANNOUNCE_NONE} to {@link #REANNOUNCE_AGAIN}. */
     private int reannounce;
     /** Since when (this port's running time) the peer has been heard only in init FCPs after a normal FCP went out. */
     private long reannounceFromNs;
@@ -182,6 +184,9 @@ public final class CreditControl
         this.allVls = (1 << dataVls) - 1;
         this.waitLimitNs = NO_SILENCE_LIMIT == silenceLimitNs ? WAIT_LIMIT_PERIODS * fcpPeriodNs : silenceLimitNs;
         this.pauseNs = waitLimitNs >> 2;
+        // rule 4's window: what a peer's stall may be taken for without a timeout (the pause bound), at least
+        // REANNOUNCE_PERIODS FCP periods
+        this.reannounceWindowNs = Math.max(REANNOUNCE_PERIODS * fcpPeriodNs, pauseNs);
         this.listener = listener;
         this.creditLimit = new int[dataVls];
         this.accepted = new long[dataVls];
@@ -467,7 +472,7 @@ public final class CreditControl
      * be there yet. Call it every duty cycle: a gap between two calls of more than a quarter of the limit is time this
      * port was not running, and does not count as the peer's silence.
      * <p>
-     * The same call keeps the training's two timeouts (docs/flow-control.md, "Link training", rules 4 and 5), on the
+     * The same call keeps the training's two timeouts (docs/flow-control.md, "Link training", rules 5 and 6), on the
      * wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one), from the peer's last
      * normal FCP or packet: an Armed port whose peer sent only init FCPs that long initializes again (counted as
      * {@link #downs()}), and a port in Initialize waiting for its peer, which sent only init FCPs that long, stops
@@ -538,13 +543,13 @@ public final class CreditControl
 
     /**
      * Rule 4, what an Armed port hears: a normal FCP or a packet (the peer is Armed or Active) opens the window again
-     * from now; an init FCP, once the window is over, counts towards the round that makes the port re-announce itself.
+     * from now; an init FCP, once the window is over, counts towards the rounds that make the port initialize again.
      */
     private void heardInArmed(final int op, final int vl, final long nowNs)
     {
         if (Fcp.OP_NORMAL == op)
         {
-            if (REANNOUNCE_WINDOW <= reannounce && REANNOUNCE_DONE != reannounce)
+            if (REANNOUNCE_WINDOW <= reannounce)
             {
                 reannounce = REANNOUNCE_WINDOW;
                 reannounceFromNs = nowNs;
@@ -558,8 +563,10 @@ public final class CreditControl
 
     /**
      * Rule 4, each duty cycle of an automatic Armed port: the window counts this port's running time only (a gap of
-     * more than an FCP period since the previous check is its own pause); once it is over, a round of the peer's init
-     * FCPs of every VL makes the port re-announce itself: an init FCP on every VL, due now, once.
+     * more than an FCP period since the previous check is its own pause); once it is over, two rounds of the peer's
+     * init FCPs of every VL, each completed in a later duty cycle, make the port initialize again.
+     *
+     * @return true if the port went down and initialized again.
      */
     private boolean reannounce(final long sinceCheckNs, final long nowNs)
     {
@@ -569,7 +576,7 @@ public final class CreditControl
             {
                 reannounceFromNs += sinceCheckNs;
             }
-            if (nowNs - reannounceFromNs >= REANNOUNCE_PERIODS * fcpPeriodNs)
+            if (nowNs - reannounceFromNs >= reannounceWindowNs)
             {
                 reannounce = REANNOUNCE_ROUND;
                 peerInitVls = 0;
@@ -665,8 +672,9 @@ public final class CreditControl
     }
 
     /**
-     * @return times this port, Armed, re-announced itself to a peer heard only in init FCPs (docs/flow-control.md, "Link
-     * training", rule 4): one init FCP on every VL each time.
+     * @return times this port, Armed, initialized again because its peer was heard only in init FCPs
+     * (docs/flow-control.md, "Link training", rule 4): no link error, counted neither in {@link #downs()} nor in
+     * {@link #errorRecoveries()}.
      */
     public long reannounces()
     {

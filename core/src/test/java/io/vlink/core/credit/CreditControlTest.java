@@ -349,6 +349,56 @@ class CreditControlTest
         assertEquals(ACTIVE, patient.state());
     }
 
+    /**
+     * Rule 4: an Armed port that hears its peer only in init FCPs for two FCP periods of its own running after its first
+     * normal FCP, then in two rounds of every VL each completed in a later duty cycle, initializes again at once: no link
+     * error, no flush, no link_downed; it waits for the peer's next init FCP. A normal FCP of the peer opens the window
+     * again, and a pause of this port's thread longer than a period does not count.
+     */
+    @Test
+    void anArmedPortHeardOnlyInInitFcpsInitializesAgainWithoutALinkError()
+    {
+        // a silence limit of 10 periods: the window is a quarter of it, 2.5 periods
+        final CreditControl port = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        port.up(0);
+        send(port, 0);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(port, 0);
+        assertEquals(ARMED, port.state());
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(port.fcpRequest(0, 0)), "its first normal FCP opens the window");
+        // a normal FCP of the peer a period later: the window starts again from there
+        port.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), PERIOD_NS);
+        assertFalse(port.checkLiveness(PERIOD_NS));
+        // init FCPs of both VLs each period; a pause of this port's thread (three periods between two checks) in the
+        // window does not count
+        long now = PERIOD_NS;
+        final long[] checks = {2 * PERIOD_NS, 5 * PERIOD_NS, 6 * PERIOD_NS, 7 * PERIOD_NS, 8 * PERIOD_NS};
+        for (final long at : checks)
+        {
+            now = at;
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
+            assertFalse(port.checkLiveness(now), "at " + now);
+            assertEquals(ARMED, port.state(), "at " + now);
+        }
+        // the window: 1 period before the pause, 2.5 after it (over at 7's check); the first round completed at 8, the
+        // second at 9, when the port goes
+        now = 9 * PERIOD_NS;
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+        assertFalse(port.checkLiveness(now), "one VL is no round");
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
+        assertTrue(port.checkLiveness(now));
+        assertEquals(INITIALIZE, port.state());
+        assertEquals(1, port.reannounces());
+        assertEquals(0, port.downs(), "not link_downed");
+        assertEquals(0, port.errorRecoveries(), "not a re-training");
+        assertEquals(0, port.transmitFlushes(), "nothing flushed");
+        assertEquals(LinkStateMachine.AWAIT_INIT, port.link().await(), "the peer took nothing of it");
+        assertEquals(Fcp.OP_INIT, Fcp.op(port.fcpRequest(0, now)), "its init FCP after its normal ones");
+    }
+
     @Test
     void withoutASilenceLimitTheWaitLimitIsSixtyFourFcpPeriods()
     {

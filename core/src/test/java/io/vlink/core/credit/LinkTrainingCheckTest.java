@@ -24,8 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LinkTrainingCheckTest
 {
-    /** A silence limit, hence a wait limit, of 1,000 FCP periods: out of the continuation's reach. */
-    private static final long NO_WAIT_LIMIT_NS = 1_000L * 1_000;
+    /**
+     * A silence limit, hence a wait limit, of 48 FCP periods: out of the continuation's reach (40), while rule 4's window
+     * (a quarter of it, 12 periods) and rounds are within it.
+     */
+    private static final long NO_WAIT_LIMIT_NS = 48L * 1_000;
 
     static Stream<Arguments> shapes()
     {
@@ -124,7 +127,7 @@ class LinkTrainingCheckTest
                 LinkTrainingConfig.builder().bounces(1, 0).offers(1).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 9),
             Arguments.of("unsettled, a bounced, b up, no wait limit (agent turns)",
                 LinkTrainingConfig.builder().bounces(1, 0).offers(1).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS)
-                    .build(), 10)));
+                    .build(), 10));
     }
 
     private static List<Integer> settledPrefix()
@@ -143,8 +146,8 @@ class LinkTrainingCheckTest
      * A port bounced while its peer has been Active for less than two FCP periods (unsettled) settles without the wait
      * limit (docs/flow-control.md, "Link training", rule 4). The peer re-trains unsettled and waits {@code AWAIT_RESTART}
      * (for an init FCP after the bounced port's normal ones); the bounced port arms on the peer's new init FCPs and,
-     * hearing nothing but init FCPs two FCP periods after its first normal FCP went out, re-announces itself with one
-     * init FCP, which ends the peer's wait. Before rule 4 the search below found, in five events (down a, a's duty cycle,
+     * hearing nothing but init FCPs two FCP periods after its first normal FCP went out and then in two rounds,
+     * initializes again, and its init FCP after its normal ones ends the peer's wait. Before rule 4 the search below found, in five events (down a, a's duty cycle,
      * up a, a's duty cycle, b's duty cycle), a state from which only the wait limit went on.
      */
     @Test
