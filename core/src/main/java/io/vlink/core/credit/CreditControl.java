@@ -292,7 +292,8 @@ public final class CreditControl
         lastCheckNs = nowNs;
         lastNormalNs = nowNs;
         lastFcpNs = nowNs;
-        reannounce = REANNOUNCE_NONE;
+        // rule 4's window opens in Armed with the first normal FCP sent; rule 6's (a waiting port) on entering Initialize
+        reannounce = LinkState.INITIALIZE == state ? REANNOUNCE_WINDOW : REANNOUNCE_NONE;
         reannounceFromNs = nowNs;
         peerInitVls = 0;
         listener.onStateEntered(state);
@@ -360,6 +361,7 @@ public final class CreditControl
             // the peer (re)started while this port initializes: its init FCPs again, now
             schedule.makeAllDue(nowNs);
         }
+        heard(op, vl, nowNs);
         if (!allowed)
         {
             return DiscardReason.FCP_STATE.id();
@@ -376,10 +378,6 @@ public final class CreditControl
         staleRun[vl] = 0;
         receiver.onBlocksSent(vl, fctbs);
         creditLimit[vl] = fccl;
-        if (LinkState.ARMED == link.state())
-        {
-            heardInArmed(op, vl, nowNs);
-        }
         return APPLIED;
     }
 
@@ -403,10 +401,7 @@ public final class CreditControl
         }
         lastHeardNs = nowNs;
         lastNormalNs = nowNs;
-        if (LinkState.ARMED == link.state())
-        {
-            heardInArmed(Fcp.OP_NORMAL, vl, nowNs);
-        }
+        heard(Fcp.OP_NORMAL, vl, nowNs);
         if (link.onDataReceived())
         {
             entered(nowNs);
@@ -495,7 +490,8 @@ public final class CreditControl
             lastFcpNs += sinceCheckNs;
         }
         final LinkState state = link.state();
-        if (LinkState.ARMED == state && link.automatic() && reannounce(sinceCheckNs, nowNs))
+        if ((LinkState.ARMED == state && link.automatic() || LinkState.INITIALIZE == state && link.awaitsPeerInit()) &&
+            reannounce(sinceCheckNs, nowNs))
         {
             return true;
         }
@@ -545,7 +541,7 @@ public final class CreditControl
      * Rule 4, what an Armed port hears: a normal FCP or a packet (the peer is Armed or Active) opens the window again
      * from now; an init FCP, once the window is over, counts towards the rounds that make the port initialize again.
      */
-    private void heardInArmed(final int op, final int vl, final long nowNs)
+    private void heard(final int op, final int vl, final long nowNs)
     {
         if (Fcp.OP_NORMAL == op)
         {
@@ -586,6 +582,13 @@ public final class CreditControl
         {
             reannounce = REANNOUNCE_AGAIN;
             peerInitVls = 0;
+        }
+        else if (REANNOUNCE_AGAIN == reannounce && allVls == peerInitVls && LinkState.INITIALIZE == link.state())
+        {
+            // rule 6: a waiting port whose peer initializes too, as long as rule 4 asks of an Armed port
+            link.peerInitializesToo();
+            reannounce = REANNOUNCE_WINDOW;
+            reannounceFromNs = nowNs;
         }
         else if (REANNOUNCE_AGAIN == reannounce && allVls == peerInitVls)
         {

@@ -55,6 +55,8 @@ public class LinkStateMachine
     private boolean initOwed;
     private int peerOp = PEER_UNKNOWN;
     private int await;
+    /** The peer sent a normal FCP while this port was Down (since it last went Down). */
+    private boolean peerNormalWhileDown;
     private long ups;
 
     /**
@@ -236,6 +238,7 @@ public class LinkStateMachine
     {
         if (state == LinkState.DOWN)
         {
+            peerNormalWhileDown |= Fcp.OP_NORMAL == op;
             return false;
         }
         if (retrainedBy)
@@ -252,7 +255,8 @@ public class LinkStateMachine
         peerOp = op;
         if (state == LinkState.INITIALIZE)
         {
-            if (op == Fcp.OP_INIT && (previous == Fcp.OP_NORMAL || await == AWAIT_INIT))
+            if (op == Fcp.OP_INIT && (previous == Fcp.OP_NORMAL || await == AWAIT_INIT ||
+                PEER_UNKNOWN == previous && peerNormalWhileDown))
             {
                 // the peer initialized again after its normal FCPs; or, if this port saw it Armed when it last announced
                 // itself, the peer initializes: it re-trained on this port's init FCP, or it waits itself
@@ -346,6 +350,10 @@ public class LinkStateMachine
         {
             initOwed = next == LinkState.INITIALIZE;
             peerOp = PEER_UNKNOWN;
+            if (next == LinkState.DOWN)
+            {
+                peerNormalWhileDown = false;
+            }
         }
         return true;
     }

@@ -150,7 +150,8 @@ class CreditControlTest
         send(c, 0);
         for (long now = 1_000; now <= 9_000; now += 1_000)
         {
-            c.onFcp(Fcp.word(Fcp.OP_INIT, 0, (int)(now / 1_000) & 1, 100), now);
+            // VL0's init FCPs alone: no round of every VL, so the wait limit ends the wait, not rule 6's rounds
+            c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
             c.checkLiveness(now);
         }
         assertTrue(c.link().awaitsPeerInit());
@@ -249,11 +250,13 @@ class CreditControlTest
         while (control.link().awaitsPeerInit())
         {
             now += 1_000;
-            control.onFcp(Fcp.word(Fcp.OP_INIT, 0, (int)(now / 1_000) & 1, 100), now);
+            // VL0's init FCPs alone: no round of every VL for rule 6's early end, the wait limit ends the wait
+            control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
             assertFalse(control.checkLiveness(now));
             assertEquals(INITIALIZE, control.state());
         }
         assertEquals(1 + SILENCE_NS + 1_000, now, "the peer initializes too: it holds nothing of this port");
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
         send(control, now);
         assertEquals(ARMED, control.state(), "armed on its init FCPs");
 
@@ -397,6 +400,31 @@ class CreditControlTest
         assertEquals(0, port.transmitFlushes(), "nothing flushed");
         assertEquals(LinkStateMachine.AWAIT_INIT, port.link().await(), "the peer took nothing of it");
         assertEquals(Fcp.OP_INIT, Fcp.op(port.fcpRequest(0, now)), "its init FCP after its normal ones");
+
+        // rule 6: a port waiting for its peer's restart in Initialize, its peer heard only in init FCPs of every VL for
+        // the window (from entering Initialize) and two rounds, stops waiting
+        final CreditControl waiting = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        armOnInitFcps(waiting);
+        assertEquals(Fcp.OP_NORMAL, send(waiting, 0));
+        assertEquals(LinkStateMachine.AWAIT_RESTART, waiting.link().await());
+        waiting.down(0);
+        waiting.up(0);
+        send(waiting, 0);
+        for (long at = PERIOD_NS; at <= 4 * PERIOD_NS; at += PERIOD_NS)
+        {
+            waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
+            waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), at);
+            assertFalse(waiting.checkLiveness(at));
+            assertTrue(waiting.link().awaitsPeerInit(), "at " + at);
+        }
+        // window over at 3's check, rounds at 4 and 5
+        waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 5 * PERIOD_NS);
+        waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 5 * PERIOD_NS);
+        assertFalse(waiting.checkLiveness(5 * PERIOD_NS));
+        assertFalse(waiting.link().awaitsPeerInit(), "the peer initializes too");
+        assertEquals(INITIALIZE, waiting.state());
+        assertEquals(0, waiting.downs() + waiting.reannounces());
     }
 
     @Test

@@ -127,6 +127,9 @@ class LinkTrainingCheckTest
                 LinkTrainingConfig.builder().bounces(1, 0).offers(1).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 9),
             Arguments.of("unsettled, a bounced, b up, no wait limit (agent turns)",
                 LinkTrainingConfig.builder().bounces(1, 0).offers(1).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS)
+                    .build(), 10),
+            Arguments.of("bring-up, a bounced, no wait limit",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).startActive(false).silenceLimitNs(NO_WAIT_LIMIT_NS)
                     .build(), 10));
     }
 
