@@ -35,9 +35,10 @@ import java.util.Arrays;
  *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}. The
  *   wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one) ends the two waits of
  *   link training: an Armed port whose peer sends only init FCPs that long goes down the same way, and a port in
- *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 5 and 6). Before that, an
- *   Armed port heard only in init FCPs for a quarter of the wait limit (at least {@link #REANNOUNCE_PERIODS} FCP periods) and then two rounds of them
- *   initializes again at once, no link error (rule 4: its peer waits for a restart of it).</li>
+ *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 5 and 6). Before that,
+ *   after a window of a quarter of the wait limit (at least {@link #REANNOUNCE_PERIODS} FCP periods) and two rounds of
+ *   the peer's init FCPs of every VL, an Armed port initializes again at once, no link error (rule 4: its peer waits
+ *   for a restart of it), and a waiting port in Initialize stops waiting (rule 6).</li>
  *   <li>Transmit flushes ({@link #transmitFlushes()}): a link error that takes the port down from Armed or Active
  *   (a silent peer, a peer's close, a peer that initialized again, a run of stale FCPs) means the peer may not be the
  *   one the queued work was meant for, or lost what it held: everything the port's transmit path holds at that moment
@@ -90,13 +91,16 @@ public final class CreditControl
         void onStateEntered(LinkState state);
     }
 
-    /** Rule 4: no normal FCP has gone out since this port armed. */
+    /** Rule 4: no normal FCP has gone out since this port armed (or the port is neither Armed nor Initialize). */
     private static final int REANNOUNCE_NONE = 0;
-    /** Rule 4: a normal FCP went out; the peer has been heard only in init FCPs since {@link #reannounceFromNs}. */
+    /**
+     * Rules 4 and 6: Armed, a normal FCP went out; or in Initialize: the peer has been heard only in init FCPs since
+     * {@link #reannounceFromNs}.
+     */
     private static final int REANNOUNCE_WINDOW = 1;
-    /** Rule 4: the window is over; the peer's init FCPs of every VL are to arrive after it. */
+    /** Rules 4 and 6: the window is over; the peer's init FCPs of every VL are to arrive after it. */
     private static final int REANNOUNCE_ROUND = 2;
-    /** Rule 4: they did; the port initializes again once they arrive again, completed in a later duty cycle. */
+    /** Rules 4 and 6: they did; the port acts once they arrive again, completed in a later duty cycle. */
     private static final int REANNOUNCE_AGAIN = 3;
 
     private final int dataVls;
@@ -120,9 +124,9 @@ public final class CreditControl
     private final long fcpPeriodNs;
     private final long reannounceWindowNs;
     private final int allVls;
-    /** Rule 4's progress in this arming: {@link #REANNOUNCE_NONE} to {@link #REANNOUNCE_AGAIN}. */
+    /** Rules 4 and 6's progress in this state: {@link #REANNOUNCE_NONE} to {@link #REANNOUNCE_AGAIN}. */
     private int reannounce;
-    /** Since when (this port's running time) the peer has been heard only in init FCPs after a normal FCP went out. */
+    /** Since when (this port's running time) the peer has been heard only in init FCPs ({@link #REANNOUNCE_WINDOW}). */
     private long reannounceFromNs;
     /** The VLs whose init FCP the peer sent since the window closed ({@link #REANNOUNCE_ROUND}). */
     private int peerInitVls;
@@ -401,7 +405,6 @@ public final class CreditControl
         }
         lastHeardNs = nowNs;
         lastNormalNs = nowNs;
-        heard(Fcp.OP_NORMAL, vl, nowNs);
         if (link.onDataReceived())
         {
             entered(nowNs);
@@ -538,8 +541,10 @@ public final class CreditControl
     }
 
     /**
-     * Rule 4, what an Armed port hears: a normal FCP or a packet (the peer is Armed or Active) opens the window again
-     * from now; an init FCP, once the window is over, counts towards the rounds that make the port initialize again.
+     * Rules 4 and 6, what a port hears: a normal FCP (the peer is Armed or Active; a packet makes an Armed port Active)
+     * opens the window again
+     * from now; an init FCP, once the window is over, counts towards the rounds that make an Armed port initialize
+     * again, or a waiting port in Initialize stop waiting.
      */
     private void heard(final int op, final int vl, final long nowNs)
     {
@@ -558,9 +563,10 @@ public final class CreditControl
     }
 
     /**
-     * Rule 4, each duty cycle of an automatic Armed port: the window counts this port's running time only (a gap of
-     * more than an FCP period since the previous check is its own pause); once it is over, two rounds of the peer's
-     * init FCPs of every VL, each completed in a later duty cycle, make the port initialize again.
+     * Rules 4 and 6, each duty cycle of an automatic Armed port or of a port waiting in Initialize: the window counts
+     * this port's running time only (a gap of more than an FCP period since the previous check is its own pause); once
+     * it is over, two rounds of the peer's init FCPs of every VL, each completed in a later duty cycle, make an Armed
+     * port initialize again (rule 4) and a waiting one stop waiting (rule 6).
      *
      * @return true if the port went down and initialized again.
      */

@@ -126,8 +126,9 @@ public class LinkStateMachine
     }
 
     /**
-     * The peer has been heard only in init FCPs for the silence limit while this port initialized and awaited its
-     * init: it is initializing too, and holds nothing of this port's earlier incarnations. The wait ends.
+     * The peer has been heard only in init FCPs, for rule 4's window and two rounds of every VL or for the wait limit,
+     * while this port initialized and awaited its init (docs/flow-control.md, "Link training", rule 6): it is
+     * initializing too, and holds nothing of this port's earlier incarnations. The wait ends.
      */
     public void peerInitializesToo()
     {

@@ -401,6 +401,27 @@ class CreditControlTest
         assertEquals(LinkStateMachine.AWAIT_INIT, port.link().await(), "the peer took nothing of it");
         assertEquals(Fcp.OP_INIT, Fcp.op(port.fcpRequest(0, now)), "its init FCP after its normal ones");
 
+        // a silence limit of 4 periods: the window is 2 periods (more than a quarter of the limit), from the first
+        // normal FCP at 1; over at 3's check exactly, rounds at 4 and 5
+        final CreditControl brisk = new CreditControl(
+            1, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, 4 * PERIOD_NS, (state) -> {});
+        brisk.up(0);
+        send(brisk, 0);
+        brisk.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        send(brisk, 0);
+        assertEquals(ARMED, brisk.state());
+        assertFalse(brisk.checkLiveness(PERIOD_NS));
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(brisk.fcpRequest(0, PERIOD_NS)));
+        for (long at = 2 * PERIOD_NS; at <= 4 * PERIOD_NS; at += PERIOD_NS)
+        {
+            brisk.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
+            assertFalse(brisk.checkLiveness(at), "at " + at);
+        }
+        brisk.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 5 * PERIOD_NS);
+        assertTrue(brisk.checkLiveness(5 * PERIOD_NS));
+        assertEquals(1, brisk.reannounces());
+        assertEquals(0, brisk.downs());
+
         // rule 6: a port waiting for its peer's restart in Initialize, its peer heard only in init FCPs of every VL for
         // the window (from entering Initialize) and two rounds, stops waiting
         final CreditControl waiting = new CreditControl(

@@ -86,7 +86,7 @@ class LinkTrainingCheckTest
     }
 
     /**
-     * With the wait limit (rules 4 and 5) far beyond the continuation's 40 FCP periods, a bounce must settle on FCP
+     * With the wait limit (rules 5 and 6) beyond the continuation's 40 FCP periods, a bounce must settle on FCP
      * round trips alone. It does once the peer has been Active for two FCP periods (settled: both ports run three FCP
      * periods before the search starts), as in the bounce tests unless a loaded peer reads a backlog of normal FCPs and
      * the bounced port's init FCP in one duty cycle ({@link #anUnsettledBounceSettlesWithoutTheWaitLimit}).
@@ -159,7 +159,7 @@ class LinkTrainingCheckTest
         final LinkTrainingConfig config = LinkTrainingConfig.builder().bounces(1, 0).offers(0)
             .silenceLimitNs(NO_WAIT_LIMIT_NS).build();
         final LinkTrainingCheck.Result result = new LinkTrainingCheck(config,
-            Integer.getInteger("vlink.check.depth", 8 + Integer.getInteger("vlink.check.deeper", 0))).run();
+            Integer.getInteger("vlink.check.depth", 10 + Integer.getInteger("vlink.check.deeper", 0))).run();
         System.out.println("link-training check, an unsettled bounce without the wait limit (" + config + "): " + result);
         assertNull(result.failure(), result::toString);
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);

@@ -297,10 +297,11 @@ final class LinkTrainingModel
                 h = mix(h, Math.max(0, s[slots[i]] - now));
             }
         }
-        if (state == LinkState.ARMED.ordinal() && slots[11 + config.dataVls] >= 0 &&
-            s[slots[11 + config.dataVls]] == 1)
+        if ((state == LinkState.ARMED.ordinal() || state == LinkState.INITIALIZE.ordinal()) &&
+            slots[11 + config.dataVls] >= 0 && s[slots[11 + config.dataVls]] == 1)
         {
-            // rule 4's window (CreditControl.REANNOUNCE_WINDOW): how much of it had passed at the last check
+            // rules 4 and 6's window (CreditControl.REANNOUNCE_WINDOW): how much of it had passed at the last check (less
+            // than the window, or it would be over; negative when it opened after that check)
             h = mix(h, s[slots[2]] - s[slots[10 + config.dataVls]]);
         }
         if (state == LinkState.ACTIVE.ordinal())
