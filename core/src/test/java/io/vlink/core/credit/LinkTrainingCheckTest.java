@@ -37,10 +37,10 @@ class LinkTrainingCheckTest
             Arguments.of("a bounced, b up (agent turns)",
                 LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).build(), 11),
             Arguments.of("a bounced twice", LinkTrainingConfig.builder().bounces(2, 0).offers(1).build(), 10),
-            Arguments.of("both bounced", LinkTrainingConfig.builder().bounces(1, 1).offers(1).build(), 9),
+            Arguments.of("both bounced", LinkTrainingConfig.builder().bounces(1, 1).offers(1).build(), 10),
             Arguments.of("both bounced (agent turns)",
-                LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), 10),
-            Arguments.of("bring-up, a bounced", LinkTrainingConfig.builder().bounces(1, 0).startActive(false).build(), 11),
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).build(), 11),
+            Arguments.of("bring-up, a bounced", LinkTrainingConfig.builder().bounces(1, 0).startActive(false).build(), 12),
             Arguments.of("bring-up, both bounced",
                 LinkTrainingConfig.builder().bounces(1, 1).offers(1).startActive(false).build(), 11),
             Arguments.of("two VLs, a bounced", LinkTrainingConfig.builder().dataVls(2).offers(1).bounces(1, 0).build(), 9),
@@ -105,7 +105,7 @@ class LinkTrainingCheckTest
             Arguments.of("settled, a bounced, b up, no wait limit (duty cycles)",
                 LinkTrainingConfig.builder().bounces(1, 0).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 9),
             Arguments.of("settled, a bounced, b up, no wait limit (agent turns)",
-                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 11));
+                LinkTrainingConfig.builder().bounces(1, 0).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 12));
     }
 
     /**
@@ -124,13 +124,13 @@ class LinkTrainingCheckTest
     {
         return Stream.of(
             Arguments.of("unsettled, a bounced, b up, no wait limit",
-                LinkTrainingConfig.builder().bounces(1, 0).offers(1).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 9),
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).silenceLimitNs(NO_WAIT_LIMIT_NS).build(), 10),
             Arguments.of("unsettled, a bounced, b up, no wait limit (agent turns)",
                 LinkTrainingConfig.builder().bounces(1, 0).offers(1).agentSteps(true).silenceLimitNs(NO_WAIT_LIMIT_NS)
-                    .build(), 10),
+                    .build(), 11),
             Arguments.of("bring-up, a bounced, no wait limit",
                 LinkTrainingConfig.builder().bounces(1, 0).offers(1).startActive(false).silenceLimitNs(NO_WAIT_LIMIT_NS)
-                    .build(), 10));
+                    .build(), 11));
     }
 
     private static List<Integer> settledPrefix()
@@ -159,7 +159,7 @@ class LinkTrainingCheckTest
         final LinkTrainingConfig config = LinkTrainingConfig.builder().bounces(1, 0).offers(0)
             .silenceLimitNs(NO_WAIT_LIMIT_NS).build();
         final LinkTrainingCheck.Result result = new LinkTrainingCheck(config,
-            Integer.getInteger("vlink.check.depth", 10 + Integer.getInteger("vlink.check.deeper", 0))).run();
+            Integer.getInteger("vlink.check.depth", 11 + Integer.getInteger("vlink.check.deeper", 0))).run();
         System.out.println("link-training check, an unsettled bounce without the wait limit (" + config + "): " + result);
         assertNull(result.failure(), result::toString);
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
@@ -169,12 +169,12 @@ class LinkTrainingCheckTest
     {
         return Stream.of(
             Arguments.of("a down on its silence limit, b starved, data a to b",
-                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, false), 9),
+                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, false), 10),
             Arguments.of("a down on its silence limit, b starved, data both ways",
-                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, true), 9),
+                LinkTrainingConfig.builder().bounces(0, 0).offers(2).build(), starvedPrefix(true, true), 10),
             Arguments.of("a down on its silence limit, b starved, a frame lost",
                 LinkTrainingConfig.builder().bounces(0, 0).offers(1).faults(1, true, false, false).build(),
-                starvedPrefix(true, false), 8));
+                starvedPrefix(true, false), 9));
     }
 
     /**

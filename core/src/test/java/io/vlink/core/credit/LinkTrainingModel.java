@@ -150,7 +150,7 @@ final class LinkTrainingModel
             {
                 case "lastHeardNs", "lastCheckNs", "lastNormalNs", "lastFcpNs", "activeSinceNs", "reannounceFromNs", "quietUntilNs", "dueNs", "quiet", "quietChanges", "changes" -> TIME;
                 case "errorRecoveries", "downs", "transmitFlushes", "ups", "transmitFlushesSeen", "clock",
-                    "statUps", "statRecoveries", "statDowns", "statReannounces", "reannounces", "released" -> SKIP;
+                    "statUps", "statRecoveries", "statDowns", "reannounces", "released" -> SKIP;
                 case "accepted" -> ACCEPTED;
                 case "releasedTotal" -> RELEASED_TOTAL;
                 case "arbiterEpoch", "publishedEpoch", "abrFrame", "clFrame", "requestFrames" ->
