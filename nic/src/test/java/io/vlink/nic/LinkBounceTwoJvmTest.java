@@ -82,7 +82,10 @@ class LinkBounceTwoJvmTest
                     final long from = clock.reads.get();
                     Deadline.await(SECONDS, "duty cycles after bounce " + i, () ->
                         clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES, null);
-                    assertEquals(transitions, a.counters().linkTransitions().get(), "after bounce " + i);
+                    final int bounce = i;
+                    assertEquals(transitions, a.counters().linkTransitions().get(), () -> "after bounce " + bounce +
+                        " (this port now " + a.linkState() + ", link_error_recovery " +
+                        a.counters().linkErrorRecovery().get() + ", link_downed " + a.counters().linkDowned().get() + ")");
                 }
                 assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
                 final long downs = a.counters().linkDowned().get();
