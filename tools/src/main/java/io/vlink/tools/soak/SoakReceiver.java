@@ -47,6 +47,8 @@ public final class SoakReceiver
     private static final long PARENT_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long PUBLISH_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long the end waits for the wire's receiving thread to poll once disarmed (it polls all the time). */
+    private static final long QUIET_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
     /** How long the results wait for the parent to read them. */
     private static final long RELEASE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(30);
 
@@ -329,6 +331,15 @@ public final class SoakReceiver
             idle.idle(work);
         }
 
+        // The last snapshot holds every fault this wire will inject: the parent compares its counts with what the
+        // ports detected, read after it. The parent disarmed the wire before it said DONE, but a loop that read DONE
+        // first never applied that; and a poll that read the wire armed may still be injecting.
+        wire.arm(false);
+        final long quietDeadlineNs = clock.nanoTime() + QUIET_DEADLINE_NS;
+        while (!wire.quiet() && clock.nanoTime() - quietDeadlineNs < 0)
+        {
+            idle.idle(invoker ? engine.invoke() : 0);
+        }
         latency.sampleInterval();
         publish(channel, snapshot, traffic, wire, latency);
         final StringBuilder errors = new StringBuilder();
