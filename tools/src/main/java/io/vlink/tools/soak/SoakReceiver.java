@@ -120,7 +120,7 @@ public final class SoakReceiver
                 server.getLocalPort()) + " (TCP for the run, UDP on the same port for the link); waiting for a " +
                 "soak to join: vlink soak --peer THIS_HOST:" + server.getLocalPort());
             out.flush();
-            line = awaitSoak(server, null != options.udpKey, hello, err, interrupt);
+            line = awaitSoak(server, options, hello, err, interrupt);
             if (null == line)
             {
                 err.println("vlink soak: interrupted: no soak joined");
@@ -140,12 +140,12 @@ public final class SoakReceiver
             // the soak's clock: latencies from its intended send times, its end of the warm-up
             options.clock = () -> System.nanoTime() - offsetNs;
             out.println(String.format(Locale.ROOT, "vlink soak: joined by %s: %s s%s, %d data VLs, packets %s, " +
-                "seed %d%s; link UDP %s to %s", line.remote(), hello.seconds,
+                "seed %d%s; link UDP %s to %s, retry %s", line.remote(), hello.seconds,
                 0 == hello.packets ? "" : " or " + hello.packets + " packets", options.qos.dataVls(),
                 hello.sizeMin == hello.sizeMax ? hello.sizeMin + " B" : hello.sizeMin + "-" + hello.sizeMax + " B",
                 hello.seed, options.faults.any() ? ", faults " + options.faults : "",
                 PeerLine.address(line.localUdp().getAddress(), line.localUdp().getPort()),
-                PeerLine.address(line.remoteUdp().getAddress(), line.remoteUdp().getPort())));
+                PeerLine.address(line.remoteUdp().getAddress(), line.remoteUdp().getPort()), hello.retry ? "on" : "off"));
             out.flush();
             final PeerChannel channel = line.channel();
             final int exit = run(options, channel,
@@ -176,14 +176,14 @@ public final class SoakReceiver
     }
 
     private static PeerLine awaitSoak(
-        final ServerSocket server, final boolean keyed, final PeerLine.Hello hello, final PrintWriter err,
+        final ServerSocket server, final SoakSettings served, final PeerLine.Hello hello, final PrintWriter err,
         final BooleanSupplier interrupt)
     {
         while (!interrupt.getAsBoolean())
         {
             try
             {
-                return PeerLine.accept(server, keyed, hello);
+                return PeerLine.accept(server, served, hello);
             }
             catch (final SocketTimeoutException ex)
             {
