@@ -113,8 +113,9 @@ class LinkBounceTwoJvmTest
             System.out.println(kind + " peer: " + there);
             assertEquals(0, child.exitValue(), output);
             // bring-up (Initialize, Armed, Active), then each bounce: Down, Initialize, Armed, Active
+            // on a mismatch, the whole output: the peer's discards by reason tell which rule a link error came from
             assertEquals("OK recoveries " + LinkBounceTest.BOUNCES + " downs 0 transitions " +
-                (3 + 4 * LinkBounceTest.BOUNCES), there);
+                (3 + 4 * LinkBounceTest.BOUNCES), there, output);
         }
         finally
         {
