@@ -1,5 +1,6 @@
 package io.vlink.bench;
 
+import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.Engine;
@@ -70,6 +71,10 @@ public class LatencyBenchmark
         final UnsafeBuffer message = new UnsafeBuffer(new byte[SIZE]);
         long atB;
         long atA;
+        // lost() as last seen; looked at once every LOST_CHECK idle duty cycles of a wait (one message is in flight at a
+        // time, so a change is the loss of the one awaited), never on the measured path of a message that arrives
+        long lostSeen;
+        static final int LOST_CHECK = 4096;
         boolean echo;
         final PacketHandler toB = packet -> atB++;
         final PacketHandler toA = packet -> atA++;
@@ -134,11 +139,17 @@ public class LatencyBenchmark
         void awaitAtB()
         {
             final long target = atB + 1;
+            int idle = 0;
             while (atB < target)
             {
                 if (0 == portB.poll(toB, 16))
                 {
                     duty();
+                    if (++idle == LOST_CHECK && lostSinceSeen())
+                    {
+                        return;
+                    }
+                    idle &= LOST_CHECK - 1;
                 }
             }
         }
@@ -146,13 +157,37 @@ public class LatencyBenchmark
         void awaitAtA()
         {
             final long target = atA + 1;
+            int idle = 0;
             while (atA < target)
             {
                 if (0 == portA.poll(toA, 16))
                 {
                     duty();
+                    if (++idle == LOST_CHECK && lostSinceSeen())
+                    {
+                        return;
+                    }
+                    idle &= LOST_CHECK - 1;
                 }
             }
+        }
+
+        /**
+         * Messages a link error lost (a thread starved past the link timeout on a busy machine): flushed by the sender
+         * or, on the wire when the receiver went down, discarded for its link state. A wait for one of them ends.
+         */
+        boolean lostSinceSeen()
+        {
+            final long lost = lost();
+            final boolean changed = lost != lostSeen;
+            lostSeen = lost;
+            return changed;
+        }
+
+        long lost()
+        {
+            return qpA.flushed() + qpB.flushed() + portA.counters().discards(DiscardReason.DATA_STATE.id()).get() +
+                portB.counters().discards(DiscardReason.DATA_STATE.id()).get();
         }
     }
 

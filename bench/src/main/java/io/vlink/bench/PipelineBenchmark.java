@@ -1,5 +1,6 @@
 package io.vlink.bench;
 
+import io.vlink.core.credit.DiscardReason;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.Engine;
@@ -79,7 +80,8 @@ public class PipelineBenchmark
         int payloadLength;
         long received;
         long posted;
-        // messages a link error flushed (a thread starved past the link timeout on a busy machine): never delivered
+        // messages a link error flushed (a thread starved past the link timeout on a busy machine), and packets that
+        // were on the wire when the receiver went down (discarded for its link state): never delivered
         long flushed;
         int idleLoops;
         final PacketHandler handler = packet -> received++;
@@ -133,7 +135,8 @@ public class PipelineBenchmark
 
         void run(final int packets)
         {
-            final long target = received + packets;
+            // every message posted is received or flushed: both counts are cumulative, so the target is too
+            final long target = received + flushed + packets;
             final boolean immediate = payloadLength <= qps[0].inlineCapacity();
             int next = 0;
             while (received + flushed < target)
@@ -165,7 +168,7 @@ public class PipelineBenchmark
                 if (0 == work && ++idleLoops == 65_536)
                 {
                     idleLoops = 0;
-                    flushed = 0;
+                    flushed = receiver.counters().discards(DiscardReason.DATA_STATE.id()).get();
                     for (final QueuePair qp : qps)
                     {
                         flushed += qp.flushed();

@@ -279,7 +279,10 @@ public final class PortSettings
          * @param packets most packets a port sends per duty cycle (default: property {@code vlink.burst}, else 64; an
          *                engine's receive agent takes twice as many frames, its injection agent four times as many
          *                packets): what each duty cycle's fixed costs (clock, counters, ring positions) are spread
-         *                over.
+         *                over. A most, never a wait: a lone packet is not held back to fill a burst. Every rule
+         *                is applied per packet, so the burst changes when packets go, not what is granted (1 sends
+         *                packet by packet). With large packets keep it below a VL's receive buffer over a packet's
+         *                blocks where the arbitration shares matter (docs/engine.md, "Burst").
          * @return this.
          */
         public B burst(final int packets)

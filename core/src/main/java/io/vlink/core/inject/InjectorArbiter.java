@@ -336,7 +336,11 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final CellBuffer cells = this.cells;
         if (!cells.fits(c, used))
         {
-            return selectSlowly(c);
+            // what selectSlowly(c) would find with nothing else to look at: the class under the pointer has credit, and
+            // its stage 2 choice is this injector (every ready one is low by its marks, so the scan refreshes none and
+            // takes the first ready one from the start point, as here); the packet does not fit: the class holds
+            claimedCell = CellBuffer.NO_CELL;
+            return holdTurn(c, ck, q, i);
         }
         final int wrap = classInt[ck + WRAP];
         if (wrap != 0)
@@ -395,9 +399,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             if (classLong[k] > 0)
             {
                 final int ck = c * CLASS_INTS;
-                final boolean roundRobin = classInt[ck + WRAP] != 0;
                 // stage 2: a high-priority ready injector from the start point, else a low one
-                final int chosen = anyReady(c) ? chooseByScan(c, roundRobin ? classInt[ck] : 0) : -1;
+                final int chosen = choose(c);
                 if (chosen >= 0)
                 {
                     final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
@@ -408,36 +411,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                         charge(c, used);
                         return injector;
                     }
-                    // the class holds its turn and its credit until the packet fits: the cells it can use are kept
-                    // for it, and its injector keeps its place (head of line), so nothing of its own class overtakes it
-                    stalls[injector]++;
-                    totalStalls++;
-                    if (roundRobin)
-                    {
-                        classInt[ck] = chosen;
-                    }
-                    // beside it: the other classes in turn from the one after the last that injected so, each with its
-                    // stage 2 choice (head of line), the first whose packet takes none of the cells c could use
-                    int d = besidePointer;
-                    for (int n = 0; n < classes; n++)
-                    {
-                        if (d != c && anyReady(d))
-                        {
-                            final int dk = d * CLASS_INTS;
-                            final int next = chooseByScan(d, classInt[dk + WRAP] != 0 ? classInt[dk] : 0);
-                            final int other = members[classInt[dk + MEMBER_BASE] + next];
-                            final int cells = (int)(injectorLong[other * INJECTOR_LONGS + PACKET] >>> 32);
-                            if (this.cells.fitsBeside(d, cells, c))
-                            {
-                                claim(d, next, other);
-                                classLong[d * CLASS_LONGS + BESIDE] += cells;
-                                besidePointer = d + 1 == classes ? 0 : d + 1;
-                                return other;
-                            }
-                        }
-                        d = d + 1 == classes ? 0 : d + 1;
-                    }
-                    return NONE;
+                    return holdTurn(c, ck, chosen, injector);
                 }
                 // no ready injector: forfeit a surplus, keep a debt
                 forfeit(k);
@@ -446,6 +420,78 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             classPointer = c;
             grant(c);
         }
+    }
+
+    /**
+     * The class {@code c} whose turn it is chose {@code injector} (at position {@code chosen}) and its packet does not
+     * fit: the class holds its turn and its credit until it fits (the cells it can use are kept for it), and its injector
+     * keeps its place (head of line), so nothing of its own class overtakes it. Beside it: the other classes in turn
+     * from the one after the last that injected so, each with its stage 2 choice (head of line), the first whose packet
+     * takes none of the cells {@code c} could use.
+     *
+     * @return the injector that injects beside the waiting class, or {@link #NONE}.
+     */
+    private int holdTurn(final int c, final int ck, final int chosen, final int injector)
+    {
+        stalls[injector]++;
+        totalStalls++;
+        if (classInt[ck + WRAP] != 0)
+        {
+            classInt[ck] = chosen;
+        }
+        int d = besidePointer;
+        for (int n = 0; n < classes; n++)
+        {
+            if (d != c)
+            {
+                final int next = choose(d);
+                if (next >= 0)
+                {
+                    final int other = members[classInt[d * CLASS_INTS + MEMBER_BASE] + next];
+                    final int cells = (int)(injectorLong[other * INJECTOR_LONGS + PACKET] >>> 32);
+                    if (this.cells.fitsBeside(d, cells, c))
+                    {
+                        claim(d, next, other);
+                        classLong[d * CLASS_LONGS + BESIDE] += cells;
+                        besidePointer = d + 1 == classes ? 0 : d + 1;
+                        return other;
+                    }
+                }
+            }
+            d = d + 1 == classes ? 0 : d + 1;
+        }
+        return NONE;
+    }
+
+    /**
+     * Stage 2's choice in class {@code c} from its start point, or -1 when no injector of it is ready: with at most 64
+     * injectors and none ready that is high or timer-demoted (the only ones a scan refreshes), the first ready one from
+     * the start point, read off the class's one word; otherwise the scan.
+     */
+    private int choose(final int c)
+    {
+        final int ck = c * CLASS_INTS;
+        final int start = classInt[ck + WRAP] != 0 ? classInt[ck] : 0;
+        final int w = classInt[ck + FAST_WORD];
+        if (w >= 0)
+        {
+            final int wk = w * WORD_STRIDE;
+            final long ready = bits[wk];
+            if (ready == 0)
+            {
+                return -1;
+            }
+            if ((ready & (bits[wk + HIGH] | bits[wk + TIMER_LOW])) == 0)
+            {
+                final long after = ready & (-1L << start);
+                return Long.numberOfTrailingZeros(after != 0 ? after : ready);
+            }
+        }
+        else if (!anyReady(c))
+        {
+            return -1;
+        }
+        return chooseByScan(c, start);
     }
 
     /** Stage 2's injection: the start point moves past the chosen one (round robin), its cells are claimed. */
