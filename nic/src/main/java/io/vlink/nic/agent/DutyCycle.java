@@ -44,7 +44,10 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
  *     wire before the credit agent's turn. In a ping-pong the reply is offered right after the poll that handed the
  *     request over, and the next credit turn is the bookkeeping of that request (its acceptance, the application's
  *     release of it, an FCP when one falls due): with credit first, that turn sat between the reply's offer and its
- *     injection, on the application -> inject hand-off of every one way.</li>
+ *     injection, on the application -> inject hand-off of every one way. Now it runs while the reply crosses to the
+ *     peer. What is saved is that turn's busy time, not a duty cycle (the reply is on the wire one duty cycle after
+ *     its offer either way), and only where the peer runs elsewhere: with both ports on this thread (loopback) the
+ *     credit turn still lies between one port's send and the other's receive.</li>
  *     <li><b>Credit before receive when the application polls after the duty cycle on this thread</b> (invoker mode):
  *     what receive stores is polled at once, and its bookkeeping is the next duty cycle's, after that cycle's
  *     send.</li>
