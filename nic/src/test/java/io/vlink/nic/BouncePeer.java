@@ -62,6 +62,7 @@ public final class BouncePeer
         // not give up (and close, which takes the other port down) while the other one still waits for it
         final long budgetNs = TimeUnit.SECONDS.toNanos(Long.parseLong(args[4]));
         String result;
+        String discards;
         try (Engine engine = builder("bounce-peer", dir, link(args, 0)).build())
         {
             final Port port = engine.port(0);
@@ -109,14 +110,32 @@ public final class BouncePeer
                 Thread.onSpinWait();
             }
             Runtime.getRuntime().removeShutdownHook(report);
+            // which rule a link error came from: a stale run (FCP_STALE discards) or the peer's init FCP after its
+            // normal ones (a re-training with none)
+            discards = "discards " + discards(port);
             result = null != error[0] ? "FAIL " + error[0] : received[0] < LinkBounceTest.MESSAGES ||
                 sent[0] < LinkBounceTest.MESSAGES ? "FAIL no progress for " + args[4] + " s: " +
                 status(port, received[0], sent[0]) :
                 "OK recoveries " + port.counters().linkErrorRecovery().get() + " downs " +
                 port.counters().linkDowned().get() + " transitions " + port.counters().linkTransitions().get();
         }
+        System.out.println(discards);
         System.out.println(result);
         System.exit(result.startsWith("OK") ? 0 : 1);
+    }
+
+    private static String discards(final Port port)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (int reason = 0; reason < io.vlink.nic.status.DiscardReasons.count(); reason++)
+        {
+            final long count = port.counters().discards(reason).get();
+            if (0 != count)
+            {
+                text.append(io.vlink.nic.status.DiscardReasons.name(reason)).append(' ').append(count).append(' ');
+            }
+        }
+        return text.length() == 0 ? "none" : text.toString().trim();
     }
 
     private static String status(final Port port, final long received, final long sent)
@@ -126,6 +145,7 @@ public final class BouncePeer
             port.linkState() + ", recoveries " + c.linkErrorRecovery().get() + ", downs " + c.linkDowned().get() +
             ", transitions " + c.linkTransitions().get() + ", link frames received " + c.linkFramesReceived().get() +
             ", link drops: replay " + c.linkReplayDrops().get() + " session " + c.linkSessionDrops().get() +
-            ", FCTBS " + c.txFctbs(0).get() + " CL " + c.txCreditLimit(0).get() + " ABR " + c.rxAbr(0).get();
+            ", FCTBS " + c.txFctbs(0).get() + " CL " + c.txCreditLimit(0).get() + " ABR " + c.rxAbr(0).get() +
+            ", discards " + discards(port);
     }
 }

@@ -85,6 +85,54 @@ class FabricSwitchThreadTest
         }
     }
 
+    /**
+     * A switch thread the machine starved past the link timeout while the CAs ran: the CA ports took their switches
+     * for gone (a link error each, what they held flushed), and once the thread runs again every link comes back and
+     * every credit with it; packets that were not flushed arrive in order.
+     */
+    @Test
+    void aSwitchThreadStarvedPastTheLinkTimeoutComesBackWithEveryCredit()
+    {
+        final long linkTimeoutNs = TimeUnit.MILLISECONDS.toNanos(10);
+        final FabricConfiguration.Builder settings = Fabric.builder().name("starved").directory(dir.toFile())
+            .switchThread(true).linkTimeoutNs(linkTimeoutNs);
+        try (FabricHarness h = new FabricHarness(FabricHarness.topology(TOPOLOGY), settings))
+        {
+            await(h, "every link Active", h.fabric::isActive);
+            final Fabric.Endpoint from = h.endpoint("Hca1");
+            final Fabric.Endpoint to = h.endpoint("Hca2");
+            for (int i = 0; i < 20; i++)
+            {
+                assertTrue(h.send(from, to.lid(), 0, 256));
+            }
+            await(h, "some delivered", () -> h.delivered > 0);
+            long downs = 0;
+            try (Fabric.Paused starved = h.fabric.pauseSwitches())
+            {
+                for (int i = 0; i < 20; i++)
+                {
+                    assertTrue(h.send(from, to.lid(), 0, 256));
+                }
+                // the CAs run on, their clock past the link timeout many times over
+                steps(h, (int)(4 * linkTimeoutNs / FabricHarness.STEP_NS));
+                for (final Fabric.Endpoint ca : h.fabric.endpoints())
+                {
+                    downs += ca.port().counters().linkDowned().get();
+                }
+            }
+            assertTrue(downs > 0, "the CA ports took their switches for gone");
+            await(h, "every link Active again", h.fabric::isActive);
+            for (int i = 0; i < 20; i++)
+            {
+                assertTrue(h.send(from, to.lid(), 0, 256));
+            }
+            final long sentAfter = h.delivered;
+            await(h, "the packets sent after the starvation delivered", () -> h.delivered >= sentAfter + 20);
+            assertEquals(0, h.wrongOrder.size(), h.wrongOrder.toString());
+            await(h, "credits back on every cable", () -> h.unrecoveredCredits().isEmpty());
+        }
+    }
+
     @Test
     void anExceptionInASwitchGoesToItsErrorLogAndCounterAndTheThreadGoesOn()
     {
@@ -193,7 +241,9 @@ class FabricSwitchThreadTest
         {
             if (System.nanoTime() - deadline > 0)
             {
-                throw new AssertionError("not within " + TimeUnit.NANOSECONDS.toSeconds(DEADLINE_NS) + " s: " + what);
+                throw new AssertionError("not within " + TimeUnit.NANOSECONDS.toSeconds(DEADLINE_NS) + " s: " + what +
+                    "; not Active: " + h.fabric.portsNotActive() + "; credits not back: " + h.unrecoveredCredits() +
+                    "; switch duty cycles " + h.fabric.switchDutyCycles());
             }
             h.step();
             Thread.yield();

@@ -79,6 +79,56 @@ class LinkBounceTest
         }
     }
 
+    /**
+     * A port bounced the moment its peer is seen Active after re-training (the peer unsettled: Active for less than two
+     * FCP periods when the bounced port's new init FCP reaches it) settles without the wait limit (docs/flow-control.md,
+     * "Link training", rules 4 and 6): no {@code link_downed} anywhere, the peer re-trains once a bounce, the bounced port
+     * never, and each bounce is over, on the engine's clock, before the wait limit. FCPs every millisecond, so that two
+     * periods outlast the few duty cycles a bounce takes; the engine is invoked duty cycle by duty cycle on a clock that
+     * moves 10 microseconds a read (one read a duty cycle), so the run is the same every time.
+     */
+    @org.junit.jupiter.api.Test
+    void aPortBouncedWhileItsPeerIsUnsettledSettlesWithoutTheWaitLimit()
+    {
+        final long[] now = {0};
+        final long waitLimitNs = 200_000_000;
+        try (Engine engine = Engine.builder().name("unsettled-bounce").directory(dir).threading(ThreadingMode.INVOKER)
+            .idle("yield").vlBufferBlocks(64).fcpPeriodNs(1_000_000).linkTimeoutNs(waitLimitNs)
+            .clocks(() -> now[0] += 10_000, SystemEpochClock.INSTANCE).build())
+        {
+            final Port a = engine.port(0);
+            final Port b = engine.port(1);
+            final Runnable work = engine::invoke;
+            Deadline.await(10, "both Active", () -> bothActive(a, b), work);
+            bounce(a, work);
+            for (int i = 1; i <= UNSETTLED_BOUNCES; i++)
+            {
+                final long retrainings = i;
+                final long from = now[0];
+                Deadline.await(10, "b re-trained " + i + " times and Active again", () ->
+                    b.counters().linkErrorRecovery().get() == retrainings && bothActive(a, b), work);
+                assertTrue(now[0] - from < waitLimitNs, "bounce " + i + " took " + (now[0] - from) + " ns");
+                // b is Active now, a a moment ago: a's new init FCP finds b unsettled
+                bounce(a, work);
+            }
+            Deadline.await(10, "both Active after the last bounce", () -> bothActive(a, b) &&
+                b.counters().linkErrorRecovery().get() == UNSETTLED_BOUNCES + 1, work);
+            assertEquals(UNSETTLED_BOUNCES + 1, b.counters().linkErrorRecovery().get(), "b re-trained once a bounce");
+            assertEquals(0, a.counters().linkErrorRecovery().get(), "a never");
+            assertEquals(0, a.counters().linkDowned().get() + b.counters().linkDowned().get(), "no wait limit");
+            exchange(a, b, work);
+        }
+    }
+
+    static final int UNSETTLED_BOUNCES = 5;
+
+    private static void bounce(final Port port, final Runnable work)
+    {
+        port.down();
+        Deadline.await(10, "Down", () -> port.linkState() == LinkState.DOWN, work);
+        port.up();
+    }
+
     /** {@link #MESSAGES} messages each way, each carrying its sequence number: all arrive, in order. */
     static void exchange(final Port a, final Port b, final Runnable work)
     {

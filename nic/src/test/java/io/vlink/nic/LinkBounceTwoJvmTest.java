@@ -82,7 +82,10 @@ class LinkBounceTwoJvmTest
                     final long from = clock.reads.get();
                     Deadline.await(SECONDS, "duty cycles after bounce " + i, () ->
                         clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES, null);
-                    assertEquals(transitions, a.counters().linkTransitions().get(), "after bounce " + i);
+                    final int bounce = i;
+                    assertEquals(transitions, a.counters().linkTransitions().get(), () -> "after bounce " + bounce +
+                        " (this port now " + a.linkState() + ", link_error_recovery " +
+                        a.counters().linkErrorRecovery().get() + ", link_downed " + a.counters().linkDowned().get() + ")");
                 }
                 assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
                 final long downs = a.counters().linkDowned().get();
@@ -110,8 +113,9 @@ class LinkBounceTwoJvmTest
             System.out.println(kind + " peer: " + there);
             assertEquals(0, child.exitValue(), output);
             // bring-up (Initialize, Armed, Active), then each bounce: Down, Initialize, Armed, Active
+            // on a mismatch, the whole output: the peer's discards by reason tell which rule a link error came from
             assertEquals("OK recoveries " + LinkBounceTest.BOUNCES + " downs 0 transitions " +
-                (3 + 4 * LinkBounceTest.BOUNCES), there);
+                (3 + 4 * LinkBounceTest.BOUNCES), there, output);
         }
         finally
         {

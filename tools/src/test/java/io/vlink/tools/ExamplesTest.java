@@ -16,6 +16,22 @@ class ExamplesTest
 {
     private static final String EXAMPLES = "../examples/";
 
+    /**
+     * The library example builds against the version the project is at: a release that changes the project's version
+     * changes the example's {@code vlink.version} with it (docs/api.md, "Releasing").
+     */
+    @Test
+    void theLibraryExampleDependsOnTheProjectsVersion() throws java.io.IOException
+    {
+        final String parent = java.nio.file.Files.readString(java.nio.file.Path.of("../pom.xml"));
+        final java.util.regex.Matcher project = java.util.regex.Pattern.compile(
+            "<artifactId>vlink-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(parent);
+        assertTrue(project.find(), "the parent pom's version");
+        final String example = java.nio.file.Files.readString(java.nio.file.Path.of(EXAMPLES + "library/pom.xml"));
+        assertTrue(example.contains("<vlink.version>" + project.group(1) + "</vlink.version>"),
+            "examples/library/pom.xml: set vlink.version to the project's version, " + project.group(1));
+    }
+
     @Test
     void seedFigure2510GrantsAsTheBookSays()
     {

@@ -108,7 +108,7 @@ class SoakServeTest
         final String out = server.stdout();
         assertTrue(out.matches("(?s).*\nvlink soak: joined by 127\\.0\\.0\\.1:\\d+: 10\\.0 s or 3000 packets, 4 " +
             "data VLs, packets 64-2048 B, seed 1, faults drop-data=0\\.001,link-bounce=1; link UDP 127\\.0\\.0\\.1:" +
-            port + " to 127\\.0\\.0\\.1:\\d+\nsoak: ok; the summary is the soak's, at 127\\.0\\.0\\.1:\\d+"), out);
+            port + " to 127\\.0\\.0\\.1:\\d+, retry on\nsoak: ok; the summary is the soak's, at 127\\.0\\.0\\.1:\\d+"), out);
         assertTrue(server.stderr().matches("vlink soak: refused the soak from 127\\.0\\.0\\.1:\\d+: the soak " +
             "authenticates the link \\(--key\\) and this peer does not: give both the same --key FILE; waiting for " +
             "the next soak\n"), server.stderr());

@@ -35,7 +35,10 @@ import java.util.Arrays;
  *   at once ({@code Down -> Initialize}), so it comes back when the peer does; counted in {@link #downs()}. The
  *   wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one) ends the two waits of
  *   link training: an Armed port whose peer sends only init FCPs that long goes down the same way, and a port in
- *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 4 and 5).</li>
+ *   Initialize that waits for a peer heard only in init FCPs that long stops waiting (rules 5 and 6). Before that,
+ *   after a window of a quarter of the wait limit (at least {@link #REANNOUNCE_PERIODS} FCP periods) and two rounds of
+ *   the peer's init FCPs of every VL, an Armed port initializes again at once, no link error (rule 4: its peer waits
+ *   for a restart of it), and a waiting port in Initialize stops waiting (rule 6).</li>
  *   <li>Transmit flushes ({@link #transmitFlushes()}): a link error that takes the port down from Armed or Active
  *   (a silent peer, a peer's close, a peer that initialized again, a run of stale FCPs) means the peer may not be the
  *   one the queued work was meant for, or lost what it held: everything the port's transmit path holds at that moment
@@ -60,10 +63,18 @@ public final class CreditControl
     public static final int STALE_RUN_LIMIT = 3;
 
     /**
-     * The wait limit of a port without a silence limit, in FCP periods (docs/flow-control.md, "Link training", rules 4
-     * and 5): a peer heard only in init FCPs that long waits for this port, or initializes too.
+     * The wait limit of a port without a silence limit, in FCP periods (docs/flow-control.md, "Link training", rules 5
+     * and 6): a peer heard only in init FCPs that long waits for this port, or initializes too.
      */
     public static final int WAIT_LIMIT_PERIODS = 64;
+
+    /**
+     * FCP periods of its own running after which an Armed port whose peer is still heard only in init FCPs starts
+     * counting the two rounds of them that make it initialize again (docs/flow-control.md, "Link training", rule 4): a
+     * peer that does not wait arms on the first normal FCP of this port it reads, so init FCPs of every VL read that
+     * long after one went out, twice, come from a peer that waits for this port to start again.
+     */
+    public static final int REANNOUNCE_PERIODS = 2;
 
     /** No silence limit: a silent peer is never declared lost. */
     public static final long NO_SILENCE_LIMIT = Long.MAX_VALUE;
@@ -79,6 +90,18 @@ public final class CreditControl
          */
         void onStateEntered(LinkState state);
     }
+
+    /** Rule 4: no normal FCP has gone out since this port armed (or the port is neither Armed nor Initialize). */
+    private static final int REANNOUNCE_NONE = 0;
+    /**
+     * Rules 4 and 6: Armed, a normal FCP went out; or in Initialize: the peer has been heard only in init FCPs since
+     * {@link #reannounceFromNs}.
+     */
+    private static final int REANNOUNCE_WINDOW = 1;
+    /** Rules 4 and 6: the window is over; the peer's init FCPs of every VL are to arrive after it. */
+    private static final int REANNOUNCE_ROUND = 2;
+    /** Rules 4 and 6: they did; the port acts once they arrive again, completed in a later duty cycle. */
+    private static final int REANNOUNCE_AGAIN = 3;
 
     private final int dataVls;
     private final LinkStateMachine link;
@@ -98,6 +121,16 @@ public final class CreditControl
     private final long settledNs;
     private final long waitLimitNs;
     private final long pauseNs;
+    private final long fcpPeriodNs;
+    private final long reannounceWindowNs;
+    private final int allVls;
+    /** Rules 4 and 6's progress in this state: {@link #REANNOUNCE_NONE} to {@link #REANNOUNCE_AGAIN}. */
+    private int reannounce;
+    /** Since when (this port's running time) the peer has been heard only in init FCPs ({@link #REANNOUNCE_WINDOW}). */
+    private long reannounceFromNs;
+    /** The VLs whose init FCP the peer sent since the window closed ({@link #REANNOUNCE_ROUND}). */
+    private int peerInitVls;
+    private long reannounces;
     private long errorRecoveries;
     private long downs;
     private long transmitFlushes;
@@ -151,8 +184,13 @@ public final class CreditControl
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;
         this.settledNs = 2 * fcpPeriodNs;
+        this.fcpPeriodNs = fcpPeriodNs;
+        this.allVls = (1 << dataVls) - 1;
         this.waitLimitNs = NO_SILENCE_LIMIT == silenceLimitNs ? WAIT_LIMIT_PERIODS * fcpPeriodNs : silenceLimitNs;
         this.pauseNs = waitLimitNs >> 2;
+        // rule 4's window: what a peer's stall may be taken for without a timeout (the pause bound), at least
+        // REANNOUNCE_PERIODS FCP periods
+        this.reannounceWindowNs = Math.max(REANNOUNCE_PERIODS * fcpPeriodNs, pauseNs);
         this.listener = listener;
         this.creditLimit = new int[dataVls];
         this.accepted = new long[dataVls];
@@ -258,6 +296,10 @@ public final class CreditControl
         lastCheckNs = nowNs;
         lastNormalNs = nowNs;
         lastFcpNs = nowNs;
+        // rule 4's window opens in Armed with the first normal FCP sent; rule 6's (a waiting port) on entering Initialize
+        reannounce = LinkState.INITIALIZE == state ? REANNOUNCE_WINDOW : REANNOUNCE_NONE;
+        reannounceFromNs = nowNs;
+        peerInitVls = 0;
         listener.onStateEntered(state);
         return true;
     }
@@ -323,6 +365,7 @@ public final class CreditControl
             // the peer (re)started while this port initializes: its init FCPs again, now
             schedule.makeAllDue(nowNs);
         }
+        heard(op, vl, nowNs);
         if (!allowed)
         {
             return DiscardReason.FCP_STATE.id();
@@ -427,7 +470,7 @@ public final class CreditControl
      * be there yet. Call it every duty cycle: a gap between two calls of more than a quarter of the limit is time this
      * port was not running, and does not count as the peer's silence.
      * <p>
-     * The same call keeps the training's two timeouts (docs/flow-control.md, "Link training", rules 4 and 5), on the
+     * The same call keeps the training's two timeouts (docs/flow-control.md, "Link training", rules 5 and 6), on the
      * wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one), from the peer's last
      * normal FCP or packet: an Armed port whose peer sent only init FCPs that long initializes again (counted as
      * {@link #downs()}), and a port in Initialize waiting for its peer, which sent only init FCPs that long, stops
@@ -450,6 +493,11 @@ public final class CreditControl
             lastFcpNs += sinceCheckNs;
         }
         final LinkState state = link.state();
+        if ((LinkState.ARMED == state && link.automatic() || LinkState.INITIALIZE == state && link.awaitsPeerInit()) &&
+            reannounce(sinceCheckNs, nowNs))
+        {
+            return true;
+        }
         final boolean peerInitializing = nowNs - lastNormalNs > waitLimitNs && nowNs - lastFcpNs <= waitLimitNs;
         if (LinkState.INITIALIZE == state && peerInitializing && link.awaitsPeerInit() &&
             Fcp.OP_INIT == link.peerOp())
@@ -493,6 +541,75 @@ public final class CreditControl
     }
 
     /**
+     * Rules 4 and 6, what a port hears: a normal FCP (the peer is Armed or Active; a packet makes an Armed port Active)
+     * opens the window again
+     * from now; an init FCP, once the window is over, counts towards the rounds that make an Armed port initialize
+     * again, or a waiting port in Initialize stop waiting.
+     */
+    private void heard(final int op, final int vl, final long nowNs)
+    {
+        if (Fcp.OP_NORMAL == op)
+        {
+            if (REANNOUNCE_WINDOW <= reannounce)
+            {
+                reannounce = REANNOUNCE_WINDOW;
+                reannounceFromNs = nowNs;
+            }
+        }
+        else if (REANNOUNCE_ROUND == reannounce || REANNOUNCE_AGAIN == reannounce)
+        {
+            peerInitVls |= 1 << vl;
+        }
+    }
+
+    /**
+     * Rules 4 and 6, each duty cycle of an automatic Armed port or of a port waiting in Initialize: the window counts
+     * this port's running time only (a gap of more than an FCP period since the previous check is its own pause); once
+     * it is over, two rounds of the peer's init FCPs of every VL, each completed in a later duty cycle, make an Armed
+     * port initialize again (rule 4) and a waiting one stop waiting (rule 6).
+     *
+     * @return true if the port went down and initialized again.
+     */
+    private boolean reannounce(final long sinceCheckNs, final long nowNs)
+    {
+        if (REANNOUNCE_WINDOW == reannounce)
+        {
+            if (sinceCheckNs > fcpPeriodNs)
+            {
+                reannounceFromNs += sinceCheckNs;
+            }
+            if (nowNs - reannounceFromNs >= reannounceWindowNs)
+            {
+                reannounce = REANNOUNCE_ROUND;
+                peerInitVls = 0;
+            }
+        }
+        else if (REANNOUNCE_ROUND == reannounce && allVls == peerInitVls)
+        {
+            reannounce = REANNOUNCE_AGAIN;
+            peerInitVls = 0;
+        }
+        else if (REANNOUNCE_AGAIN == reannounce && allVls == peerInitVls && LinkState.INITIALIZE == link.state())
+        {
+            // rule 6: a waiting port whose peer initializes too, as long as rule 4 asks of an Armed port
+            link.peerInitializesToo();
+            reannounce = REANNOUNCE_WINDOW;
+            reannounceFromNs = nowNs;
+        }
+        else if (REANNOUNCE_AGAIN == reannounce && allVls == peerInitVls)
+        {
+            // not a link error: nothing was sent, nothing is flushed, nothing counted as link_downed
+            reannounces++;
+            down(nowNs);
+            up(nowNs);
+            // the peer heard this port's normal FCPs and took nothing of them: its next init FCP answers this one
+            link.peerWaitedForInit();
+            return true;
+        }
+        return false;
+    }
+
+    /**
      * A link error: down, then Initialize at once. From Armed or Active it is a transmit flush, counted before the
      * {@code Down} is reported so that the listener sees it.
      */
@@ -531,6 +648,12 @@ public final class CreditControl
         final int fccl = receiver.fccl(vl);
         schedule.onFcpSent(vl, nowNs, fccl);
         final int op = link.state().fcpOp();
+        if (Fcp.OP_NORMAL == op && LinkState.ARMED == link.state() && REANNOUNCE_NONE == reannounce)
+        {
+            // rule 4's window opens: from now on the peer may read this port as Armed
+            reannounce = REANNOUNCE_WINDOW;
+            reannounceFromNs = nowNs;
+        }
         if (link.onFcpSent(op))
         {
             entered(nowNs);
@@ -555,6 +678,16 @@ public final class CreditControl
     public long errorRecoveries()
     {
         return errorRecoveries;
+    }
+
+    /**
+     * @return times this port, Armed, initialized again because its peer was heard only in init FCPs
+     * (docs/flow-control.md, "Link training", rule 4): no link error, counted neither in {@link #downs()} nor in
+     * {@link #errorRecoveries()}.
+     */
+    public long reannounces()
+    {
+        return reannounces;
     }
 
     /**

@@ -55,6 +55,8 @@ public class LinkStateMachine
     private boolean initOwed;
     private int peerOp = PEER_UNKNOWN;
     private int await;
+    /** The peer sent a normal FCP while this port was Down (since it last went Down). */
+    private boolean peerNormalWhileDown;
     private long ups;
 
     /**
@@ -124,8 +126,9 @@ public class LinkStateMachine
     }
 
     /**
-     * The peer has been heard only in init FCPs for the silence limit while this port initialized and awaited its
-     * init: it is initializing too, and holds nothing of this port's earlier incarnations. The wait ends.
+     * The peer has been heard only in init FCPs, for rule 4's window and two rounds of every VL or for the wait limit,
+     * while this port initialized and awaited its init (docs/flow-control.md, "Link training", rule 6): it is
+     * initializing too, and holds nothing of this port's earlier incarnations. The wait ends.
      */
     public void peerInitializesToo()
     {
@@ -236,6 +239,7 @@ public class LinkStateMachine
     {
         if (state == LinkState.DOWN)
         {
+            peerNormalWhileDown |= Fcp.OP_NORMAL == op;
             return false;
         }
         if (retrainedBy)
@@ -252,7 +256,8 @@ public class LinkStateMachine
         peerOp = op;
         if (state == LinkState.INITIALIZE)
         {
-            if (op == Fcp.OP_INIT && (previous == Fcp.OP_NORMAL || await == AWAIT_INIT))
+            if (op == Fcp.OP_INIT && (previous == Fcp.OP_NORMAL || await == AWAIT_INIT ||
+                PEER_UNKNOWN == previous && peerNormalWhileDown))
             {
                 // the peer initialized again after its normal FCPs; or, if this port saw it Armed when it last announced
                 // itself, the peer initializes: it re-trained on this port's init FCP, or it waits itself
@@ -346,6 +351,10 @@ public class LinkStateMachine
         {
             initOwed = next == LinkState.INITIALIZE;
             peerOp = PEER_UNKNOWN;
+            if (next == LinkState.DOWN)
+            {
+                peerNormalWhileDown = false;
+            }
         }
         return true;
     }

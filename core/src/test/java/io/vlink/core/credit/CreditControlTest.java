@@ -150,7 +150,8 @@ class CreditControlTest
         send(c, 0);
         for (long now = 1_000; now <= 9_000; now += 1_000)
         {
-            c.onFcp(Fcp.word(Fcp.OP_INIT, 0, (int)(now / 1_000) & 1, 100), now);
+            // VL0's init FCPs alone: no round of every VL, so the wait limit ends the wait, not rule 6's rounds
+            c.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
             c.checkLiveness(now);
         }
         assertTrue(c.link().awaitsPeerInit());
@@ -249,11 +250,13 @@ class CreditControlTest
         while (control.link().awaitsPeerInit())
         {
             now += 1_000;
-            control.onFcp(Fcp.word(Fcp.OP_INIT, 0, (int)(now / 1_000) & 1, 100), now);
+            // VL0's init FCPs alone: no round of every VL for rule 6's early end, the wait limit ends the wait
+            control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
             assertFalse(control.checkLiveness(now));
             assertEquals(INITIALIZE, control.state());
         }
         assertEquals(1 + SILENCE_NS + 1_000, now, "the peer initializes too: it holds nothing of this port");
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
         send(control, now);
         assertEquals(ARMED, control.state(), "armed on its init FCPs");
 
@@ -347,6 +350,102 @@ class CreditControlTest
         patient.activate(0);
         assertFalse(patient.checkLiveness(Long.MAX_VALUE));
         assertEquals(ACTIVE, patient.state());
+    }
+
+    /**
+     * Rule 4: an Armed port that hears its peer only in init FCPs for two FCP periods of its own running after its first
+     * normal FCP, then in two rounds of every VL each completed in a later duty cycle, initializes again at once: no link
+     * error, no flush, no link_downed; it waits for the peer's next init FCP. A normal FCP of the peer opens the window
+     * again, and a pause of this port's thread longer than a period does not count.
+     */
+    @Test
+    void anArmedPortHeardOnlyInInitFcpsInitializesAgainWithoutALinkError()
+    {
+        // a silence limit of 10 periods: the window is a quarter of it, 2.5 periods
+        final CreditControl port = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        port.up(0);
+        send(port, 0);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 0);
+        send(port, 0);
+        assertEquals(ARMED, port.state());
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(port.fcpRequest(0, 0)), "its first normal FCP opens the window");
+        // a normal FCP of the peer a period later: the window starts again from there
+        port.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), PERIOD_NS);
+        assertFalse(port.checkLiveness(PERIOD_NS));
+        // init FCPs of both VLs each period; a pause of this port's thread (three periods between two checks) in the
+        // window does not count
+        long now = PERIOD_NS;
+        final long[] checks = {2 * PERIOD_NS, 5 * PERIOD_NS, 6 * PERIOD_NS, 7 * PERIOD_NS, 8 * PERIOD_NS};
+        for (final long at : checks)
+        {
+            now = at;
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
+            assertFalse(port.checkLiveness(now), "at " + now);
+            assertEquals(ARMED, port.state(), "at " + now);
+        }
+        // the window: 1 period before the pause, 2.5 after it (over at 7's check); the first round completed at 8, the
+        // second at 9, when the port goes
+        now = 9 * PERIOD_NS;
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), now);
+        assertFalse(port.checkLiveness(now), "one VL is no round");
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), now);
+        assertTrue(port.checkLiveness(now));
+        assertEquals(INITIALIZE, port.state());
+        assertEquals(1, port.reannounces());
+        assertEquals(0, port.downs(), "not link_downed");
+        assertEquals(0, port.errorRecoveries(), "not a re-training");
+        assertEquals(0, port.transmitFlushes(), "nothing flushed");
+        assertEquals(LinkStateMachine.AWAIT_INIT, port.link().await(), "the peer took nothing of it");
+        assertEquals(Fcp.OP_INIT, Fcp.op(port.fcpRequest(0, now)), "its init FCP after its normal ones");
+
+        // a silence limit of 4 periods: the window is 2 periods (more than a quarter of the limit), from the first
+        // normal FCP at 1; over at 3's check exactly, rounds at 4 and 5
+        final CreditControl brisk = new CreditControl(
+            1, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, 4 * PERIOD_NS, (state) -> {});
+        brisk.up(0);
+        send(brisk, 0);
+        brisk.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
+        send(brisk, 0);
+        assertEquals(ARMED, brisk.state());
+        assertFalse(brisk.checkLiveness(PERIOD_NS));
+        assertEquals(Fcp.OP_NORMAL, Fcp.op(brisk.fcpRequest(0, PERIOD_NS)));
+        for (long at = 2 * PERIOD_NS; at <= 4 * PERIOD_NS; at += PERIOD_NS)
+        {
+            brisk.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
+            assertFalse(brisk.checkLiveness(at), "at " + at);
+        }
+        brisk.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 5 * PERIOD_NS);
+        assertTrue(brisk.checkLiveness(5 * PERIOD_NS));
+        assertEquals(1, brisk.reannounces());
+        assertEquals(0, brisk.downs());
+
+        // rule 6: a port waiting for its peer's restart in Initialize, its peer heard only in init FCPs of every VL for
+        // the window (from entering Initialize) and two rounds, stops waiting
+        final CreditControl waiting = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        armOnInitFcps(waiting);
+        assertEquals(Fcp.OP_NORMAL, send(waiting, 0));
+        assertEquals(LinkStateMachine.AWAIT_RESTART, waiting.link().await());
+        waiting.down(0);
+        waiting.up(0);
+        send(waiting, 0);
+        for (long at = PERIOD_NS; at <= 4 * PERIOD_NS; at += PERIOD_NS)
+        {
+            waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
+            waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), at);
+            assertFalse(waiting.checkLiveness(at));
+            assertTrue(waiting.link().awaitsPeerInit(), "at " + at);
+        }
+        // window over at 3's check, rounds at 4 and 5
+        waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 5 * PERIOD_NS);
+        waiting.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 5 * PERIOD_NS);
+        assertFalse(waiting.checkLiveness(5 * PERIOD_NS));
+        assertFalse(waiting.link().awaitsPeerInit(), "the peer initializes too");
+        assertEquals(INITIALIZE, waiting.state());
+        assertEquals(0, waiting.downs() + waiting.reannounces());
     }
 
     @Test

@@ -306,6 +306,56 @@ class LinkStateTransitionsTest
         assertEquals(LinkState.ARMED, link.state());
     }
 
+    /**
+     * Rule 3: the peer's normal FCPs read while this port was Down count before its init FCP: a peer that went Active on
+     * this port's earlier normal FCPs and re-trained on its new init FCP may have sent its last normal ones while this
+     * port was down. Only since this port last went Down, and only as the peer's Op before its first FCP in Initialize.
+     */
+    @Test
+    void thePeersNormalFcpsReadWhileDownEndAWaitForItsRestart()
+    {
+        final LinkStateMachine link = at(LinkState.ACTIVE, 1, true);
+        assertFalse(link.onFcpSent(Fcp.OP_NORMAL));
+        assertEquals(LinkStateMachine.AWAIT_RESTART, link.await(), "announced before the peer's normal FCPs");
+        link.down();
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL));
+        assertEquals(LinkState.DOWN, link.state());
+        link.up();
+        assertEquals(LinkStateMachine.PEER_UNKNOWN, link.peerOp());
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT));
+        assertFalse(link.awaitsPeerInit(), "normal (while Down) -> init: the peer restarted");
+
+        // an init FCP alone while Down says nothing
+        final LinkStateMachine quiet = at(LinkState.ACTIVE, 1, true);
+        quiet.onFcpSent(Fcp.OP_NORMAL);
+        quiet.down();
+        quiet.onFcpReceived(0, Fcp.OP_INIT);
+        quiet.up();
+        quiet.onFcpReceived(0, Fcp.OP_INIT);
+        assertEquals(LinkStateMachine.AWAIT_RESTART, quiet.await());
+
+        // a normal FCP read during an earlier Down does not carry over the next one
+        final LinkStateMachine twice = at(LinkState.ACTIVE, 1, true);
+        twice.onFcpSent(Fcp.OP_NORMAL);
+        twice.down();
+        twice.onFcpReceived(0, Fcp.OP_NORMAL);
+        twice.up();
+        twice.down();
+        twice.up();
+        twice.onFcpReceived(0, Fcp.OP_INIT);
+        assertEquals(LinkStateMachine.AWAIT_RESTART, twice.await(), "since it last went Down");
+
+        // once the peer was heard in Initialize, its Op there is what counts
+        final LinkStateMachine heard = at(LinkState.ACTIVE, 1, true);
+        heard.onFcpSent(Fcp.OP_NORMAL);
+        heard.down();
+        heard.onFcpReceived(0, Fcp.OP_NORMAL);
+        heard.up();
+        heard.onFcpReceived(0, Fcp.OP_INIT);
+        assertFalse(heard.awaitsPeerInit());
+    }
+
     @Test
     void theInitFcpThatMadeAPortRetrainCountsForNothingAndTheWaitFollowsHowSettledItWas()
     {

@@ -148,9 +148,9 @@ final class LinkTrainingModel
             }
             rules[i] = switch (field)
             {
-                case "lastHeardNs", "lastCheckNs", "lastNormalNs", "lastFcpNs", "activeSinceNs", "quietUntilNs", "dueNs", "quiet", "quietChanges", "changes" -> TIME;
+                case "lastHeardNs", "lastCheckNs", "lastNormalNs", "lastFcpNs", "activeSinceNs", "reannounceFromNs", "quietUntilNs", "dueNs", "quiet", "quietChanges", "changes" -> TIME;
                 case "errorRecoveries", "downs", "transmitFlushes", "ups", "transmitFlushesSeen", "clock",
-                    "statUps", "statRecoveries", "statDowns", "released" -> SKIP;
+                    "statUps", "statRecoveries", "statDowns", "reannounces", "released" -> SKIP;
                 case "accepted" -> ACCEPTED;
                 case "releasedTotal" -> RELEASED_TOTAL;
                 case "arbiterEpoch", "publishedEpoch", "abrFrame", "clFrame", "requestFrames" ->
@@ -246,7 +246,7 @@ final class LinkTrainingModel
             for (int k = 0; k < 2; k++)
             {
                 final int vls = config.dataVls;
-                final int[] slots = new int[10 + vls];
+                final int[] slots = new int[12 + vls];
                 slots[0] = Math.max(codec.slot("LinkStateMachine#" + k + ".state"),
                     codec.slot(PreviousTrainingRule.class.getSimpleName() + "#" + k + ".state"));
                 slots[1] = codec.slot("CreditControl#" + k + ".lastHeardNs");
@@ -258,6 +258,8 @@ final class LinkTrainingModel
                 slots[7 + vls] = codec.slot("CreditControl#" + k + ".lastNormalNs");
                 slots[8 + vls] = codec.slot("CreditControl#" + k + ".lastFcpNs");
                 slots[9 + vls] = codec.slot("CreditControl#" + k + ".activeSinceNs");
+                slots[10 + vls] = codec.slot("CreditControl#" + k + ".reannounceFromNs");
+                slots[11 + vls] = codec.slot("CreditControl#" + k + ".reannounce");
                 for (int vl = 0; vl < vls; vl++)
                 {
                     slots[7 + vl] = codec.slot("FcpSchedule#" + k + ".dueNs") + vl;
@@ -294,6 +296,13 @@ final class LinkTrainingModel
             {
                 h = mix(h, Math.max(0, s[slots[i]] - now));
             }
+        }
+        if ((state == LinkState.ARMED.ordinal() || state == LinkState.INITIALIZE.ordinal()) &&
+            slots[11 + config.dataVls] >= 0 && s[slots[11 + config.dataVls]] == 1)
+        {
+            // rules 4 and 6's window (CreditControl.REANNOUNCE_WINDOW): how much of it had passed at the last check (less
+            // than the window, or it would be over; negative when it opened after that check)
+            h = mix(h, s[slots[2]] - s[slots[10 + config.dataVls]]);
         }
         if (state == LinkState.ACTIVE.ordinal())
         {

@@ -58,6 +58,8 @@ public final class Fabric implements AutoCloseable
     private final Paused paused = new Paused();
     /** Nested pauses of the caller: the switch thread resumes when the outermost ends. */
     private int pauseDepth;
+    /** The switch thread's duty cycles when the last pause ended (-1: none yet), so the next waits for one more. */
+    private long cyclesAtResume = -1;
     private final IdleStrategy pauseIdle = IdleStrategies.backoff();
     private SwitchDuty duty;
     /** The switch thread, or null when the switches run on the caller's thread. */
@@ -541,7 +543,8 @@ public final class Fabric implements AutoCloseable
     }
 
     /**
-     * Pause the switch thread: it finishes its duty cycle and acknowledges, and until the pause is closed it runs
+     * Pause the switch thread: it runs a duty cycle since the last pause ended, if it has not yet (so that pauses in a
+     * loop never starve it), finishes its duty cycle and acknowledges, and until the pause is closed it runs
      * none; meanwhile the caller may read and change any switch's state (link states, {@link Switch#down},
      * {@link Switch#holdManagement}, FIFOs, credits) as if on its thread. Pauses nest: the switch thread goes on when
      * the outermost is closed. Without a switch thread (or once it stopped) a pause does nothing. The invoking thread
@@ -553,6 +556,14 @@ public final class Fabric implements AutoCloseable
     {
         if (0 == pauseDepth++ && null != switchThread)
         {
+            // a whole duty cycle of the switch thread between two pauses: a caller that checks a condition with the
+            // switches paused, in a loop, would otherwise starve it on a busy machine (resumed, paused again before it
+            // ran), and the FCPs and packets waiting on its links would never be applied
+            pauseIdle.reset();
+            while (switchDutyCycles() == cyclesAtResume && isSwitchThreadAlive())
+            {
+                pauseIdle.idle();
+            }
             pause.pause();
             pauseIdle.reset();
             while (!pause.acknowledged() && isSwitchThreadAlive())
@@ -576,6 +587,7 @@ public final class Fabric implements AutoCloseable
         }
         if (0 == --pauseDepth && null != switchThread)
         {
+            cyclesAtResume = switchDutyCycles();
             pause.resume();
         }
     }

@@ -198,6 +198,21 @@ public final class LinkKey
         return HexFormat.of().formatHex(raw);
     }
 
+    /**
+     * A key check value, as key ceremonies compare one: the SipHash-2-4 MAC of the 16 bytes
+     * {@code "vlink key check\0"} under the key. Two ends that print or exchange it tell whether they hold the same
+     * key without showing it (SipHash is a pseudo-random function: one MAC of a fixed message gives nothing of the
+     * key away).
+     *
+     * @return the check value.
+     */
+    public long check()
+    {
+        final org.agrona.concurrent.UnsafeBuffer message = new org.agrona.concurrent.UnsafeBuffer(
+            "vlink key check\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return SipHash.hash(k0, k1, message, 0, message.capacity());
+    }
+
     long k0()
     {
         return k0;

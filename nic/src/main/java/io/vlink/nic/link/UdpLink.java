@@ -105,6 +105,9 @@ public final class UdpLink implements Link
     /** In a HELLO: the sender's frames carry a {@link RetryLink} header; both ends must agree to train a session. */
     static final int FLAG_RETRY = 2;
     private static final int REPLAY_WINDOW = 64;
+    private static final int SENT = 1;
+    private static final int SOCKET_FULL = 0;
+    private static final int SEND_FAILED = -1;
 
     private static final VarHandle SESSION_PEER;
 
@@ -439,8 +442,7 @@ public final class UdpLink implements Link
     @Override
     public void commit(final int offset)
     {
-        final int length = seal(sendBuffer, TYPE_FRAME, 0, txPeer, ++txSequence, claimedLength);
-        sendByteBuffer.limit(length).position(0);
+        sendByteBuffer.limit(seal(sendBuffer, TYPE_FRAME, 0, txPeer, ++txSequence, claimedLength));
         claimedLength = -1;
         pending = true;
         flush();
@@ -459,23 +461,35 @@ public final class UdpLink implements Link
         {
             return 0;
         }
+        final int sent = send(sendByteBuffer);
+        if (SOCKET_FULL == sent)
+        {
+            return 0;
+        }
+        // A failed send loses the datagram, as a broken wire does (the peer's port closed, the network down): counted,
+        // and the link layer above recovers as from any loss. The frame's cells were freed when it was copied here.
+        pending = false;
+        (SENT == sent ? counters.framesSent() : counters.sendErrors()).incrementRelease();
+        return 1;
+    }
+
+    /**
+     * One datagram to the peer: the buffer's bytes from 0 to its limit. The transmitting thread sends frames from its
+     * buffer, the receiving thread HELLOs from its own, {@link #close()} a BYE once both have stopped.
+     *
+     * @param datagram the datagram.
+     * @return {@link #SENT}, {@link #SOCKET_FULL} (nothing went: send it again) or {@link #SEND_FAILED} (lost).
+     */
+    private int send(final ByteBuffer datagram)
+    {
+        datagram.position(0);
         try
         {
-            if (0 == channel.send(sendByteBuffer, peer))
-            {
-                return 0;
-            }
-            pending = false;
-            counters.framesSent().incrementRelease();
-            return 1;
+            return 0 == channel.send(datagram, peer) ? SOCKET_FULL : SENT;
         }
         catch (final IOException ex)
         {
-            // The datagram is lost, as on a broken wire (the peer's port closed, the network down): counted, and the
-            // link layer above recovers as from any loss. The frame's cells were freed when it was copied here.
-            pending = false;
-            counters.sendErrors().incrementRelease();
-            return 1;
+            return SEND_FAILED;
         }
     }
 
@@ -650,15 +664,10 @@ public final class UdpLink implements Link
     private void hello(final long nowNs)
     {
         final int flags = (0 != peerNonce && peerNonce == heardNonce ? FLAG_ESTABLISHED : 0) | (retry ? FLAG_RETRY : 0);
-        final int length = seal(helloBuffer, TYPE_HELLO, flags, heardNonce, 0, 0);
-        helloByteBuffer.limit(length).position(0);
+        helloByteBuffer.limit(seal(helloBuffer, TYPE_HELLO, flags, heardNonce, 0, 0));
         lastHelloNs = nowNs;
         helloSent = true;
-        try
-        {
-            channel.send(helloByteBuffer, peer);
-        }
-        catch (final IOException ex)
+        if (SEND_FAILED == send(helloByteBuffer))
         {
             // a lost HELLO is repeated at the next interval, as on a lossy wire (this thread's own counter)
             counters.helloSendErrors().incrementRelease();
@@ -725,16 +734,9 @@ public final class UdpLink implements Link
             final long session = (long)SESSION_PEER.getAcquire(this);
             if (notice && 0 != session && channel.isOpen())
             {
-                final int length = seal(helloBuffer, TYPE_BYE, 0, session, 0, 0);
-                helloByteBuffer.limit(length).position(0);
-                try
-                {
-                    channel.send(helloByteBuffer, peer);
-                }
-                catch (final IOException ignore)
-                {
-                    // the peer finds out from its link timeout instead
-                }
+                // a BYE not sent: the peer finds out from its link timeout instead
+                helloByteBuffer.limit(seal(helloBuffer, TYPE_BYE, 0, session, 0, 0));
+                send(helloByteBuffer);
             }
             closeQuietly(channel);
             OffHeap.free(sendBuffer);

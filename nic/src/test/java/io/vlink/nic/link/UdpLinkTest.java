@@ -389,6 +389,18 @@ class UdpLinkTest
     }
 
     @Test
+    void aKeysCheckValueTellsTwoKeysApartAndIsTheMacOfTheFixedBlock()
+    {
+        final LinkKey key = LinkKey.of(0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
+        final org.agrona.concurrent.UnsafeBuffer block = new org.agrona.concurrent.UnsafeBuffer(
+            "vlink key check\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(SipHash.hash(0x0706050403020100L, 0x0f0e0d0c0b0a0908L, block, 0, 16), key.check());
+        assertEquals(key.check(), LinkKey.parse("k", key.format()).check(), "the same key, read back: the same value");
+        assertNotEquals(LinkKey.of(1, 2).check(), LinkKey.of(1, 3).check());
+        assertNotEquals(LinkKey.of(1, 2).check(), LinkKey.of(2, 1).check());
+    }
+
+    @Test
     void aHelloThatCannotBeSentIsCountedAsAHelloSendErrorAndNotAsAReceiveError() throws IOException
     {
         final PortCounterSet set = new PortCounterSet(ports.countersFile, 2, 8);

@@ -76,6 +76,13 @@ public final class FabricSoak
     private static final long DRAIN_NS = 30_000_000_000L;
     /** How long the credits get to come back once idle (many FCP periods). */
     static final long CREDIT_SETTLE_NS = 2_000_000_000L;
+    /**
+     * ...and, with a switch thread, how many of its duty cycles (each applies what waits on its links): time alone
+     * cannot tell credits that do not come back from a switch thread the machine starved through that time.
+     */
+    static final long CREDIT_SETTLE_SWITCH_CYCLES = 2_000;
+    /** The most the credits get, however starved the switch thread. */
+    static final long CREDIT_SETTLE_CAP_NS = 30_000_000_000L;
     /** Packets each CA port may post per round. */
     private static final int POSTS_PER_ROUND = 32;
     /**

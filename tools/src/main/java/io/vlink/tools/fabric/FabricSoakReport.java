@@ -94,29 +94,34 @@ final class FabricSoakReport
         return FabricSoak.EXIT_OK == exit && !baseline.ok() ? FabricSoak.EXIT_FAILED : exit;
     }
 
+    /**
+     * Wait for the credits to come back on every cable: {@link FabricSoak#CREDIT_SETTLE_NS} of the clock and, with a
+     * switch thread, {@link FabricSoak#CREDIT_SETTLE_SWITCH_CYCLES} of its duty cycles (a switch thread the machine
+     * starved through the time has not had its chance: the FCPs waiting on its links are not applied yet), within
+     * {@link FabricSoak#CREDIT_SETTLE_CAP_NS} whatever happens.
+     */
     void settleCredits()
     {
-        final long deadline = run.options.clock.nanoTime() + FabricSoak.CREDIT_SETTLE_NS;
+        final long startNs = run.options.clock.nanoTime();
+        final long deadline = startNs + FabricSoak.CREDIT_SETTLE_NS;
+        final long cap = startNs + FabricSoak.CREDIT_SETTLE_CAP_NS;
+        final long cycles = run.fabric.hasSwitchThread() ?
+            run.fabric.switchDutyCycles() + FabricSoak.CREDIT_SETTLE_SWITCH_CYCLES : 0;
         do
         {
-            final long cycles = run.fabric.switchDutyCycles();
             for (int i = 0; i < 64; i++)
             {
                 run.fabric.invoke();
             }
-            // a switch thread must run between two checks (each pauses it): without this, a caller that pauses it
-            // again at once can starve it of every duty cycle, and the FCPs waiting on its links are never applied
-            while (run.fabric.switchDutyCycles() - cycles < 2 && run.options.clock.nanoTime() - deadline < 0)
-            {
-                run.fabric.invoke();
-            }
+            // the pause lets the switch thread run a duty cycle since the last check first (Fabric.pauseSwitches)
             try (Fabric.Paused paused = run.fabric.pauseSwitches())
             {
                 run.unrecovered = CreditRecovery.unrecovered(run.fabric.topology(), run.fabric::counters,
                     run.fabric.configuration().portSettings().vlBufferBlocks());
             }
         }
-        while (!run.unrecovered.isEmpty() && run.options.clock.nanoTime() - deadline < 0);
+        while (!run.unrecovered.isEmpty() && run.options.clock.nanoTime() - cap < 0 &&
+            (run.options.clock.nanoTime() - deadline < 0 || run.fabric.switchDutyCycles() - cycles < 0));
     }
 
     int verdict(final boolean deadlocked)

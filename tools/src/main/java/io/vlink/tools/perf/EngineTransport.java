@@ -1,5 +1,6 @@
 package io.vlink.tools.perf;
 
+import io.vlink.core.credit.Credits;
 import io.vlink.core.credit.LinkState;
 import io.vlink.core.qos.QosConfig;
 import io.vlink.nic.Engine;
@@ -11,8 +12,11 @@ import io.vlink.nic.QueuePair;
 import io.vlink.nic.PacketHandler;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.Link;
+import io.vlink.nic.link.RetryLink;
 import io.vlink.nic.link.ShmLink;
 import io.vlink.nic.memory.OffHeap;
+import io.vlink.nic.status.DiscardReasons;
+import io.vlink.nic.status.PortCounters;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -310,6 +314,60 @@ public final class EngineTransport implements PerfTransport
     public String describe()
     {
         return description;
+    }
+
+    /**
+     * {@inheritDoc} Over a lossless wire (the shm rings) or with link-level retry, what the wire carries arrives: a
+     * message that never came was discarded by a port (counted by reason here or at the peer) or never sent.
+     */
+    @Override
+    public String diagnosis()
+    {
+        final PortCounters counters = port.counters();
+        final Link link = port.link();
+        final boolean retry = link instanceof RetryLink;
+        final StringBuilder text = new StringBuilder("this side: link ").append(port.linkState());
+        if (retry)
+        {
+            text.append(", link-level retry on (what the wire drops is sent again: ")
+                .append(counters.linkRetransmits().get()).append(" retransmits, ")
+                .append(counters.linkRetryTimeouts().get()).append(" retry timeouts, ")
+                .append(counters.linkRetryFailures().get()).append(" frames given up)");
+        }
+        else if (link instanceof ShmLink)
+        {
+            text.append(", shm rings (the wire drops nothing)");
+        }
+        else
+        {
+            text.append(", link-level retry off (a frame the wire drops is lost)");
+        }
+        long sent = 0;
+        long received = 0;
+        long delivered = 0;
+        final StringBuilder credits = new StringBuilder();
+        for (int vl = 0; vl < port.dataVls(); vl++)
+        {
+            sent += counters.txPackets(vl).get();
+            received += counters.rxPackets(vl).get();
+            delivered += counters.deliveredPackets(vl).get();
+            final int available = Credits.distance((int)counters.txCreditLimit(vl).get(), (int)counters.txFctbs(vl).get());
+            credits.append(0 == vl ? "" : " ").append(available > Credits.MAX_CREDIT ? 0 : available);
+        }
+        text.append("; data packets ").append(offered).append(" posted, ").append(sent).append(" sent, ")
+            .append(received).append(" received, ").append(delivered).append(" delivered; send credits by VL [")
+            .append(credits).append("] blocks; link errors ").append(counters.linkErrorRecovery().get())
+            .append(", downed ").append(counters.linkDowned().get()).append("; discards:");
+        final int before = text.length();
+        for (int reason = 0; reason < DiscardReasons.count(); reason++)
+        {
+            final long count = counters.discards(reason).get();
+            if (0 != count)
+            {
+                text.append(' ').append(DiscardReasons.name(reason)).append(' ').append(count);
+            }
+        }
+        return text.length() == before ? text.append(" none").toString() : text.toString();
     }
 
     @Override

@@ -30,8 +30,9 @@ import java.util.function.Supplier;
  * The application's thread waits by spinning, then yielding ({@code Thread.yield}), never parking: a message that
  * arrives while it waits is seen within a yield. Every wait once the link is up is bounded: a peer that sends nothing
  * for the peer timeout, or whose end of the link closes, restarts or whose process ends, is gone
- * ({@link PeerVanishedException}); nothing arriving while the link stays up means a message was lost on it (the link
- * layer does not retransmit), and the exception says so.
+ * ({@link PeerVanishedException}); nothing arriving while the link stays up means a message was lost (on a UDP wire
+ * without link-level retry), discarded by a port, or never sent, and the exception says so with what this side's
+ * link and port counted ({@link PerfTransport#diagnosis()}).
  */
 public final class PerfPeer
 {
@@ -415,15 +416,18 @@ public final class PerfPeer
 
     private boolean serveClient(final Listener listener)
     {
+        // a new client, a new transport: nothing of the last one is kept. Cleared before the wait for the link, not
+        // after it: the poll that brings the client's SETUP may be the one that makes the link ready (an Armed port
+        // goes Active on its first data packet), and a SETUP cleared away would leave both sides waiting
+        controlPending = false;
+        controlHead = 0;
+        controlTail = 0;
+        dataReceived = 0;
         while (!transport.ready())
         {
             idle.idle(step());
         }
         idle.reset();
-        controlPending = false;
-        controlHead = 0;
-        controlTail = 0;
-        dataReceived = 0;
         lastProgressNs = System.nanoTime();
         awaitControl(SETUP);
         // the client's run is this run: what the server prints and measures
@@ -631,8 +635,8 @@ public final class PerfPeer
         {
             final boolean up = transport.ready();
             throw new PeerVanishedException("nothing arrived for " + seconds(now - lastProgressNs) + " s" +
-                (up ? " while the link stayed up: a message was lost on it (the link layer does not retransmit)" :
-                ""), up);
+                (up ? " while the link stayed up: a message was lost, discarded or never sent (" +
+                transport.diagnosis() + ")" : ""), up);
         }
         if (now - lastGoneCheckNs > GONE_CHECK_NS)
         {

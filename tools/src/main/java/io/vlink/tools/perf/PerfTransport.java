@@ -94,6 +94,14 @@ public interface PerfTransport extends AutoCloseable
      */
     String describe();
 
+    /**
+     * Called when nothing arrived for the peer timeout while the link stayed up, so that the stall explains itself.
+     *
+     * @return one line: what this side's link and port say about where a message may have gone (the link state,
+     * whether the link layer retransmits, packets sent and received, credits, discards by reason).
+     */
+    String diagnosis();
+
     @Override
     void close();
 

@@ -74,11 +74,17 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     private final AtomicLongArray stateLost = new AtomicLongArray(VlArbiter.VL_COUNT);
     private final AtomicLongArray fcpFaults = new AtomicLongArray(2);
     private volatile boolean armed;
+    /** Whether the poll in progress injects: {@link #armed} read once as it begins (the receive thread's). */
+    private boolean pollArmed;
+    /** The count of polls begun disarmed when {@link #arm} last disarmed (the arming thread's). */
+    private long disarmedMark;
     private volatile boolean cut;
     private volatile Port receiver;
     private FrameHandler handler;
-    // polls that found the wire empty (the receive thread's count, a release store as the fault counts)
+    // polls that found the wire empty, and polls that began disarmed and ended (the receive thread's counts, release
+    // stores as the fault counts)
     private final AtomicLongArray emptyPolls = new AtomicLongArray(1);
+    private final AtomicLongArray disarmedPolls = new AtomicLongArray(1);
 
     /**
      * @param delegate the link the engine made.
@@ -131,7 +137,23 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
      */
     public void arm(final boolean armed)
     {
+        if (!armed)
+        {
+            disarmedMark = disarmedPolls.getAcquire(0);
+        }
         this.armed = armed;
+    }
+
+    /**
+     * Whether the faults counted so far are all there will be: disarmed, and a poll that began disarmed has ended
+     * since ({@link #arm}), so that no poll that read the wire armed is still injecting. Read by the thread that
+     * disarms, before it compares what was injected with what was detected.
+     *
+     * @return whether no fault can be injected any more until armed again.
+     */
+    public boolean quiet()
+    {
+        return !armed && disarmedPolls.getAcquire(0) > disarmedMark;
     }
 
     /**
@@ -200,10 +222,15 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
     public int poll(final FrameHandler handler, final int frameLimit)
     {
         this.handler = handler;
+        pollArmed = armed;
         final int frames = delegate.poll(faulty, frameLimit);
         if (0 == frames)
         {
             increment(emptyPolls, 0);
+        }
+        if (!pollArmed)
+        {
+            increment(disarmedPolls, 0);
         }
         return frames;
     }
@@ -228,7 +255,7 @@ public final class FaultyLink extends ForwardingLink implements WireCounts
         }
         final int length = wireLength - packetOffset;
         final int packet = offset + packetOffset;
-        final boolean armed = this.armed;
+        final boolean armed = pollArmed;
         if (LINK_FRAME == frameType)
         {
             if (armed && dropFcp > 0 && dropFcpRandom.nextDouble() < dropFcp)

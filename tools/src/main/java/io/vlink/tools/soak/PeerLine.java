@@ -49,7 +49,7 @@ final class PeerLine implements AutoCloseable
     static final int SILENCE_MS = 10_000;
 
     private static final int MAGIC = 0x564C534B;
-    private static final int PROTOCOL = 1;
+    private static final int PROTOCOL = 2;
     private static final int CONNECT_TIMEOUT_MS = 10_000;
     private static final int PINGS = 16;
     private static final long PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -175,12 +175,13 @@ final class PeerLine implements AutoCloseable
      * The peer's side: take the next soak that joins, and its run.
      *
      * @param server   where soaks join; its port is the UDP port of this side's end of the link too.
-     * @param keyed    whether this side authenticates the link (a soak must do the same).
+     * @param served   this side's key (a soak must have the same, or none when this side has none) and {@code --retry}
+     *                 (when given, a soak must run the same; when not, the soak's is taken).
      * @param accepted the run, filled in from the soak's.
      * @return the line, running.
      * @throws IOException when the connection fails before the run is agreed.
      */
-    static PeerLine accept(final ServerSocket server, final boolean keyed, final Hello accepted) throws IOException
+    static PeerLine accept(final ServerSocket server, final SoakSettings served, final Hello accepted) throws IOException
     {
         final Socket socket = server.accept();
         try
@@ -205,7 +206,7 @@ final class PeerLine implements AutoCloseable
             else
             {
                 accepted.read(in);
-                refusal = refusal(accepted, keyed, new InetSocketAddress(socket.getLocalAddress(),
+                refusal = refusal(accepted, served, new InetSocketAddress(socket.getLocalAddress(),
                     server.getLocalPort()));
             }
             if (null != refusal)
@@ -238,13 +239,25 @@ final class PeerLine implements AutoCloseable
         }
     }
 
-    private static String refusal(final Hello hello, final boolean keyed, final InetSocketAddress udp)
+    private static String refusal(final Hello hello, final SoakSettings served, final InetSocketAddress udp)
     {
+        final boolean keyed = null != served.udpKey;
         if (hello.keyed != keyed)
         {
             return hello.keyed ? "the soak authenticates the link (--key) and this peer does not: give both the " +
                 "same --key FILE" : "this peer authenticates the link (--key) and the soak does not: give both the " +
                 "same --key FILE";
+        }
+        if (keyed && hello.keyCheck != served.udpKey.check())
+        {
+            // each MAC would fail at the other end: the link would never train
+            return String.format(java.util.Locale.ROOT, "the soak's key and this peer's differ (key check values " +
+                "%016x and %016x): give both the same --key FILE", hello.keyCheck, served.udpKey.check());
+        }
+        if (null != served.retry && served.retry != hello.retry)
+        {
+            return "the soak runs link-level retry " + (hello.retry ? "on" : "off") + " and this peer --retry " +
+                (served.retry ? "on" : "off") + ": give both the same --retry, or none to this peer (it takes the soak's)";
         }
         try (DatagramSocket probe = new DatagramSocket(udp))
         {
@@ -620,6 +633,10 @@ final class PeerLine implements AutoCloseable
     {
         int udpPort;
         boolean keyed;
+        /** The soak's key's check value ({@code LinkKey.check()}), 0 without a key. */
+        long keyCheck;
+        /** Whether the soak's link runs link-level retry: the peer's must do the same. */
+        boolean retry = true;
         double seconds;
         long packets;
         int sizeMin;
@@ -636,6 +653,9 @@ final class PeerLine implements AutoCloseable
         {
             final Hello hello = new Hello();
             hello.keyed = null != options.udpKey;
+            hello.keyCheck = hello.keyed ? options.udpKey.check() : 0;
+            // the link to a peer on another host is UDP, whatever the soak's --link says
+            hello.retry = null != options.retry ? options.retry : true;
             hello.seconds = options.seconds;
             hello.packets = options.packets;
             hello.sizeMin = options.sizeMin;
@@ -652,6 +672,7 @@ final class PeerLine implements AutoCloseable
         void applyTo(final SoakSettings options)
         {
             options.udp = true;
+            options.retry = retry;
             options.seconds = seconds;
             options.packets = packets;
             options.sizeMin = sizeMin;
@@ -665,6 +686,8 @@ final class PeerLine implements AutoCloseable
         {
             out.writeInt(udpPort);
             out.writeBoolean(keyed);
+            out.writeLong(keyCheck);
+            out.writeBoolean(retry);
             out.writeDouble(seconds);
             out.writeLong(packets);
             out.writeInt(sizeMin);
@@ -688,6 +711,8 @@ final class PeerLine implements AutoCloseable
         {
             udpPort = in.readInt();
             keyed = in.readBoolean();
+            keyCheck = in.readLong();
+            retry = in.readBoolean();
             seconds = in.readDouble();
             packets = in.readLong();
             sizeMin = in.readInt();

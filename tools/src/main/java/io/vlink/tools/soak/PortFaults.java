@@ -81,6 +81,15 @@ final class PortFaults implements WireCounts
     }
 
     /**
+     * @return whether the wire's fault counts are final: disarmed, and no poll that read it armed is still running
+     * ({@link FaultyLink#quiet()}).
+     */
+    boolean quiet()
+    {
+        return wire.quiet();
+    }
+
+    /**
      * @param cut whether the wire loses every data packet (a link bounce).
      */
     void cut(final boolean cut)

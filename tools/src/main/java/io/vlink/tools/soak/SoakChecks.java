@@ -77,7 +77,8 @@ final class SoakChecks
     {
         rig.arm(false);
         phases.endPhase(traffic.phaseBytes);
-        final boolean drained = rig.await(options.drainTimeoutNs, this::accounted, null);
+        // and no fault injected after the counts are read: what was injected is compared with what was detected
+        final boolean drained = rig.await(options.drainTimeoutNs, () -> rig.quiet() && accounted(), null);
         phases.endPhase(traffic.phaseBytes);
         return drained;
     }

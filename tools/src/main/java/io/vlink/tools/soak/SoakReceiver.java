@@ -47,6 +47,8 @@ public final class SoakReceiver
     private static final long PARENT_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long PUBLISH_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long the end waits for the wire's receiving thread to poll once disarmed (it polls all the time). */
+    private static final long QUIET_DEADLINE_NS = TimeUnit.SECONDS.toNanos(5);
     /** How long the results wait for the parent to read them. */
     private static final long RELEASE_DEADLINE_NS = TimeUnit.SECONDS.toNanos(30);
 
@@ -118,7 +120,7 @@ public final class SoakReceiver
                 server.getLocalPort()) + " (TCP for the run, UDP on the same port for the link); waiting for a " +
                 "soak to join: vlink soak --peer THIS_HOST:" + server.getLocalPort());
             out.flush();
-            line = awaitSoak(server, null != options.udpKey, hello, err, interrupt);
+            line = awaitSoak(server, options, hello, err, interrupt);
             if (null == line)
             {
                 err.println("vlink soak: interrupted: no soak joined");
@@ -138,12 +140,12 @@ public final class SoakReceiver
             // the soak's clock: latencies from its intended send times, its end of the warm-up
             options.clock = () -> System.nanoTime() - offsetNs;
             out.println(String.format(Locale.ROOT, "vlink soak: joined by %s: %s s%s, %d data VLs, packets %s, " +
-                "seed %d%s; link UDP %s to %s", line.remote(), hello.seconds,
+                "seed %d%s; link UDP %s to %s, retry %s", line.remote(), hello.seconds,
                 0 == hello.packets ? "" : " or " + hello.packets + " packets", options.qos.dataVls(),
                 hello.sizeMin == hello.sizeMax ? hello.sizeMin + " B" : hello.sizeMin + "-" + hello.sizeMax + " B",
                 hello.seed, options.faults.any() ? ", faults " + options.faults : "",
                 PeerLine.address(line.localUdp().getAddress(), line.localUdp().getPort()),
-                PeerLine.address(line.remoteUdp().getAddress(), line.remoteUdp().getPort())));
+                PeerLine.address(line.remoteUdp().getAddress(), line.remoteUdp().getPort()), hello.retry ? "on" : "off"));
             out.flush();
             final PeerChannel channel = line.channel();
             final int exit = run(options, channel,
@@ -174,14 +176,14 @@ public final class SoakReceiver
     }
 
     private static PeerLine awaitSoak(
-        final ServerSocket server, final boolean keyed, final PeerLine.Hello hello, final PrintWriter err,
+        final ServerSocket server, final SoakSettings served, final PeerLine.Hello hello, final PrintWriter err,
         final BooleanSupplier interrupt)
     {
         while (!interrupt.getAsBoolean())
         {
             try
             {
-                return PeerLine.accept(server, keyed, hello);
+                return PeerLine.accept(server, served, hello);
             }
             catch (final SocketTimeoutException ex)
             {
@@ -329,6 +331,15 @@ public final class SoakReceiver
             idle.idle(work);
         }
 
+        // The last snapshot holds every fault this wire will inject: the parent compares its counts with what the
+        // ports detected, read after it. The parent disarmed the wire before it said DONE, but a loop that read DONE
+        // first never applied that; and a poll that read the wire armed may still be injecting.
+        wire.arm(false);
+        final long quietDeadlineNs = clock.nanoTime() + QUIET_DEADLINE_NS;
+        while (!wire.quiet() && clock.nanoTime() - quietDeadlineNs < 0)
+        {
+            idle.idle(invoker ? engine.invoke() : 0);
+        }
         latency.sampleInterval();
         publish(channel, snapshot, traffic, wire, latency);
         final StringBuilder errors = new StringBuilder();

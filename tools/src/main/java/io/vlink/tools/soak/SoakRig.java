@@ -261,6 +261,23 @@ final class SoakRig implements AutoCloseable
     }
 
     /**
+     * @return whether the fault counts of this process's wires are final ({@link PortFaults#quiet()}): after
+     * {@code arm(false)}, once each has polled since. A peer process's are final in its last snapshot
+     * ({@link SoakPeer#finish}).
+     */
+    boolean quiet()
+    {
+        for (final PortFaults link : links)
+        {
+            if (null != link && !link.quiet())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * @param cut whether the wire to port B loses every data packet (a link bounce).
      */
     void cut(final boolean cut)

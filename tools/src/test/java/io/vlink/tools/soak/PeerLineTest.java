@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class PeerLineTest
 {
     private static final long DEADLINE_NS = TimeUnit.SECONDS.toNanos(20);
+    private static final io.vlink.nic.link.LinkKey KEY = io.vlink.nic.link.LinkKey.of(1, 2);
 
     private ServerSocket server;
     private PeerLine soak;
@@ -52,13 +53,20 @@ class PeerLineTest
 
     private PeerLine.Hello connect(final SoakSettings options, final boolean peerKeyed) throws Exception
     {
+        final SoakSettings served = new SoakSettings();
+        served.udpKey = peerKeyed ? KEY : null;
+        return connect(options, served);
+    }
+
+    private PeerLine.Hello connect(final SoakSettings options, final SoakSettings served) throws Exception
+    {
         server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         final PeerLine.Hello accepted = new PeerLine.Hello();
         final CompletableFuture<PeerLine> accepting = CompletableFuture.supplyAsync(() ->
         {
             try
             {
-                return PeerLine.accept(server, peerKeyed, accepted);
+                return PeerLine.accept(server, served, accepted);
             }
             catch (final IOException ex)
             {
@@ -166,6 +174,48 @@ class PeerLineTest
         assertEquals("the peer at 127.0.0.1:" + server.getLocalPort() + " refused the soak: this peer authenticates " +
             "the link (--key) and the soak does not: give both the same --key FILE", refused.getMessage());
         assertNull(peer, "the server takes no line for a run it refused");
+    }
+
+    @Test
+    void theSoaksRetryGoesToAPeerThatGaveNoneAndAPeerThatGaveAnotherRefuses() throws Exception
+    {
+        final SoakSettings options = new SoakSettings();
+        options.retry = false;
+        final SoakSettings served = new SoakSettings();
+        final PeerLine.Hello hello = connect(options, served);
+        hello.applyTo(served);
+        assertEquals(Boolean.FALSE, served.retry, "the soak's --retry off, carried to the peer");
+        assertFalse(served.retryOn());
+        close();
+        soak = null;
+        peer = null;
+
+        final SoakSettings retrying = new SoakSettings();
+        retrying.retry = true;
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> connect(options, retrying));
+        assertTrue(refused.getMessage().endsWith("refused the soak: the soak runs link-level retry off and this peer " +
+            "--retry on: give both the same --retry, or none to this peer (it takes the soak's)"), refused.getMessage());
+    }
+
+    @Test
+    void aSoakWithAnotherKeyIsRefusedNamingBothCheckValuesNeverTheKeys() throws Exception
+    {
+        final SoakSettings options = new SoakSettings();
+        options.udpKey = io.vlink.nic.link.LinkKey.of(1, 3);
+        final SoakSettings served = new SoakSettings();
+        served.udpKey = KEY;
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> connect(options, served));
+        assertTrue(refused.getMessage().endsWith(String.format("refused the soak: the soak's key and this peer's " +
+            "differ (key check values %016x and %016x): give both the same --key FILE", options.udpKey.check(),
+            KEY.check())), refused.getMessage());
+        assertFalse(refused.getMessage().contains(KEY.format()));
+        close();
+        soak = null;
+        peer = null;
+
+        options.udpKey = io.vlink.nic.link.LinkKey.of(1, 2);
+        assertTrue(connect(options, served).keyed, "the same key: joined");
     }
 
     @Test
