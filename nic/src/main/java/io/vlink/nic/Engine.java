@@ -172,9 +172,10 @@ public final class Engine implements AutoCloseable
                     config.maxQueuePairs(), config.queueDepth());
             }
 
-            // A thread's DutyCycle runs them as credit, inject, arbiter, then receive (it says why). Each thread's
-            // duty cycle starts with one clock read that its agents share; dedicated threads (an agent each) read the
-            // engine's clock themselves.
+            // A thread's DutyCycle runs inject and arbiter, then credit and receive in the order that suits where the
+            // application polls, with a second arbiter turn after credit when it has work for it (it says why). Each
+            // thread's duty cycle starts with one clock read that its agents share; dedicated threads (an agent each)
+            // read the engine's clock themselves.
             final ThreadingMode mode = config.threading();
             final boolean dedicated = ThreadingMode.DEDICATED == mode;
             final boolean split = ThreadingMode.SPLIT == mode;
@@ -207,13 +208,14 @@ public final class Engine implements AutoCloseable
             {
                 // the receive side and the transmit side (with the capture tap's writer) on a thread each
                 groups = List.of(
-                    List.of(new DutyCycle(receiveClock, receive, credit, heartbeat, null, null, null)),
-                    List.of(new DutyCycle(transmitClock, null, null, null, inject, arbiter, captureWriter)));
+                    List.of(new DutyCycle(receiveClock, receive, credit, heartbeat, null, null, null, false)),
+                    List.of(new DutyCycle(transmitClock, null, null, null, inject, arbiter, captureWriter, false)));
             }
             else
             {
-                groups = List.of(
-                    List.of(new DutyCycle(receiveClock, receive, credit, heartbeat, inject, arbiter, captureWriter)));
+                // invoker: the application polls after each duty cycle, on this thread
+                groups = List.of(List.of(new DutyCycle(receiveClock, receive, credit, heartbeat, inject, arbiter,
+                    captureWriter, ThreadingMode.INVOKER == mode)));
             }
             for (final Port port : ports)
             {

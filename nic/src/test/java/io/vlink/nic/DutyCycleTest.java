@@ -50,7 +50,7 @@ class DutyCycleTest
     @Test
     void thePartsRunInOrderOnTheTimeReadAtTheStartOfTheCycle() throws Exception
     {
-        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture);
+        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture, true);
         calls.clear();
         assertEquals(3, cycle.doWork());
         assertEquals(List.of("clock", "capture at 101"), calls);
@@ -60,7 +60,7 @@ class DutyCycleTest
     @Test
     void aPartThatThrowsEndsTheCycleAndTheNextCycleGoesOnAfterIt() throws Exception
     {
-        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture);
+        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture, true);
         calls.clear();
         clockFails = true;
         assertThrows(IllegalStateException.class, cycle::doWork);
@@ -77,11 +77,11 @@ class DutyCycleTest
     @Test
     void closeRethrowsAPartsFailureAndAnEmptyCycleIsRefused()
     {
-        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture);
+        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture, true);
         calls.clear();
         final IllegalStateException thrown = assertThrows(IllegalStateException.class, cycle::onClose);
         assertEquals("capture close", thrown.getMessage());
         assertEquals(List.of("capture closed"), calls);
-        assertThrows(IllegalArgumentException.class, () -> new DutyCycle(null, null, null, null, null, null, null));
+        assertThrows(IllegalArgumentException.class, () -> new DutyCycle(null, null, null, null, null, null, null, true));
     }
 }

@@ -69,6 +69,8 @@ public final class PortCredit implements CreditControl.StateListener
     private long downs;
     private long errorRecoveries;
     private long transmitFlushes;
+    // what this half handed the transmit half since the owner last asked (takeTransmitWork)
+    private boolean transmitWork;
 
     /**
      * @param config      the port's configuration.
@@ -186,6 +188,20 @@ public final class PortCredit implements CreditControl.StateListener
     // ---------------------------------------------------------------- the duty cycle
 
     /**
+     * Whether, since the last call, this half gave the transmit half something it can send at once: an FCP asked
+     * for, a credit limit from an FCP applied, a state entered. A thread that runs both halves gives the transmit
+     * half a second turn after this one when it did (nic's {@code DutyCycle}).
+     *
+     * @return true if so; cleared.
+     */
+    public boolean takeTransmitWork()
+    {
+        final boolean work = transmitWork;
+        transmitWork = false;
+        return work;
+    }
+
+    /**
      * One duty cycle: the receive half's events in wire order, the consumer's releases, the peer's silence, and
      * every FCP due asked for.
      *
@@ -255,6 +271,7 @@ public final class PortCredit implements CreditControl.StateListener
             final int vl = Fcp.vl(word);
             final int creditLimit = control.creditLimit(vl);
             limits.publish(vl, creditLimit);
+            transmitWork = true;
             counters.rxAbr[vl].setRelease(control.receiver().blocksReceived(vl));
             counters.txCreditLimit[vl].setRelease(creditLimit);
             counters.fcpReceived.incrementRelease();
@@ -343,6 +360,7 @@ public final class PortCredit implements CreditControl.StateListener
                 break;
             }
             fcpRequests.offer(control.fcpRequest(vl, nowNs));
+            transmitWork = true;
             work++;
         }
         return work;
@@ -371,6 +389,7 @@ public final class PortCredit implements CreditControl.StateListener
             }
         }
         counters.linkState.setRelease(state.code());
+        transmitWork = true;
         listener.onStateEntered(state);
         counters.linkTransitions.incrementRelease();
     }

@@ -25,8 +25,9 @@ import java.util.Arrays;
  *     <li>A new credit epoch ({@link CreditLimits#epoch()}, read first in each duty cycle): the link initialized
  *     again; FCTBS and CL restart from zero and so do the stall episodes.</li>
  *     <li>The burst: at most {@link PortConfig#burst()} packets and {@link PortConfig#burstBytes()} bytes a duty
- *     cycle; it ends early when the link has no room for the largest frame (counted: {@code tx_link_full}), when
- *     nothing can go, or when the link refuses a claim (counted by the link).</li>
+ *     cycle, shared with a second turn ({@link #transmitRest}); it ends early when the link has no room for the
+ *     largest frame (counted: {@code tx_link_full}), when nothing can go, or when the link refuses a claim (counted
+ *     by the link).</li>
  * </ul>
  * Single-threaded and allocation-free; every counter it writes ({@link TransmitCounters}) has no other writer.
  */
@@ -48,6 +49,9 @@ public final class PortTransmit implements ArbiterSource
     private int fctbsMoved;
     private LinkState state = LinkState.DOWN;
     private boolean held;
+    // what is left of this duty cycle's burst, for a second turn (transmitRest)
+    private int grantsLeft;
+    private int bytesLeft;
 
     /**
      * @param config      the port's configuration (QoS, burst).
@@ -117,14 +121,29 @@ public final class PortTransmit implements ArbiterSource
      */
     public int transmit()
     {
+        grantsLeft = burst;
+        bytesLeft = burstBytes;
+        return transmitRest();
+    }
+
+    /**
+     * A second turn in the same duty cycle, after the credit half's (nic's {@code DutyCycle}): what the credit half
+     * has just handed over (FCPs asked for, credit from the FCPs it applied, a new state) goes out now, with what the
+     * first turn left of the burst, so that a duty cycle sends no more than one burst.
+     *
+     * @return work done.
+     */
+    public int transmitRest()
+    {
         final int currentEpoch = limits.epoch();
         if (currentEpoch != epoch)
         {
             newEpoch(currentEpoch);
         }
         int work = link.flush();
-        int bytes = 0;
-        for (int i = 0; i < burst && bytes < burstBytes; i++)
+        int grants = grantsLeft;
+        int bytes = bytesLeft;
+        while (grants > 0 && bytes > 0)
         {
             if (!link.hasRoomFor(FrameSink.MAX_DATA_FRAME_LENGTH))
             {
@@ -147,9 +166,12 @@ public final class PortTransmit implements ArbiterSource
             {
                 break;
             }
-            bytes += sent;
+            grants--;
+            bytes -= sent;
             work++;
         }
+        grantsLeft = grants;
+        bytesLeft = bytes;
         publish();
         return work;
     }

@@ -188,19 +188,13 @@ final class LinkTrainingCheck
     // ---------------------------------------------------------------- progress
 
     /**
-     * One round of the fault-free continuation: each side runs one whole duty cycle (credit, arbiter, receive, from
-     * wherever its thread is), the applications take everything their buffers hold, and the clock moves one tick.
+     * One round of the fault-free continuation: each side runs one whole duty cycle (its agents in the engine's order,
+     * from wherever its thread is), the applications take everything their buffers hold, and the clock moves one tick.
      */
     static void round(final LinkTrainingModel model, final boolean tick)
     {
-        for (int k = 0; k < 3; k++)
-        {
-            model.a.step();
-        }
-        for (int k = 0; k < 3; k++)
-        {
-            model.b.step();
-        }
+        model.a.cycle();
+        model.b.cycle();
         drain(model.a);
         drain(model.b);
         if (tick)
@@ -367,18 +361,21 @@ final class LinkTrainingCheck
     private void logRound(final int round)
     {
         final String[] agents = {"credit", "arbiter", "receive"};
-        for (int k = 0; k < 6; k++)
+        for (final TrainingPort port : new TrainingPort[] {model.a, model.b})
         {
-            final TrainingPort port = k < 3 ? model.a : model.b;
-            final String agent = agents[port.next];
-            final long before = port.statTransitions;
-            final long recoveries = port.control.errorRecoveries() + port.control.downs();
-            port.step();
-            if (port.statTransitions != before)
+            // one whole duty cycle, as round() runs it, turn by turn
+            for (int k = 0; k < TrainingPort.TURNS; )
             {
-                log.append(String.format("     round %2d %s %-7s -> %s%s%n", round, k < 3 ? "a" : "b", agent,
-                    port.control.state(), port.control.errorRecoveries() + port.control.downs() != recoveries ?
-                    " (re-trained: link error)" : ""));
+                final String agent = agents[port.turn()];
+                final long before = port.statTransitions;
+                final long recoveries = port.control.errorRecoveries() + port.control.downs();
+                k += port.step();
+                if (port.statTransitions != before)
+                {
+                    log.append(String.format("     round %2d %s %-7s -> %s%s%n", round, port == model.a ? "a" : "b",
+                        agent, port.control.state(), port.control.errorRecoveries() + port.control.downs() != recoveries ?
+                        " (re-trained: link error)" : ""));
+                }
             }
         }
         drain(model.a);

@@ -61,6 +61,33 @@ class LinkTrainingCheckTest
         passes(name, config, depth, List.of());
     }
 
+    /**
+     * The shapes above run each port's agents in invoker mode's order (arbiter, credit, the arbiter's second turn,
+     * receive); these in the order of a thread the application does not poll on (arbiter, receive, credit, the
+     * arbiter's second turn): nic's {@code DutyCycle} runs both.
+     */
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("receiveBeforeCredit")
+    void inTheOtherDutyCycleOrderEveryInterleavingKeepsTheInvariantsAndProgresses(final String name,
+        final LinkTrainingConfig config, final int depth)
+    {
+        passes(name, config, depth, List.of());
+    }
+
+    static Stream<Arguments> receiveBeforeCredit()
+    {
+        return Stream.of(
+            Arguments.of("a bounced, b up (duty cycles, receive before credit)",
+                LinkTrainingConfig.builder().bounces(1, 0).creditBeforeReceive(false).build(), 10),
+            Arguments.of("both bounced (agent turns, receive before credit)",
+                LinkTrainingConfig.builder().bounces(1, 1).offers(1).agentSteps(true).creditBeforeReceive(false).build(),
+                10),
+            Arguments.of("a bounced, a frame lost (receive before credit)",
+                LinkTrainingConfig.builder().bounces(1, 0).offers(1).faults(1, true, false, false)
+                    .creditBeforeReceive(false).build(), 10));
+    }
+
     private static void passes(final String name, final LinkTrainingConfig config, final int depth,
         final List<Integer> prefix)
     {

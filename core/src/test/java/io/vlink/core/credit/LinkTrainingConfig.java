@@ -33,6 +33,12 @@ final class LinkTrainingConfig
     final boolean delay;
     /** Whether a step is one agent's turn (threads per agent) or a side's whole duty cycle (one thread a side). */
     final boolean agentSteps;
+    /**
+     * Whether each port's thread runs its agents in invoker mode's order (arbiter, credit, the arbiter's second turn,
+     * receive: the default) or in the order of a thread the application does not poll on (arbiter, receive, credit,
+     * the arbiter's second turn): nic's {@code DutyCycle}.
+     */
+    final boolean creditBeforeReceive;
     /** Whether the ports start Active (trained, the wire empty) or Down with an up command each. */
     final boolean startActive;
     /** Whether the ports run the rule before issue 27's ({@link PreviousTrainingRule}): the checker's test of itself. */
@@ -60,6 +66,7 @@ final class LinkTrainingConfig
         delay = b.delay;
         startActive = b.startActive;
         agentSteps = b.agentSteps;
+        creditBeforeReceive = b.creditBeforeReceive;
         previousRule = b.previousRule;
         properties = b.properties;
     }
@@ -81,6 +88,7 @@ final class LinkTrainingConfig
             " a side, bounces a " + bouncesA + " b " + bouncesB + ", faults " + faults +
             (faults > 0 ? " (" + (lose ? "lose " : "") + (duplicate ? "duplicate " : "") + (delay ? "delay" : "") + ")" :
             "") + ", start " + (startActive ? "Active" : "Down") + (previousRule ? ", the previous rule" : "") +
+            (creditBeforeReceive ? "" : ", receive before credit") +
             (properties != ALL ? ", properties " + properties : "");
     }
 
@@ -104,6 +112,7 @@ final class LinkTrainingConfig
         private boolean delay = true;
         private boolean startActive = true;
         private boolean agentSteps;
+        private boolean creditBeforeReceive = true;
         private boolean previousRule;
         private int properties = ALL;
 
@@ -156,6 +165,12 @@ final class LinkTrainingConfig
         Builder startActive(final boolean v)
         {
             startActive = v;
+            return this;
+        }
+
+        Builder creditBeforeReceive(final boolean v)
+        {
+            creditBeforeReceive = v;
             return this;
         }
 

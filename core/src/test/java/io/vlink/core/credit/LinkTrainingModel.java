@@ -36,7 +36,7 @@ final class LinkTrainingModel
     static final int LOSE = 7;
     static final int DUPLICATE = 8;
     static final int DELAY = 9;
-    /** A {@link #STEP}'s argument: the side's whole duty cycle (credit, arbiter, receive). */
+    /** A {@link #STEP}'s argument: the side's whole duty cycle (its agents in the engine's order). */
     static final int CYCLE = 3;
 
     private static final String[] NAMES = {"", "step", "tick", "offer", "release", "down", "up", "lose", "duplicate",
@@ -80,9 +80,9 @@ final class LinkTrainingModel
         ab = new TrainingWire(config.wireCapacity, vls);
         ba = new TrainingWire(config.wireCapacity, vls);
         a = new TrainingPort(vls, config.bufferBlocks, config.fcpPeriodNs, config.earlyThresholdBlocks,
-            config.silenceLimitNs, config.queueCapacity, config.previousRule, ab, ba, clock);
+            config.silenceLimitNs, config.queueCapacity, config.previousRule, config.creditBeforeReceive, ab, ba, clock);
         b = new TrainingPort(vls, config.bufferBlocks, config.fcpPeriodNs, config.earlyThresholdBlocks,
-            config.silenceLimitNs, config.queueCapacity, config.previousRule, ba, ab, clock);
+            config.silenceLimitNs, config.queueCapacity, config.previousRule, config.creditBeforeReceive, ba, ab, clock);
         offersLeft[0] = offersLeft[1] = config.offers;
         bouncesLeft[0] = config.bouncesA;
         bouncesLeft[1] = config.bouncesB;
@@ -377,8 +377,8 @@ final class LinkTrainingModel
      */
     void enabled(final List<Integer> into)
     {
-        into.add(event(STEP, 0, config.agentSteps ? a.next : CYCLE));
-        into.add(event(STEP, 1, config.agentSteps ? b.next : CYCLE));
+        into.add(event(STEP, 0, config.agentSteps ? a.turn() : CYCLE));
+        into.add(event(STEP, 1, config.agentSteps ? b.turn() : CYCLE));
         into.add(event(TICK, 0, 0));
         for (int side = 0; side < 2; side++)
         {

@@ -29,7 +29,7 @@ final class LinkTrainingWalk
         }
     }
 
-    /** The shapes of link the walk rotates through: VLs, buffer, packet size, wire, agent steps. */
+    /** The shapes of link the walk rotates through: VLs, buffer, packet size, wire, agent steps, duty-cycle order. */
     static List<LinkTrainingConfig> shapes()
     {
         final List<LinkTrainingConfig> shapes = new ArrayList<>();
@@ -43,9 +43,13 @@ final class LinkTrainingWalk
         };
         for (final int[] row : table)
         {
-            shapes.add(LinkTrainingConfig.builder().dataVls(row[0]).bufferBlocks(row[1]).packetBlocks(row[2])
-                .wireCapacity(row[3]).agentSteps(row[4] == 1).offers(MANY).bounces(MANY, MANY)
-                .faults(MANY, true, true, true).build());
+            // each in both of the engine's duty-cycle orders (TrainingPort)
+            for (final boolean creditBeforeReceive : new boolean[] {true, false})
+            {
+                shapes.add(LinkTrainingConfig.builder().dataVls(row[0]).bufferBlocks(row[1]).packetBlocks(row[2])
+                    .wireCapacity(row[3]).agentSteps(row[4] == 1).creditBeforeReceive(creditBeforeReceive)
+                    .offers(MANY).bounces(MANY, MANY).faults(MANY, true, true, true).build());
+            }
         }
         return shapes;
     }

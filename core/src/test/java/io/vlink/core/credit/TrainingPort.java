@@ -6,7 +6,9 @@ import io.vlink.core.wire.Fcp;
  * One engine port's link layer as the model checker runs it: {@link CreditControl} and {@link CreditTransmitter}
  * composed as the engine's agents compose them across their threads (nic's {@code CreditAgent}, {@code ArbiterAgent},
  * {@code ReceiveAgent}, each running its half of {@code io.vlink.core.port}), each agent's turn one step of the
- * checker, on an injected clock:
+ * checker, on an injected clock, in the order nic's {@code DutyCycle} runs them ({@link #ORDERS}: the arbiter, then
+ * credit and receive in the order that suits where the application polls, and the arbiter's second turn after credit
+ * when credit handed it work):
  * <ul>
  *   <li><b>credit</b> ({@link #creditTurn}): the application's command (up or down; the init FCPs of a port that
  *   just came up are asked for before anything the peer sent is read), then the receive agent's events in wire
@@ -24,7 +26,8 @@ import io.vlink.core.wire.Fcp;
  * This class restates, on the heap, what {@code io.vlink.core.port}'s {@code PortCredit}, {@code PortTransmit} and
  * {@code PortReceive} do around these classes (their hand-offs there are off-heap rings and {@code CreditLimits}, which
  * the checker's {@link StateCodec} cannot save and restore); the two must stay in step (docs/flow-control.md,
- * "Checking the rule"): the order of each turn, the epoch on each report of stored blocks, the resets on Initialize.
+ * "Checking the rule"): the order of the turns and within each, the epoch on each report of stored blocks, the resets
+ * on Initialize.
  */
 final class TrainingPort implements CreditControl.StateListener
 {
@@ -35,6 +38,16 @@ final class TrainingPort implements CreditControl.StateListener
     static final int CREDIT = 0;
     static final int ARBITER = 1;
     static final int RECEIVE = 2;
+
+    /**
+     * The agents' turns on a port's thread, as nic's {@code DutyCycle} runs them (docs/engine.md, "Threads and idle
+     * strategies"): the application polling after each duty cycle on the same thread (invoker mode), then on a thread
+     * of its own (shared mode). The second arbiter turn of each runs only when the credit turn before it handed the
+     * arbiter something to send ({@link #transmitWork}); otherwise it is passed over.
+     */
+    private static final int[][] ORDERS = {{ARBITER, CREDIT, ARBITER, RECEIVE}, {ARBITER, RECEIVE, CREDIT, ARBITER}};
+    /** The positions of each order: a duty cycle's turns, the arbiter's second one included. */
+    static final int TURNS = 4;
 
     /** Ghost {@link #abrFrame}: the receiver's counters were reset and took nothing since. */
     static final int ZERO = 16;
@@ -85,8 +98,15 @@ final class TrainingPort implements CreditControl.StateListener
     final int[] heldBlocks;
     final long[] releasedTotal;
 
-    /** Which agent runs next on this port's thread: {@link #CREDIT}, {@link #ARBITER}, {@link #RECEIVE}. */
+    /** The turns of this port's thread: one of {@link #ORDERS}. */
+    private final int[] order;
+    /** The position in {@link #order} of the turn that runs next on this port's thread. */
     int next;
+    /**
+     * The last credit turn handed the arbiter something to send (an FCP asked for, a CL from an FCP applied, a state
+     * entered: {@code PortCredit.takeTransmitWork}), so the arbiter's second turn runs.
+     */
+    boolean transmitWork;
 
     /** Ghost, per VL: the peer transmit epoch ABR counts in, {@link #ZERO} or {@link #MIXED}. */
     final int[] abrFrame;
@@ -113,10 +133,12 @@ final class TrainingPort implements CreditControl.StateListener
         final long silenceLimitNs,
         final int queueCapacity,
         final boolean previousRule,
+        final boolean creditBeforeReceive,
         final TrainingWire out,
         final TrainingWire in,
         final long[] clock)
     {
+        this.order = ORDERS[creditBeforeReceive ? 0 : 1];
         this.dataVls = dataVls;
         this.bufferBlocks = bufferBlocks;
         this.out = out;
@@ -182,27 +204,50 @@ final class TrainingPort implements CreditControl.StateListener
     // ---------------------------------------------------------------- the agents
 
     /**
-     * Run the agent whose turn it is on this port's thread.
+     * @return the agent whose turn is next on this port's thread: {@link #CREDIT}, {@link #ARBITER}, {@link #RECEIVE}.
      */
-    void step()
+    int turn()
     {
-        switch (next)
+        return order[next];
+    }
+
+    /**
+     * Run the agent whose turn it is on this port's thread.
+     *
+     * @return the positions of the order it moved on: 2 when it passed over the arbiter's second turn.
+     */
+    int step()
+    {
+        switch (turn())
         {
             case CREDIT -> creditTurn();
             case ARBITER -> arbiterTurn();
             default -> receiveTurn();
         }
-        next = next == RECEIVE ? CREDIT : next + 1;
+        final boolean credit = CREDIT == turn();
+        next = (next + 1) % order.length;
+        if (credit)
+        {
+            final boolean secondTurn = transmitWork;
+            transmitWork = false;
+            if (!secondTurn)
+            {
+                next = (next + 1) % order.length;
+                return 2;
+            }
+        }
+        return 1;
     }
 
     /**
-     * The whole duty cycle of the port's thread, from wherever it is: every agent once.
+     * The whole duty cycle of the port's thread, from wherever it is: every agent once (the arbiter's second turn when
+     * the credit turn handed it work).
      */
     void cycle()
     {
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < TURNS; )
         {
-            step();
+            k += step();
         }
     }
 
@@ -270,6 +315,7 @@ final class TrainingPort implements CreditControl.StateListener
         {
             final int vl = Fcp.vl(word);
             publishedCl[vl] = control.creditLimit(vl);
+            transmitWork = true;
             abrFrame[vl] = (int)(event >>> 32) & TrainingWire.EPOCH_MASK;
             clFrame[vl] = (int)(event >>> 36) & TrainingWire.FRAME_MASK;
             in.fcpApplied(vl, Fcp.fctbs(word), (int)(event >>> 32) & TrainingWire.EPOCH_MASK);
@@ -299,6 +345,7 @@ final class TrainingPort implements CreditControl.StateListener
             }
             requestFrames[requestCount] = abrFrame[vl];
             requests[requestCount++] = control.fcpRequest(vl, nowNs);
+            transmitWork = true;
         }
     }
 
@@ -321,6 +368,7 @@ final class TrainingPort implements CreditControl.StateListener
             java.util.Arrays.fill(clFrame, ZERO);
         }
         publishedState = state.code();
+        transmitWork = true;
         statTransitions++;
         if (null != log)
         {

@@ -62,7 +62,24 @@ public final class ArbiterAgent implements Agent
         int work = 0;
         for (final PortArbiter port : ports)
         {
-            work += port.doWork();
+            work += port.doWork(false);
+        }
+        return work;
+    }
+
+    /**
+     * A second turn in the same duty cycle, right after the credit agent's when it handed this agent something it can
+     * send at once (FCPs asked for, credit from the FCPs it applied, a new link state: {@link DutyCycle}). The two
+     * turns share one burst ({@link PortTransmit#transmitRest}).
+     *
+     * @return work done.
+     */
+    public int doWorkAgain()
+    {
+        int work = 0;
+        for (final PortArbiter port : ports)
+        {
+            work += port.doWork(true);
         }
         return work;
     }
@@ -101,7 +118,10 @@ public final class ArbiterAgent implements Agent
                 port.counterSet().transmit(), tap);
         }
 
-        int doWork()
+        /**
+         * @param again a second turn in the duty cycle: it sends with what the first left of the burst.
+         */
+        int doWork(final boolean again)
         {
             transmit.linkState(LinkState.get(port.linkStateCode()));
             final int generation = flush.generation();
@@ -119,7 +139,7 @@ public final class ArbiterAgent implements Agent
             // Read before any ring is looked at. Every packet this count includes is in its ring or was taken out of
             // it; a packet offered after this read waits for the next duty cycle's read.
             offered = rings.offered();
-            return transmit.transmit();
+            return again ? transmit.transmitRest() : transmit.transmit();
         }
 
         /**

@@ -53,6 +53,23 @@ public final class CreditAgent implements Agent
         return work;
     }
 
+    /**
+     * Whether, since the last call, any port's credit half handed the arbiter something it can send at once (an FCP
+     * asked for, credit from an FCP applied, a link state entered: {@link PortCredit#takeTransmitWork()}); the duty
+     * cycle then gives the arbiter a second turn ({@link DutyCycle}).
+     *
+     * @return true if so; cleared.
+     */
+    public boolean takeArbiterWork()
+    {
+        boolean any = false;
+        for (final PortDuty port : ports)
+        {
+            any |= port.credit.takeTransmitWork();
+        }
+        return any;
+    }
+
     @Override
     public String roleName()
     {

@@ -36,12 +36,31 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
 }
 
 /**
- * The agents one engine thread runs together, called directly: the thread's clock, then credit (with the heartbeat),
- * inject, arbiter and receive, any of which may be absent (split mode gives the receive half and the transmit half a
- * thread each). Receive comes last so that a packet the arbiter put on an in-process link (the loopback peer, a
- * switch port of the same thread) is received in the same duty cycle; what it hands the credit agent is taken first
- * thing in the next one, still before the arbiter's next grant.
- * <p>
+ * The agents one engine thread runs together, called directly: the thread's clock and the counters file's heartbeat,
+ * then inject and arbiter, then credit and receive in the order that suits where the application polls, any of which
+ * may be absent (split mode gives the receive half and the transmit half a thread each):
+ * <ul>
+ *     <li><b>Inject and arbiter first.</b> A message the application offered since the last duty cycle goes on the
+ *     wire before the credit agent's turn. In a ping-pong the reply is offered right after the poll that handed the
+ *     request over, and the next credit turn is the bookkeeping of that request (its acceptance, the application's
+ *     release of it, an FCP when one falls due): with credit first, that turn sat between the reply's offer and its
+ *     injection, on the application -> inject hand-off of every one way. Now it runs while the reply crosses to the
+ *     peer. What is saved is that turn's busy time, not a duty cycle (the reply is on the wire one duty cycle after
+ *     its offer either way), and only where the peer runs elsewhere: with both ports on this thread (loopback) the
+ *     credit turn still lies between one port's send and the other's receive.</li>
+ *     <li><b>Credit before receive when the application polls after the duty cycle on this thread</b> (invoker mode):
+ *     what receive stores is polled at once, and its bookkeeping is the next duty cycle's, after that cycle's
+ *     send.</li>
+ *     <li><b>Receive before credit when the application polls on a thread of its own</b> (shared and split modes):
+ *     the application polls what receive stored while the credit agent does its bookkeeping.</li>
+ *     <li><b>A second arbiter turn</b> right after the credit agent's, when it handed the arbiter something it can
+ *     send at once ({@link CreditAgent#takeArbiterWork()}: an FCP asked for, credit from an FCP applied, a link
+ *     state entered), so that goes out in this duty cycle as it did when credit came first: credit a release frees
+ *     is on the wire one duty cycle later and used by the peer in the next. The two turns share one burst
+ *     ({@link ArbiterAgent#doWorkAgain()}).</li>
+ *     <li>Receive after the arbiter in both orders: a packet the arbiter put on an in-process link (the loopback peer)
+ *     is received in the same duty cycle.</li>
+ * </ul>
  * Agrona's {@code CompositeAgent} calls its parts through the {@link Agent} interface, a call the JIT cannot bind
  * when the parts are of five classes; here each call is to a final class and inlines, which takes about a tenth off
  * an idle duty cycle.
@@ -53,13 +72,14 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
 public final class DutyCycle extends DutyCyclePad2 implements Agent
 {
     private static final int CLOCK = 0;
-    private static final int CREDIT = 1;
-    private static final int HEARTBEAT = 2;
-    private static final int INJECT = 3;
-    private static final int ARBITER = 4;
+    private static final int HEARTBEAT = 1;
+    private static final int INJECT = 2;
+    private static final int ARBITER = 3;
+    private static final int CREDIT_BEFORE_RECEIVE = 4;
     private static final int RECEIVE = 5;
-    private static final int CAPTURE = 6;
-    private static final int PARTS = 7;
+    private static final int CREDIT_AFTER_RECEIVE = 6;
+    private static final int CAPTURE = 7;
+    private static final int PARTS = 8;
 
     private final DutyCycleClock clock;
     private final ReceiveAgent receive;
@@ -70,6 +90,7 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
     private final Agent capture;
     private final Agent[] parts;
     private final String roleName;
+    private final boolean creditBeforeReceive;
 
     /**
      * @param clock     the thread's clock, read first in each duty cycle; null when the parts read the engine's.
@@ -79,6 +100,8 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
      * @param inject    the injection agent, or null.
      * @param arbiter   the arbiter, or null.
      * @param capture   the capture writer, or null.
+     * @param creditBeforeReceive whether the credit agent runs before receive (the application polls after each duty
+     *                  cycle, on this thread: invoker mode) or after it (the application polls on a thread of its own).
      */
     public DutyCycle(
         final DutyCycleClock clock,
@@ -87,8 +110,10 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
         final HeartbeatAgent heartbeat,
         final InjectAgent inject,
         final ArbiterAgent arbiter,
-        final Agent capture)
+        final Agent capture,
+        final boolean creditBeforeReceive)
     {
+        this.creditBeforeReceive = creditBeforeReceive;
         this.clock = clock;
         this.receive = receive;
         this.credit = credit;
@@ -98,7 +123,9 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
         this.capture = capture;
         final List<Agent> present = new ArrayList<>(PARTS);
         final StringJoiner names = new StringJoiner(",", "[", "]");
-        for (final Agent part : new Agent[]{ clock, credit, heartbeat, inject, arbiter, receive, capture })
+        for (final Agent part : creditBeforeReceive ?
+            new Agent[]{ clock, heartbeat, inject, arbiter, credit, receive, capture } :
+            new Agent[]{ clock, heartbeat, inject, arbiter, receive, credit, capture })
         {
             if (null != part)
             {
@@ -138,12 +165,6 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
                         clock.doWork();
                     }
                     break;
-                case CREDIT:
-                    if (null != credit)
-                    {
-                        work += credit.doWork();
-                    }
-                    break;
                 case HEARTBEAT:
                     if (null != heartbeat)
                     {
@@ -162,10 +183,22 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
                         work += arbiter.doWork();
                     }
                     break;
+                case CREDIT_BEFORE_RECEIVE:
+                    if (creditBeforeReceive)
+                    {
+                        work += credit();
+                    }
+                    break;
                 case RECEIVE:
                     if (null != receive)
                     {
                         work += receive.doWork();
+                    }
+                    break;
+                case CREDIT_AFTER_RECEIVE:
+                    if (!creditBeforeReceive)
+                    {
+                        work += credit();
                     }
                     break;
                 default:
@@ -177,6 +210,23 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
             }
         }
         next = 0;
+        return work;
+    }
+
+    /**
+     * The credit agent's turn, then the arbiter's second turn if the credit agent handed it something to send.
+     */
+    private int credit()
+    {
+        if (null == credit)
+        {
+            return 0;
+        }
+        int work = credit.doWork();
+        if (null != arbiter && credit.takeArbiterWork())
+        {
+            work += arbiter.doWorkAgain();
+        }
         return work;
     }
 
