@@ -388,9 +388,11 @@ public final class PortCredit implements CreditControl.StateListener
                 counters.rxFreeBlocks[vl].setRelease(control.receiver().freeBlocks(vl));
             }
         }
+        // counted before it is published: whoever sees the state (the word here, the owner's in the listener) sees
+        // the transition counted (docs/concurrency.md, row 7)
+        counters.linkTransitions.incrementRelease();
         counters.linkState.setRelease(state.code());
         transmitWork = true;
         listener.onStateEntered(state);
-        counters.linkTransitions.incrementRelease();
     }
 }

@@ -53,6 +53,19 @@ class LinkStateMachineTest
     }
 
     @Test
+    void aStateIsPublishedToItsOwnerWithItsTransitionAlreadyCounted()
+    {
+        // an application that sees Active and then reads link_transitions must find the entry into Active counted
+        final TestLink link = activeLinkWithTraffic();
+        for (final TestPort port : new TestPort[]{link.a.port, link.b.port})
+        {
+            assertEquals(List.of(INITIALIZE, ARMED, ACTIVE), port.states.subList(1, port.states.size()));
+            assertEquals(List.of(1L, 2L, 3L), port.transitionsPublished);
+            assertEquals(3, port.counters.linkTransitions());
+        }
+    }
+
+    @Test
     void twoPortsComeUpThroughInitializeAndArmedToActiveAndCarryDataOnlyWhenActive()
     {
         final TestLink link = new TestLink(config(true), STEP_NS);

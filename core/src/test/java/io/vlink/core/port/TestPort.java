@@ -29,6 +29,8 @@ public final class TestPort implements PortCredit.Listener
     public final CachedNanoClock clock = new CachedNanoClock();
     /** Every state entered, in order, from Down. */
     public final List<LinkState> states = new ArrayList<>(List.of(LinkState.DOWN));
+    /** The port's {@code link_transitions} as each state's entry is published to its owner, in order. */
+    public final List<Long> transitionsPublished = new ArrayList<>();
 
     /**
      * @param config      the port's configuration.
@@ -55,6 +57,7 @@ public final class TestPort implements PortCredit.Listener
     public void onStateEntered(final LinkState state)
     {
         states.add(state);
+        transitionsPublished.add(counters.linkTransitions());
     }
 
     public LinkState state()
