@@ -370,8 +370,10 @@ public final class PortCredit implements CreditControl.StateListener
                 counters.rxFreeBlocks[vl].setRelease(control.receiver().freeBlocks(vl));
             }
         }
+        // counted before it is published: whoever reads the new state (Port.linkState(), the link_state counter, a
+        // listener) reads a link_transitions that includes its entry
+        counters.linkTransitions.incrementRelease();
         counters.linkState.setRelease(state.code());
         listener.onStateEntered(state);
-        counters.linkTransitions.incrementRelease();
     }
 }

@@ -165,6 +165,50 @@ class LinkTrainingCheckTest
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
     }
 
+    /**
+     * The walk's seed-99 episode (docs/flow-control.md, "Link training", rule 3, "Why not the peer's next init FCP"), from
+     * a settled link: a bounced with data offered, b runs once (its normal FCP duplicated) while a is Down, then a runs
+     * alone for ten FCP periods in Initialize, its init FCPs filling the link and its requests queued behind them, until b
+     * runs: b re-trains and arms, a arms and goes Active with its backlog of init FCPs still going out, b initializes
+     * again on them (rule 4) and arms on a's normal FCPs. When a port that re-trained from a settled incarnation waited
+     * {@code AWAIT_INIT}, a then ended its wait on an init FCP b had asked for before it heard a's, and took an FCCL of
+     * b's that counted a's previous incarnation: credit beyond the buffer (a may send 6 blocks where b has room for 4).
+     * Every interleaving of a few events more from there.
+     */
+    @Tag("long")
+    @Test
+    void aRetrainedPortWaitsForItsPeersRestartNotItsBacklog()
+    {
+        final LinkTrainingConfig config = LinkTrainingConfig.builder().dataVls(1).bufferBlocks(4).packetBlocks(2)
+            .wireCapacity(4).offers(2).bounces(1, 0).faults(2, true, true, true).build();
+        passes("the walk's seed-99 episode", config, 8, seed99Prefix());
+    }
+
+    static List<Integer> seed99Prefix()
+    {
+        final List<Integer> events = settledPrefix();
+        events.add(LinkTrainingModel.event(LinkTrainingModel.OFFER, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.DOWN, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        // b's normal FCP on the wire to a, duplicated
+        events.add(LinkTrainingModel.event(LinkTrainingModel.DUPLICATE, 1, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.UP, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        for (int i = 0; i < 10; i++)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+            events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        }
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        return events;
+    }
+
     static Stream<Arguments> starved()
     {
         return Stream.of(
