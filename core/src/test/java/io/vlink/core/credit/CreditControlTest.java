@@ -361,23 +361,21 @@ class CreditControlTest
     {
         // a silence limit of 10 periods: the window and the pause bound are 2.5 periods
         final CreditControl port = new CreditControl(
-            1, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
-        port.up(0);
-        send(port, 0);
-        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 0);
-        send(port, 0);
-        assertEquals(ARMED, port.state());
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        armOnInitFcps(port);
+        assertEquals(Fcp.OP_NORMAL, send(port, 0), "its first normal FCP, at 0, opens the window");
         assertFalse(port.checkLiveness(PERIOD_NS));
-        assertEquals(Fcp.OP_NORMAL, Fcp.op(port.fcpRequest(0, PERIOD_NS)), "the window opens at 1 period");
-        // the next check two periods later (a gap of two periods counts), then one a period: the window is over at 4's
-        // check, the rounds complete at 5 and 6
-        for (final long at : new long[] {3 * PERIOD_NS, 4 * PERIOD_NS, 5 * PERIOD_NS})
+        // the next check two periods later: a gap of two periods counts, so the window is over at 3's check; the rounds
+        // complete at 4 and 5 (left out as a pause, the window would end at 5 and the rounds at 6 and 7)
+        for (final long at : new long[] {3 * PERIOD_NS, 4 * PERIOD_NS})
         {
             port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), at);
             assertFalse(port.checkLiveness(at), "at " + at);
         }
-        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 6 * PERIOD_NS);
-        assertTrue(port.checkLiveness(6 * PERIOD_NS), "not left out: a gap of two periods is no pause here");
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 5 * PERIOD_NS);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 5 * PERIOD_NS);
+        assertTrue(port.checkLiveness(5 * PERIOD_NS), "not left out: a gap of two periods is no pause here");
         assertEquals(1, port.reannounces());
         assertEquals(0, port.downs());
     }
@@ -386,7 +384,7 @@ class CreditControlTest
      * Rule 4: an Armed port that hears its peer only in init FCPs for two FCP periods of its own running after its first
      * normal FCP, then in two rounds of every VL each completed in a later duty cycle, initializes again at once: no link
      * error, no flush, no link_downed; it waits for the peer's next init FCP. A normal FCP of the peer opens the window
-     * again, and a pause of this port's thread longer than a period does not count.
+     * again, and a pause of this port's thread longer than the pause bound (a quarter of the wait limit) does not count.
      */
     @Test
     void anArmedPortHeardOnlyInInitFcpsInitializesAgainWithoutALinkError()
@@ -404,8 +402,8 @@ class CreditControlTest
         // a normal FCP of the peer a period later: the window starts again from there
         port.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), PERIOD_NS);
         assertFalse(port.checkLiveness(PERIOD_NS));
-        // init FCPs of both VLs each period; a pause of this port's thread (three periods between two checks) in the
-        // window does not count
+        // init FCPs of both VLs each period; a pause of this port's thread (three periods between two checks, past the
+        // pause bound of 2.5) in the window does not count
         long now = PERIOD_NS;
         final long[] checks = {2 * PERIOD_NS, 5 * PERIOD_NS, 6 * PERIOD_NS, 7 * PERIOD_NS, 8 * PERIOD_NS};
         for (final long at : checks)
