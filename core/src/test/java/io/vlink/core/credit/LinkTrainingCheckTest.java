@@ -86,10 +86,10 @@ class LinkTrainingCheckTest
     }
 
     /**
-     * With the wait limit (rules 5 and 6) beyond the continuation's 40 FCP periods, a bounce must settle on FCP
-     * round trips alone. It does once the peer has been Active for two FCP periods (settled: both ports run three FCP
-     * periods before the search starts), as in the bounce tests unless a loaded peer reads a backlog of normal FCPs and
-     * the bounced port's init FCP in one duty cycle ({@link #anUnsettledBounceSettlesWithoutTheWaitLimit}).
+     * With the wait limit (rules 5 and 6) beyond the continuation's 40 FCP periods, a bounce of ports that have been
+     * Active a while (both run three FCP periods before the search starts) must settle on FCP round trips and rule 4
+     * alone: the peer re-trains and waits for the bounced port's restart, which rule 4 makes after its window (12 FCP
+     * periods) and two rounds, as after an unsettled bounce ({@link #anUnsettledBounceSettlesWithoutTheWaitLimit}).
      */
     @Tag("long")
     @ParameterizedTest(name = "{0}")
@@ -147,8 +147,8 @@ class LinkTrainingCheckTest
 
     /**
      * A port bounced while its peer has been Active for less than two FCP periods (unsettled) settles without the wait
-     * limit (docs/flow-control.md, "Link training", rule 4). The peer re-trains unsettled and waits {@code AWAIT_RESTART}
-     * (for an init FCP after the bounced port's normal ones); the bounced port arms on the peer's new init FCPs and,
+     * limit (docs/flow-control.md, "Link training", rule 4). The peer re-trains and waits {@code AWAIT_RESTART}, as after
+     * any re-training (for an init FCP after the bounced port's normal ones); the bounced port arms on the peer's new init FCPs and,
      * hearing nothing but init FCPs two FCP periods after its first normal FCP went out and then in two rounds,
      * initializes again, and its init FCP after its normal ones ends the peer's wait. Before rule 4 the search below found, in five events (down a, a's duty cycle,
      * up a, a's duty cycle, b's duty cycle), a state from which only the wait limit went on.
