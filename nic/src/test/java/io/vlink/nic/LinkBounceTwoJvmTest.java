@@ -71,27 +71,10 @@ class LinkBounceTwoJvmTest
             try (Engine engine = builder.build())
             {
                 final Port a = engine.port(0);
-                Deadline.await(SECONDS, "Active", () -> a.linkState() == LinkState.ACTIVE, null);
-                for (int i = 1; i <= LinkBounceTest.BOUNCES; i++)
-                {
-                    a.down();
-                    Deadline.await(10, "Down", () -> a.linkState() == LinkState.DOWN, null);
-                    a.up();
-                    Deadline.await(SECONDS, "Active after bounce " + i, () -> a.linkState() == LinkState.ACTIVE, null);
-                    final long transitions = a.counters().linkTransitions().get();
-                    final long from = clock.reads.get();
-                    Deadline.await(SECONDS, "duty cycles after bounce " + i, () ->
-                        clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES, null);
-                    final int bounce = i;
-                    assertEquals(transitions, a.counters().linkTransitions().get(), () -> "after bounce " + bounce +
-                        " (this port now " + a.linkState() + ", link_error_recovery " +
-                        a.counters().linkErrorRecovery().get() + ", link_downed " + a.counters().linkDowned().get() + ")");
-                }
-                assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
-                final long downs = a.counters().linkDowned().get();
+                final long[] downs = new long[1];
                 try
                 {
-                    exchange(a);
+                    bounceAndExchange(a, clock, downs);
                 }
                 catch (final AssertionError ex)
                 {
@@ -99,7 +82,7 @@ class LinkBounceTwoJvmTest
                     // way out); a link error during the exchange flushes what was queued, and those messages never
                     // arrive
                     final String here = describe(a) + ", link_downed during the exchange " +
-                        (a.counters().linkDowned().get() - downs);
+                        (a.counters().linkDowned().get() - downs[0]);
                     child.destroy();
                     child.waitFor(10, TimeUnit.SECONDS);
                     throw new AssertionError(ex.getMessage() + "\n  this port: " + here + "\n  the peer: " +
@@ -132,6 +115,30 @@ class LinkBounceTwoJvmTest
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         return b -> b.udp(new InetSocketAddress(loopback, Integer.parseInt(spec[1])),
             new InetSocketAddress(loopback, Integer.parseInt(spec[2])), 1, 2);
+    }
+
+    /** The bounces, each watched for transitions once this port is Active again, then the messages both ways. */
+    private static void bounceAndExchange(final Port a, final LinkBounceTest.CountingClock clock, final long[] downs)
+    {
+        Deadline.await(SECONDS, "Active", () -> a.linkState() == LinkState.ACTIVE, null);
+        for (int i = 1; i <= LinkBounceTest.BOUNCES; i++)
+        {
+            a.down();
+            Deadline.await(10, "Down", () -> a.linkState() == LinkState.DOWN, null);
+            a.up();
+            Deadline.await(SECONDS, "Active after bounce " + i, () -> a.linkState() == LinkState.ACTIVE, null);
+            final long transitions = a.counters().linkTransitions().get();
+            final long from = clock.reads.get();
+            Deadline.await(SECONDS, "duty cycles after bounce " + i, () ->
+                clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES, null);
+            final int bounce = i;
+            assertEquals(transitions, a.counters().linkTransitions().get(), () -> "after bounce " + bounce +
+                " (this port now " + a.linkState() + ", link_error_recovery " +
+                a.counters().linkErrorRecovery().get() + ", link_downed " + a.counters().linkDowned().get() + ")");
+        }
+        assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
+        downs[0] = a.counters().linkDowned().get();
+        exchange(a);
     }
 
     /** Messages to the peer, which echoes as many once it has them all: every one arrives, in order. */

@@ -117,8 +117,6 @@ public final class CreditControl
     private long lastCheckNs;
     private long lastNormalNs;
     private long lastFcpNs;
-    private long activeSinceNs;
-    private final long settledNs;
     private final long waitLimitNs;
     private final long pauseNs;
     private final long fcpPeriodNs;
@@ -183,7 +181,6 @@ public final class CreditControl
         this.receiver = new CreditReceiver(dataVls, bufferBlocks, chunkBytes);
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;
-        this.settledNs = 2 * fcpPeriodNs;
         this.fcpPeriodNs = fcpPeriodNs;
         this.allVls = (1 << dataVls) - 1;
         this.waitLimitNs = NO_SILENCE_LIMIT == silenceLimitNs ? WAIT_LIMIT_PERIODS * fcpPeriodNs : silenceLimitNs;
@@ -288,10 +285,6 @@ public final class CreditControl
         {
             schedule.makeAllDue(nowNs);
         }
-        else if (LinkState.ACTIVE == state)
-        {
-            activeSinceNs = nowNs;
-        }
         lastHeardNs = nowNs;
         lastCheckNs = nowNs;
         lastNormalNs = nowNs;
@@ -326,7 +319,6 @@ public final class CreditControl
         final int vl = Fcp.vl(word);
         LinkState state = link.state();
         final boolean restarted = link.peerRestarted(op);
-        final boolean settled = nowNs - activeSinceNs >= settledNs;
         if (restarted)
         {
             // An init FCP while Active: the peer initialized again, its counters restarted from zero while ours run
@@ -356,7 +348,7 @@ public final class CreditControl
             (Credits.distance(fctbs, receiver.blocksReceived(vl)) > Credits.MAX_CREDIT ||
             Credits.distance(fccl, creditLimit[vl]) > Credits.MAX_CREDIT);
         final boolean owed = link.initOwed();
-        if (link.onFcpReceived(vl, op, restarted, settled))
+        if (link.onFcpReceived(vl, op, restarted))
         {
             entered(nowNs);
         }
@@ -564,7 +556,8 @@ public final class CreditControl
 
     /**
      * Rules 4 and 6, each duty cycle of an automatic Armed port or of a port waiting in Initialize: the window counts
-     * this port's running time only (a gap of more than an FCP period since the previous check is its own pause); once
+     * this port's running time only (a gap since the previous check longer than the silence limit's pause bound, a
+     * quarter of the wait limit, is its own pause); once
      * it is over, two rounds of the peer's init FCPs of every VL, each completed in a later duty cycle, make an Armed
      * port initialize again (rule 4) and a waiting one stop waiting (rule 6).
      *
@@ -574,7 +567,7 @@ public final class CreditControl
     {
         if (REANNOUNCE_WINDOW == reannounce)
         {
-            if (sinceCheckNs > fcpPeriodNs)
+            if (sinceCheckNs > pauseNs)
             {
                 reannounceFromNs += sinceCheckNs;
             }

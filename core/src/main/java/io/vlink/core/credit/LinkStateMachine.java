@@ -223,7 +223,7 @@ public class LinkStateMachine
      */
     public boolean onFcpReceived(final int vl, final int op)
     {
-        return onFcpReceived(vl, op, false, true);
+        return onFcpReceived(vl, op, false);
     }
 
     /**
@@ -231,11 +231,9 @@ public class LinkStateMachine
      * @param op         the FCP's Op.
      * @param retrainedBy whether this FCP made the port re-train just now ({@link #peerRestarted}): the peer sent it
      *                   before it could know this port's new incarnation, so it is no answer to wait for.
-     * @param settled     whether the incarnation that re-trained had been Active long enough for the peer to be a
-     *                    settled partner (only read with {@code retrainedBy}).
      * @return true if the state changed.
      */
-    public boolean onFcpReceived(final int vl, final int op, final boolean retrainedBy, final boolean settled)
+    public boolean onFcpReceived(final int vl, final int op, final boolean retrainedBy)
     {
         if (state == LinkState.DOWN)
         {
@@ -246,10 +244,10 @@ public class LinkStateMachine
         {
             // The FCP that made this port re-train was sent before the peer could know of this port's new incarnation:
             // it tells nothing about what the peer will do with it (the re-training's entry owes the peer an init FCP).
-            // A peer that restarted after a settled exchange waits for this port's answer before it arms, so its next
-            // change of Op comes after it heard this port's init FCP. One that restarted in a hurry may arm on this
-            // port's normal FCPs sent before the re-training: then only its own re-initialization is an answer.
-            await = settled ? AWAIT_INIT : AWAIT_RESTART;
+            // The peer may arm on this port's normal FCPs sent before the re-training, and its init FCPs asked for
+            // before it heard of this incarnation may still be on their way (behind a full link): only its own
+            // re-initialization after its normal FCPs is an answer (docs/flow-control.md, rule 3).
+            await = AWAIT_RESTART;
             return false;
         }
         final int previous = peerOp;

@@ -388,8 +388,8 @@ public final class PortCredit implements CreditControl.StateListener
                 counters.rxFreeBlocks[vl].setRelease(control.receiver().freeBlocks(vl));
             }
         }
-        // counted before it is published: whoever sees the state (the word here, the owner's in the listener) sees
-        // the transition counted (docs/concurrency.md, row 7)
+        // counted before it is published: whoever reads the new state (Port.linkState(), the link_state counter, a
+        // listener) reads a link_transitions that includes its entry
         counters.linkTransitions.incrementRelease();
         counters.linkState.setRelease(state.code());
         transmitWork = true;

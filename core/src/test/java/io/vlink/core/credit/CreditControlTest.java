@@ -102,28 +102,26 @@ class CreditControlTest
     }
 
     @Test
-    void anActivePortRetrainedAfterASettledExchangeWaitsForThePeersNextChangeOtherwiseForItsRestart()
+    void anActivePortRetrainedWaitsForThePeersRestartHoweverLongItWasActive()
     {
         bringUp(0);
         control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 2 * PERIOD_NS - 1);
         assertEquals(1, control.errorRecoveries());
         assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await(), "Active for less than two periods");
         activate(control, 3 * PERIOD_NS);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 5 * PERIOD_NS);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 10 * PERIOD_NS);
         assertEquals(2, control.errorRecoveries());
-        assertEquals(LinkStateMachine.AWAIT_INIT, control.link().await(), "two periods: a settled partner");
-        assertEquals(Fcp.OP_INIT, send(control, 5 * PERIOD_NS));
-        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 512), 6 * PERIOD_NS));
-        assertEquals(INITIALIZE, control.state(), "the peer's first FCP is no change: not armed");
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 6 * PERIOD_NS);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 512), 6 * PERIOD_NS);
-        assertFalse(control.link().awaitsPeerInit(), "its init FCP after a normal one: it heard of this port");
-
-        // settled counts from entering Active, not from the clock's start
-        activate(control, 10 * PERIOD_NS);
-        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 11 * PERIOD_NS);
-        assertEquals(3, control.errorRecoveries());
-        assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await(), "Active for one period only");
+        assertEquals(LinkStateMachine.AWAIT_RESTART, control.link().await(), "Active for seven periods: the same");
+        assertEquals(Fcp.OP_INIT, send(control, 10 * PERIOD_NS));
+        // the peer's init FCPs asked for before it heard of this incarnation (behind a full link) answer nothing
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 11 * PERIOD_NS));
+        assertEquals(CreditControl.APPLIED, control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 512), 11 * PERIOD_NS));
+        assertTrue(control.link().awaitsPeerInit(), "still waiting");
+        assertEquals(DiscardReason.FCP_STATE.id(), control.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 512), 12 * PERIOD_NS));
+        assertEquals(INITIALIZE, control.state(), "the peer's normal FCP (it armed on this port's earlier ones) arms nothing");
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 512), 13 * PERIOD_NS);
+        control.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 512), 13 * PERIOD_NS);
+        assertFalse(control.link().awaitsPeerInit(), "its init FCP after a normal one: it started again");
     }
 
     @Test
@@ -353,10 +351,40 @@ class CreditControlTest
     }
 
     /**
+     * Rule 4's window counts a gap between two duty cycles longer than an FCP period but within the silence limit's pause
+     * bound (a quarter of the wait limit) as running: with FCPs every microsecond and a thread that yields or sleeps, a
+     * window that left out every gap of more than a period would never close, and the wait limit (rule 5, link_downed)
+     * would end every one-sided bounce instead.
+     */
+    @Test
+    void rule4sWindowLeavesOutOnlyAPauseLongerThanTheSilenceLimitsPauseBound()
+    {
+        // a silence limit of 10 periods: the window and the pause bound are 2.5 periods
+        final CreditControl port = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        armOnInitFcps(port);
+        assertEquals(Fcp.OP_NORMAL, send(port, 0), "its first normal FCP, at 0, opens the window");
+        assertFalse(port.checkLiveness(PERIOD_NS));
+        // the next check two periods later: a gap of two periods counts, so the window is over at 3's check; the rounds
+        // complete at 4 and 5 (left out as a pause, the window would end at 5 and the rounds at 6 and 7)
+        for (final long at : new long[] {3 * PERIOD_NS, 4 * PERIOD_NS})
+        {
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), at);
+            assertFalse(port.checkLiveness(at), "at " + at);
+        }
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 5 * PERIOD_NS);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 5 * PERIOD_NS);
+        assertTrue(port.checkLiveness(5 * PERIOD_NS), "not left out: a gap of two periods is no pause here");
+        assertEquals(1, port.reannounces());
+        assertEquals(0, port.downs());
+    }
+
+    /**
      * Rule 4: an Armed port that hears its peer only in init FCPs for two FCP periods of its own running after its first
      * normal FCP, then in two rounds of every VL each completed in a later duty cycle, initializes again at once: no link
      * error, no flush, no link_downed; it waits for the peer's next init FCP. A normal FCP of the peer opens the window
-     * again, and a pause of this port's thread longer than a period does not count.
+     * again, and a pause of this port's thread longer than the pause bound (a quarter of the wait limit) does not count.
      */
     @Test
     void anArmedPortHeardOnlyInInitFcpsInitializesAgainWithoutALinkError()
@@ -374,8 +402,8 @@ class CreditControlTest
         // a normal FCP of the peer a period later: the window starts again from there
         port.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), PERIOD_NS);
         assertFalse(port.checkLiveness(PERIOD_NS));
-        // init FCPs of both VLs each period; a pause of this port's thread (three periods between two checks) in the
-        // window does not count
+        // init FCPs of both VLs each period; a pause of this port's thread (three periods between two checks, past the
+        // pause bound of 2.5) in the window does not count
         long now = PERIOD_NS;
         final long[] checks = {2 * PERIOD_NS, 5 * PERIOD_NS, 6 * PERIOD_NS, 7 * PERIOD_NS, 8 * PERIOD_NS};
         for (final long at : checks)

@@ -222,12 +222,16 @@ class LinkStateMachineTest
         // b bounces on its own while a is Active and data and FCPs are in flight
         link.b.port.down(link.now());
         link.b.port.up(link.now());
-        link.steps(200);
+        link.steps(4_000);
         // b's init FCP after its normal ones tells a that b initialized again: a re-trains too (a link error
-        // recovered: down and at once Initialize), so both restart their counters from zero and come back Active; b,
-        // which waits for a's answer (it had announced itself), never re-trains
+        // recovered: down and at once Initialize), so both restart their counters from zero, and a waits for b to
+        // start again (rule 3); b, which waits for a's answer (it had announced itself), never re-trains: it arms on
+        // a's init FCPs, hears nothing else for rule 4's window (a quarter of the wait limit) and two rounds, and
+        // initializes again (no link error), which ends a's wait; both come back Active
         assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.a.states());
-        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, ACTIVE), link.b.states());
+        assertEquals(List.of(DOWN, INITIALIZE, ARMED, ACTIVE, DOWN, INITIALIZE, ARMED, DOWN, INITIALIZE, ARMED, ACTIVE),
+            link.b.states());
+        assertEquals(1, link.b.port.control().reannounces());
         assertEquals(1, link.a.port.control().errorRecoveries());
         assertEquals(1, link.a.port.counters.linkErrorRecovery());
         assertEquals(0, link.b.port.control().errorRecoveries());

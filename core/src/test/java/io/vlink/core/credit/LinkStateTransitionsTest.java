@@ -357,23 +357,26 @@ class LinkStateTransitionsTest
     }
 
     @Test
-    void theInitFcpThatMadeAPortRetrainCountsForNothingAndTheWaitFollowsHowSettledItWas()
+    void theInitFcpThatMadeAPortRetrainCountsForNothingAndThePortWaitsForThePeersRestart()
     {
-        for (final boolean settled : new boolean[] {true, false})
-        {
-            final LinkStateMachine link = at(LinkState.ACTIVE, 1, true);
-            link.onFcpReceived(0, Fcp.OP_NORMAL);
-            assertTrue(link.peerRestarted(Fcp.OP_INIT));
-            link.down();
-            link.up();
-            assertFalse(link.onFcpReceived(0, Fcp.OP_INIT, true, settled));
-            assertEquals(LinkStateMachine.PEER_UNKNOWN, link.peerOp(), "sent before the peer knew of this one");
-            assertEquals(settled ? LinkStateMachine.AWAIT_INIT : LinkStateMachine.AWAIT_RESTART, link.await());
-            assertFalse(link.onFcpSent(Fcp.OP_INIT), "its VL is not counted for arming");
-            assertEquals(LinkState.INITIALIZE, link.state());
-        }
+        final LinkStateMachine link = at(LinkState.ACTIVE, 1, true);
+        link.onFcpReceived(0, Fcp.OP_NORMAL);
+        assertTrue(link.peerRestarted(Fcp.OP_INIT));
+        link.down();
+        link.up();
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT, true));
+        assertEquals(LinkStateMachine.PEER_UNKNOWN, link.peerOp(), "sent before the peer knew of this one");
+        assertEquals(LinkStateMachine.AWAIT_RESTART, link.await(), "however long it was Active");
+        assertFalse(link.onFcpSent(Fcp.OP_INIT), "its VL is not counted for arming");
+        assertEquals(LinkState.INITIALIZE, link.state());
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT), "an init FCP the peer may have asked for before it heard of this one");
+        assertEquals(LinkStateMachine.AWAIT_RESTART, link.await(), "answers nothing");
+        assertFalse(link.onFcpReceived(0, Fcp.OP_NORMAL), "nor does its normal FCP arm the port");
+        assertEquals(LinkState.INITIALIZE, link.state());
+        assertFalse(link.onFcpReceived(0, Fcp.OP_INIT), "its init FCP after its normal ones: it started again");
+        assertEquals(LinkStateMachine.AWAIT_NONE, link.await());
         final LinkStateMachine down = new LinkStateMachine(1, true);
-        assertFalse(down.onFcpReceived(0, Fcp.OP_INIT, true, true));
+        assertFalse(down.onFcpReceived(0, Fcp.OP_INIT, true));
         assertEquals(LinkStateMachine.AWAIT_NONE, down.await(), "Down takes nothing");
     }
 

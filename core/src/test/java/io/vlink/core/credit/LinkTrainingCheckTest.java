@@ -113,10 +113,10 @@ class LinkTrainingCheckTest
     }
 
     /**
-     * With the wait limit (rules 5 and 6) beyond the continuation's 40 FCP periods, a bounce must settle on FCP
-     * round trips alone. It does once the peer has been Active for two FCP periods (settled: both ports run three FCP
-     * periods before the search starts), as in the bounce tests unless a loaded peer reads a backlog of normal FCPs and
-     * the bounced port's init FCP in one duty cycle ({@link #anUnsettledBounceSettlesWithoutTheWaitLimit}).
+     * With the wait limit (rules 5 and 6) beyond the continuation's 40 FCP periods, a bounce of ports that have been
+     * Active a while (both run three FCP periods before the search starts) must settle on FCP round trips and rule 4
+     * alone: the peer re-trains and waits for the bounced port's restart, which rule 4 makes after its window (12 FCP
+     * periods) and two rounds, as after an unsettled bounce ({@link #anUnsettledBounceSettlesWithoutTheWaitLimit}).
      */
     @Tag("long")
     @ParameterizedTest(name = "{0}")
@@ -174,8 +174,8 @@ class LinkTrainingCheckTest
 
     /**
      * A port bounced while its peer has been Active for less than two FCP periods (unsettled) settles without the wait
-     * limit (docs/flow-control.md, "Link training", rule 4). The peer re-trains unsettled and waits {@code AWAIT_RESTART}
-     * (for an init FCP after the bounced port's normal ones); the bounced port arms on the peer's new init FCPs and,
+     * limit (docs/flow-control.md, "Link training", rule 4). The peer re-trains and waits {@code AWAIT_RESTART}, as after
+     * any re-training (for an init FCP after the bounced port's normal ones); the bounced port arms on the peer's new init FCPs and,
      * hearing nothing but init FCPs two FCP periods after its first normal FCP went out and then in two rounds,
      * initializes again, and its init FCP after its normal ones ends the peer's wait. Before rule 4 the search below found, in five events (down a, a's duty cycle,
      * up a, a's duty cycle, b's duty cycle), a state from which only the wait limit went on.
@@ -190,6 +190,50 @@ class LinkTrainingCheckTest
         System.out.println("link-training check, an unsettled bounce without the wait limit (" + config + "): " + result);
         assertNull(result.failure(), result::toString);
         assertTrue(result.states() > 1_000, "the search went somewhere: " + result);
+    }
+
+    /**
+     * The walk's seed-99 episode (docs/flow-control.md, "Link training", rule 3, "Why not the peer's next init FCP"), from
+     * a settled link: a bounced with data offered, b runs once (its normal FCP duplicated) while a is Down, then a runs
+     * alone for ten FCP periods in Initialize, its init FCPs filling the link and its requests queued behind them, until b
+     * runs: b re-trains and arms, a arms and goes Active with its backlog of init FCPs still going out, b initializes
+     * again on them (rule 4) and arms on a's normal FCPs. When a port that re-trained from a settled incarnation waited
+     * {@code AWAIT_INIT}, a then ended its wait on an init FCP b had asked for before it heard a's, and took an FCCL of
+     * b's that counted a's previous incarnation: credit beyond the buffer (a may send 6 blocks where b has room for 4).
+     * Every interleaving of a few events more from there.
+     */
+    @Tag("long")
+    @Test
+    void aRetrainedPortWaitsForItsPeersRestartNotItsBacklog()
+    {
+        final LinkTrainingConfig config = LinkTrainingConfig.builder().dataVls(1).bufferBlocks(4).packetBlocks(2)
+            .wireCapacity(4).offers(2).bounces(1, 0).faults(2, true, true, true).build();
+        passes("the walk's seed-99 episode", config, 8, seed99Prefix());
+    }
+
+    static List<Integer> seed99Prefix()
+    {
+        final List<Integer> events = settledPrefix();
+        events.add(LinkTrainingModel.event(LinkTrainingModel.OFFER, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.DOWN, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        // b's normal FCP on the wire to a, duplicated
+        events.add(LinkTrainingModel.event(LinkTrainingModel.DUPLICATE, 1, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.UP, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        for (int i = 0; i < 10; i++)
+        {
+            events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+            events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        }
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+        return events;
     }
 
     static Stream<Arguments> starved()

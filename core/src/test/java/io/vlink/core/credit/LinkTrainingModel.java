@@ -148,7 +148,7 @@ final class LinkTrainingModel
             }
             rules[i] = switch (field)
             {
-                case "lastHeardNs", "lastCheckNs", "lastNormalNs", "lastFcpNs", "activeSinceNs", "reannounceFromNs", "quietUntilNs", "dueNs", "quiet", "quietChanges", "changes" -> TIME;
+                case "lastHeardNs", "lastCheckNs", "lastNormalNs", "lastFcpNs", "reannounceFromNs", "quietUntilNs", "dueNs", "quiet", "quietChanges", "changes" -> TIME;
                 case "errorRecoveries", "downs", "transmitFlushes", "ups", "transmitFlushesSeen", "clock",
                     "statUps", "statRecoveries", "statDowns", "reannounces", "released" -> SKIP;
                 case "accepted" -> ACCEPTED;
@@ -232,8 +232,8 @@ final class LinkTrainingModel
      *   <li>the silence and the wait limit's timers: every state entry sets the readings to now; a check compares each
      *   with the limit (beyond it, however far, is alike) after adding back whole a gap since the previous check longer
      *   than a quarter of the limit. So each reading as of the last check, capped past the limit, and
-     *   {@code now - lastCheck}, capped past a quarter of the limit (and past two FCP periods, the time Active an FCP
-     *   compares before the check), say all of it; while Down nothing reads them;</li>
+     *   {@code now - lastCheck}, capped past a quarter of the limit (and past two FCP periods, rule 4's shortest
+     *   window), say all of it; while Down nothing reads them;</li>
      *   <li>the schedule: a VL whose time has come is due however long ago ({@code now - due >= 0}); the quiet answer's
      *   end and change count matter only while the schedule is quiet, and an end already past is no quiet answer.</li>
      * </ul>
@@ -257,7 +257,6 @@ final class LinkTrainingModel
                 slots[6] = codec.slot("CreditReceiver#" + k + ".changes");
                 slots[7 + vls] = codec.slot("CreditControl#" + k + ".lastNormalNs");
                 slots[8 + vls] = codec.slot("CreditControl#" + k + ".lastFcpNs");
-                slots[9 + vls] = codec.slot("CreditControl#" + k + ".activeSinceNs");
                 slots[10 + vls] = codec.slot("CreditControl#" + k + ".reannounceFromNs");
                 slots[11 + vls] = codec.slot("CreditControl#" + k + ".reannounce");
                 for (int vl = 0; vl < vls; vl++)
@@ -282,8 +281,8 @@ final class LinkTrainingModel
         long h = hash;
         if (state != LinkState.DOWN.ordinal())
         {
-            // since the last check: a gap past a quarter of the limit is caught up whole; the time Active (below) is
-            // this plus the part before the check, compared with two FCP periods
+            // since the last check: a gap past a quarter of the limit is caught up whole (rule 4's window, at least two
+            // FCP periods, below, is this plus the part before the check)
             h = mix(h, Math.min(now - s[slots[2]], Math.max(config.silenceLimitNs >> 2, 2 * config.fcpPeriodNs) + 1));
             // the silence, and the wait limit's two timers (the peer's last normal FCP, its last FCP), as of that check
             h = mix(h, Math.min(s[slots[2]] - s[slots[1]], limit));
@@ -303,11 +302,6 @@ final class LinkTrainingModel
             // rules 4 and 6's window (CreditControl.REANNOUNCE_WINDOW): how much of it had passed at the last check (less
             // than the window, or it would be over; negative when it opened after that check)
             h = mix(h, s[slots[2]] - s[slots[10 + config.dataVls]]);
-        }
-        if (state == LinkState.ACTIVE.ordinal())
-        {
-            // whether the incarnation has been Active for two FCP periods (a settled partner)
-            h = mix(h, Math.min(s[slots[2]] - at(s, slots[9 + config.dataVls]), 2 * config.fcpPeriodNs));
         }
         return h;
     }

@@ -80,7 +80,7 @@ final class PreviousTrainingRule extends LinkStateMachine
     }
 
     @Override
-    public boolean onFcpReceived(final int vl, final int op, final boolean retrainedBy, final boolean settled)
+    public boolean onFcpReceived(final int vl, final int op, final boolean retrainedBy)
     {
         final LinkState state = state();
         if (op == Fcp.OP_NORMAL && (state == LinkState.ARMED || state == LinkState.ACTIVE))
