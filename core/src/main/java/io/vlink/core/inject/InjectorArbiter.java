@@ -464,34 +464,52 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     }
 
     /**
-     * Stage 2's choice in class {@code c} from its start point, or -1 when no injector of it is ready: with at most 64
-     * injectors and none ready that is high or timer-demoted (the only ones a scan refreshes), the first ready one from
-     * the start point, read off the class's one word; otherwise the scan.
+     * Stage 2's choice in class {@code c} from its start point, or -1 when no injector of it is ready. A class of at most
+     * 64 injectors is decided off its one word ({@link #chooseInWord}); a larger one by the scan.
      */
     private int choose(final int c)
     {
         final int ck = c * CLASS_INTS;
         final int start = classInt[ck + WRAP] != 0 ? classInt[ck] : 0;
         final int w = classInt[ck + FAST_WORD];
-        if (w >= 0)
-        {
-            final int wk = w * WORD_STRIDE;
-            final long ready = bits[wk];
-            if (ready == 0)
-            {
-                return -1;
-            }
-            if ((ready & (bits[wk + HIGH] | bits[wk + TIMER_LOW])) == 0)
-            {
-                final long after = ready & (-1L << start);
-                return Long.numberOfTrailingZeros(after != 0 ? after : ready);
-            }
-        }
-        else if (!anyReady(c))
+        return w >= 0 ? chooseInWord(c, ck, w * WORD_STRIDE, start) : chooseByScan(c, start);
+    }
+
+    /**
+     * Stage 2 of a class of at most 64 injectors, the scan's rule on its one word: the ready injectors that are high or
+     * timer-demoted (the only ones a consideration can find high) from the start point round to it, each refreshed when
+     * visited, until one is high; else (none visited, or every one visited now low) the first ready one from the start
+     * point; -1 when none is ready.
+     */
+    private int chooseInWord(final int c, final int ck, final int wk, final int start)
+    {
+        final long ready = bits[wk];
+        if (ready == 0)
         {
             return -1;
         }
-        return chooseByScan(c, start);
+        final long from = -1L << start;
+        final long candidates = ready & (bits[wk + HIGH] | bits[wk + TIMER_LOW]);
+        final int base = classInt[ck + MEMBER_BASE];
+        // from the start point to the end of the word, then from its beginning to the start point
+        for (long visit = candidates & from; visit != 0; visit &= visit - 1)
+        {
+            final int q = Long.numberOfTrailingZeros(visit);
+            if (refreshedHigh(members[base + q]))
+            {
+                return q;
+            }
+        }
+        for (long visit = candidates & ~from; visit != 0; visit &= visit - 1)
+        {
+            final int q = Long.numberOfTrailingZeros(visit);
+            if (refreshedHigh(members[base + q]))
+            {
+                return q;
+            }
+        }
+        final long after = ready & from;
+        return Long.numberOfTrailingZeros(after != 0 ? after : ready);
     }
 
     /** Stage 2's injection: the start point moves past the chosen one (round robin), its cells are claimed. */
@@ -580,23 +598,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         return false;
     }
 
-    private boolean anyReady(final int c)
-    {
-        final int base = classInt[c * CLASS_INTS + WORD_BASE];
-        final int end = base + classInt[c * CLASS_INTS + WORDS];
-        for (int w = base; w < end; w++)
-        {
-            if (bits[w * WORD_STRIDE] != 0)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
-     * Stage 2 in full: the ready injectors from the start point in order, each refreshed when visited, until one is
-     * high; else the first ready one.
+     * Stage 2 in full, over the class's words: the ready injectors from the start point in order, each refreshed when
+     * visited, until one is high; else the first ready one; -1 when none is ready.
      */
     private int chooseByScan(final int c, final int start)
     {
@@ -634,9 +638,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             {
                 return -1;
             }
-            final int i = members[base + q];
-            refresh(i);
-            if (isHigh(i))
+            if (refreshedHigh(members[base + q]))
             {
                 return q;
             }
@@ -680,6 +682,13 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final int k = w * WORD_STRIDE;
         final long ready = bits[k];
         return candidates ? ready & (bits[k + HIGH] | bits[k + TIMER_LOW]) : ready;
+    }
+
+    /** @return whether injector {@code i} is high once {@link #refresh refreshed}. */
+    private boolean refreshedHigh(final int i)
+    {
+        refresh(i);
+        return isHigh(i);
     }
 
     /**
