@@ -381,6 +381,52 @@ class CreditControlTest
     }
 
     /**
+     * A pause of this port's thread ends at the check of the duty cycle after it; what that duty cycle read before the
+     * check (the FCPs that waited through the pause) was heard then, not a pause later. The walk's seed-7 episode: a port
+     * starved for 34 FCP periods read its peer's normal FCP, which opened rule 4's window, and the check then moved the
+     * window's start on by the whole pause, so that the port initialized again 38 periods after the faults ended.
+     */
+    @Test
+    void whatADutyCycleReadsAfterAPauseIsHeardThenNotAPauseLater()
+    {
+        // a silence limit of 10 periods: the window and the pause bound are 2.5 periods
+        final CreditControl port = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        armOnInitFcps(port);
+        assertEquals(Fcp.OP_NORMAL, send(port, 0), "its first normal FCP, at 0, opens the window");
+        assertFalse(port.checkLiveness(PERIOD_NS));
+        // paused until 20: the first duty cycle reads the peer's normal FCP, then checks (the window starts at 20)
+        port.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), 20 * PERIOD_NS);
+        assertFalse(port.checkLiveness(20 * PERIOD_NS));
+        // init FCPs of both VLs each period: the window is over at 23's check, the rounds complete at 24 and 25
+        for (long at = 21 * PERIOD_NS; at <= 24 * PERIOD_NS; at += PERIOD_NS)
+        {
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
+            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), at);
+            assertFalse(port.checkLiveness(at), "at " + at);
+        }
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 25 * PERIOD_NS);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 25 * PERIOD_NS);
+        assertTrue(port.checkLiveness(25 * PERIOD_NS), "rule 4 from the FCP read after the pause");
+        assertEquals(1, port.reannounces());
+
+        // the silence limit likewise: Active, paused until 20, the peer's normal FCP read, then silence: down once the
+        // limit has passed since 20, not since 20 plus the pause
+        final CreditControl active = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        activate(active, 0);
+        assertFalse(active.checkLiveness(PERIOD_NS));
+        active.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1024), 20 * PERIOD_NS);
+        assertFalse(active.checkLiveness(20 * PERIOD_NS));
+        for (long at = 21 * PERIOD_NS; at <= 30 * PERIOD_NS; at += PERIOD_NS)
+        {
+            assertFalse(active.checkLiveness(at), "at " + at);
+        }
+        assertTrue(active.checkLiveness(31 * PERIOD_NS), "silent for the limit since the FCP read after the pause");
+        assertEquals(1, active.downs());
+    }
+
+    /**
      * Rule 4: an Armed port that hears its peer only in init FCPs for two FCP periods of its own running after its first
      * normal FCP, then in two rounds of every VL each completed in a later duty cycle, initializes again at once: no link
      * error, no flush, no link_downed; it waits for the peer's next init FCP. A normal FCP of the peer opens the window
