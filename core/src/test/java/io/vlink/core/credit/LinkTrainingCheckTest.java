@@ -323,7 +323,12 @@ class LinkTrainingCheckTest
     @Test
     void theSeed7PrefixStarvesBWhileAGoesDownAlone()
     {
-        final LinkTrainingCheck check = new LinkTrainingCheck(seed7Config(false), 0, seed7Prefix(seed7Config(false)));
+        final List<Integer> prefix = seed7Prefix(seed7Config(false));
+        System.out.println("the seed-7 prefix: " + prefix.size() + " events, " +
+            prefix.stream().filter(e -> LinkTrainingModel.kind(e) == LinkTrainingModel.LOSE).count() + " lost frames");
+        assertTrue(prefix.stream().anyMatch(e -> LinkTrainingModel.kind(e) == LinkTrainingModel.LOSE),
+            "a's normal FCPs of VL1 lost");
+        final LinkTrainingCheck check = new LinkTrainingCheck(seed7Config(false), 0, prefix);
         final LinkTrainingModel model = check.model();
         assertEquals(LinkState.INITIALIZE, model.a.state(), model.summary());
         assertEquals(LinkState.ARMED, model.b.state(), model.summary());
