@@ -460,7 +460,8 @@ public final class CreditControl
      * Declare the peer lost if an Armed or Active port has heard nothing from it for the silence limit: the link goes
      * down and re-initializes ({@code Down -> Initialize}). A port in Initialize keeps waiting: its peer may not
      * be there yet. Call it every duty cycle: a gap between two calls of more than a quarter of the limit is time this
-     * port was not running, and does not count as the peer's silence.
+     * port was not running, and does not count as the peer's silence; what the duty cycle read before the call, after
+     * such a gap, was heard at the call, not a gap later.
      * <p>
      * The same call keeps the training's two timeouts (docs/flow-control.md, "Link training", rules 5 and 6), on the
      * wait limit (the silence limit, or {@link #WAIT_LIMIT_PERIODS} FCP periods without one), from the peer's last
@@ -476,13 +477,15 @@ public final class CreditControl
         // Silence is measured only while this port runs: a gap between two checks longer than a quarter of the limit
         // means this port's own thread was stopped (a collection, a starved CPU, an invoker that paused), and what the
         // peer sent meanwhile is still waiting to be read. That time is not the peer's.
+        // The pause ends at this check: what this duty cycle read before it (the FCPs waiting through the pause) was
+        // heard now, and its reading stays now.
         final long sinceCheckNs = nowNs - lastCheckNs;
         lastCheckNs = nowNs;
         if (sinceCheckNs > pauseNs)
         {
-            lastHeardNs += sinceCheckNs;
-            lastNormalNs += sinceCheckNs;
-            lastFcpNs += sinceCheckNs;
+            lastHeardNs = pauseLeftOut(lastHeardNs, sinceCheckNs, nowNs);
+            lastNormalNs = pauseLeftOut(lastNormalNs, sinceCheckNs, nowNs);
+            lastFcpNs = pauseLeftOut(lastFcpNs, sinceCheckNs, nowNs);
         }
         final LinkState state = link.state();
         if ((LinkState.ARMED == state && link.automatic() || LinkState.INITIALIZE == state && link.awaitsPeerInit()) &&
@@ -569,7 +572,7 @@ public final class CreditControl
         {
             if (sinceCheckNs > pauseNs)
             {
-                reannounceFromNs += sinceCheckNs;
+                reannounceFromNs = pauseLeftOut(reannounceFromNs, sinceCheckNs, nowNs);
             }
             if (nowNs - reannounceFromNs >= reannounceWindowNs)
             {
@@ -600,6 +603,20 @@ public final class CreditControl
             return true;
         }
         return false;
+    }
+
+    /**
+     * A reading of the clock with this port's own pause left out: one taken before the pause moves on by it; one taken in
+     * the duty cycle that ends it (what the peer sent meanwhile, read before this check) stays at the check, never later
+     * (docs/flow-control.md, "Link training", rule 4: the walk's seed-7 episode).
+     *
+     * @param readingNs    when the peer was last heard, or the window opened.
+     * @param sinceCheckNs the pause: the time since the previous check.
+     * @param nowNs        the clock at this check.
+     */
+    private static long pauseLeftOut(final long readingNs, final long sinceCheckNs, final long nowNs)
+    {
+        return Math.min(nowNs, readingNs + sinceCheckNs);
     }
 
     /**

@@ -359,25 +359,53 @@ class CreditControlTest
     @Test
     void rule4sWindowLeavesOutOnlyAPauseLongerThanTheSilenceLimitsPauseBound()
     {
-        // a silence limit of 10 periods: the window and the pause bound are 2.5 periods
-        final CreditControl port = new CreditControl(
-            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
-        armOnInitFcps(port);
-        assertEquals(Fcp.OP_NORMAL, send(port, 0), "its first normal FCP, at 0, opens the window");
-        assertFalse(port.checkLiveness(PERIOD_NS));
+        final CreditControl port = windowOpenAt0();
         // the next check two periods later: a gap of two periods counts, so the window is over at 3's check; the rounds
         // complete at 4 and 5 (left out as a pause, the window would end at 5 and the rounds at 6 and 7)
         for (final long at : new long[] {3 * PERIOD_NS, 4 * PERIOD_NS})
         {
-            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), at);
-            port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), at);
-            assertFalse(port.checkLiveness(at), "at " + at);
+            assertFalse(initRound(port, at), "at " + at);
         }
-        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), 5 * PERIOD_NS);
-        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), 5 * PERIOD_NS);
-        assertTrue(port.checkLiveness(5 * PERIOD_NS), "not left out: a gap of two periods is no pause here");
+        assertTrue(initRound(port, 5 * PERIOD_NS), "not left out: a gap of two periods is no pause here");
         assertEquals(1, port.reannounces());
         assertEquals(0, port.downs());
+    }
+
+    /**
+     * A pause of this port's thread ends at the check of the duty cycle after it; what that duty cycle read before the
+     * check (the FCPs that waited through the pause) was heard then, not a pause later. The walk's seed-7 episode: a port
+     * starved for 34 FCP periods read its peer's normal FCP, which opened rule 4's window, and the check then moved the
+     * window's start on by the whole pause, so that the port initialized again 38 periods after the faults ended.
+     */
+    @Test
+    void whatADutyCycleReadsAfterAPauseIsHeardThenNotAPauseLater()
+    {
+        final CreditControl port = windowOpenAt0();
+        // paused until 20: the first duty cycle reads the peer's normal FCP, then checks (the window starts at 20)
+        port.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 100), 20 * PERIOD_NS);
+        assertFalse(port.checkLiveness(20 * PERIOD_NS));
+        // init FCPs of both VLs each period: the window is over at 23's check, the rounds complete at 24 and 25
+        for (long at = 21 * PERIOD_NS; at <= 24 * PERIOD_NS; at += PERIOD_NS)
+        {
+            assertFalse(initRound(port, at), "at " + at);
+        }
+        assertTrue(initRound(port, 25 * PERIOD_NS), "rule 4 from the FCP read after the pause");
+        assertEquals(1, port.reannounces());
+
+        // the silence limit likewise: Active, paused until 20, the peer's normal FCP read, then silence: down once the
+        // limit has passed since 20, not since 20 plus the pause
+        final CreditControl active = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        activate(active, 0);
+        assertFalse(active.checkLiveness(PERIOD_NS));
+        active.onFcp(Fcp.word(Fcp.OP_NORMAL, 0, 0, 1024), 20 * PERIOD_NS);
+        assertFalse(active.checkLiveness(20 * PERIOD_NS));
+        for (long at = 21 * PERIOD_NS; at <= 30 * PERIOD_NS; at += PERIOD_NS)
+        {
+            assertFalse(active.checkLiveness(at), "at " + at);
+        }
+        assertTrue(active.checkLiveness(31 * PERIOD_NS), "silent for the limit since the FCP read after the pause");
+        assertEquals(1, active.downs());
     }
 
     /**
@@ -772,6 +800,28 @@ class CreditControlTest
      * (it was Armed), its init FCPs (it initialized again: a change of Op), the owed init FCP out (armed), and the
      * peer's normal FCPs. No normal FCP of this port goes out.
      */
+    /**
+     * Two VLs, a silence limit of 10 periods (the window and the pause bound are 2.5 periods): Armed at 0, its first
+     * normal FCP out at 0, which opens rule 4's window, and checked a period later.
+     */
+    private static CreditControl windowOpenAt0()
+    {
+        final CreditControl port = new CreditControl(
+            2, 512, Sizes.BLOCK_LENGTH, PERIOD_NS, 64, true, SILENCE_NS, (state) -> {});
+        armOnInitFcps(port);
+        assertEquals(Fcp.OP_NORMAL, send(port, 0), "its first normal FCP, at 0, opens the window");
+        assertFalse(port.checkLiveness(PERIOD_NS));
+        return port;
+    }
+
+    /** A duty cycle that reads the peer's init FCPs of both VLs, then checks: whether the port initialized again. */
+    private static boolean initRound(final CreditControl port, final long nowNs)
+    {
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 0, 100), nowNs);
+        port.onFcp(Fcp.word(Fcp.OP_INIT, 0, 1, 100), nowNs);
+        return port.checkLiveness(nowNs);
+    }
+
     /** Up at 0, its init FCPs out, the peer's init FCPs of both VLs, the owed one out again: Armed. */
     private static void armOnInitFcps(final CreditControl c)
     {

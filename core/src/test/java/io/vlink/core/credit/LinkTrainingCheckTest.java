@@ -1,5 +1,6 @@
 package io.vlink.core.credit;
 
+import io.vlink.core.wire.Fcp;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -234,6 +235,104 @@ class LinkTrainingCheckTest
         events.add(LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
         events.add(LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
         return events;
+    }
+
+    /**
+     * The walk's seed-7 episode (docs/flow-control.md, "Link training", rule 4's window and the pause bound), from a
+     * settled link: both ports bounced, both arm, then b is starved for {@link #SEED7_PAUSE_PERIODS} FCP periods while a
+     * runs alone, goes down on its silence limit and sends init FCPs behind its last normal ones. b's first duty cycle
+     * after the pause reads a's normal FCPs (opening rule 4's window at that moment) and then measures the pause: when it
+     * shifted the window's start, just set, by the whole pause, the window ran a pause late and b initialized again only
+     * 38 FCP periods after the faults ended (both Active at 40). Every interleaving of a few events more from there.
+     */
+    @Tag("long")
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("seed7")
+    void aPausedPortsWindowOpensWhenItHearsItsPeerNotAPauseLater(final String name, final LinkTrainingConfig config,
+        final int depth)
+    {
+        passes(name, config, depth, seed7Prefix(config));
+    }
+
+    static Stream<Arguments> seed7()
+    {
+        return Stream.of(
+            Arguments.of("the walk's seed-7 episode (receive before credit)", seed7Config(false), 8),
+            Arguments.of("the walk's seed-7 episode (credit before receive)", seed7Config(true), 8));
+    }
+
+    private static LinkTrainingConfig seed7Config(final boolean creditBeforeReceive)
+    {
+        return LinkTrainingConfig.builder().dataVls(2).bufferBlocks(4).packetBlocks(1).wireCapacity(6).offers(1)
+            .bounces(1, 1).faults(1, true, true, true).creditBeforeReceive(creditBeforeReceive).build();
+    }
+
+    /** How long the seed-7 episode starves b: as long as the walk did (34 FCP periods), and more. */
+    private static final int SEED7_PAUSE_PERIODS = 36;
+
+    /**
+     * The seed-7 episode's events for a shape: played on a model of the shape as they are chosen, to lose on the wire
+     * each normal FCP of VL1 that a sends while Armed (b then hears a only in normal FCPs of VL0, which do not make it
+     * Active).
+     */
+    static List<Integer> seed7Prefix(final LinkTrainingConfig config)
+    {
+        final LinkTrainingModel model = new LinkTrainingModel(config);
+        LinkTrainingCheck.start(model);
+        final List<Integer> events = new ArrayList<>();
+        for (final int event : settledPrefix())
+        {
+            play(model, events, event);
+        }
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.DOWN, 1, 0));
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.DOWN, 0, 0));
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.UP, 0, 0));
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.UP, 1, 0));
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.STEP, 1, LinkTrainingModel.CYCLE));
+        // b starved from here: a alone, Armed, then down on its silence limit, then in Initialize
+        play(model, events, LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        for (int i = 0; i < SEED7_PAUSE_PERIODS; i++)
+        {
+            play(model, events, LinkTrainingModel.event(LinkTrainingModel.TICK, 0, 0));
+            play(model, events, LinkTrainingModel.event(LinkTrainingModel.STEP, 0, LinkTrainingModel.CYCLE));
+        }
+        return events;
+    }
+
+    private static void play(final LinkTrainingModel model, final List<Integer> events, final int event)
+    {
+        events.add(event);
+        model.apply(event);
+        final TrainingWire wire = model.ab;
+        for (int i = wire.count - 1; i >= 0; i--)
+        {
+            final long frame = wire.frames[i];
+            if (!TrainingWire.isData(frame) && Fcp.OP_NORMAL == Fcp.op(TrainingWire.word(frame)) &&
+                1 == TrainingWire.vl(frame) && LinkState.ARMED == model.a.state())
+            {
+                final int lose = LinkTrainingModel.event(LinkTrainingModel.LOSE, 0, i);
+                events.add(lose);
+                model.apply(lose);
+            }
+        }
+    }
+
+    @Test
+    void theSeed7PrefixStarvesBWhileAGoesDownAlone()
+    {
+        final List<Integer> prefix = seed7Prefix(seed7Config(false));
+        System.out.println("the seed-7 prefix: " + prefix.size() + " events, " +
+            prefix.stream().filter(e -> LinkTrainingModel.kind(e) == LinkTrainingModel.LOSE).count() + " lost frames");
+        assertTrue(prefix.stream().anyMatch(e -> LinkTrainingModel.kind(e) == LinkTrainingModel.LOSE),
+            "a's normal FCPs of VL1 lost");
+        final LinkTrainingCheck check = new LinkTrainingCheck(seed7Config(false), 0, prefix);
+        final LinkTrainingModel model = check.model();
+        assertEquals(LinkState.INITIALIZE, model.a.state(), model.summary());
+        assertEquals(LinkState.ARMED, model.b.state(), model.summary());
+        assertEquals(1, model.a.control.downs(), model.summary());
     }
 
     static Stream<Arguments> starved()
