@@ -5,9 +5,7 @@ import io.vlink.core.port.FrameTap;
 import io.vlink.core.port.PortConfig;
 import io.vlink.core.port.PortReceive;
 import io.vlink.nic.capture.CaptureTap;
-import io.vlink.nic.link.FrameHandler;
-import io.vlink.nic.link.Link;
-import org.agrona.DirectBuffer;
+import io.vlink.nic.link.LinkReceiver;
 import org.agrona.concurrent.Agent;
 
 /**
@@ -54,21 +52,21 @@ public final class ReceiveAgent implements Agent
         return "receive";
     }
 
-    static final class PortReceiver implements FrameHandler
+    static final class PortReceiver
     {
         private final PortDatapath port;
-        private final Link link;
+        private final LinkReceiver input;
         private final int burst;
         private final PortReceive receive;
 
         PortReceiver(final PortDatapath port, final PortConfig config, final int burst, final CaptureTap capture)
         {
             this.port = port;
-            this.link = port.link();
             this.burst = burst;
             final FrameTap tap = null == capture ? null :
                 (frameType, buffer, offset, length) -> capture.record(1, frameType, buffer, offset, length);
             this.receive = new PortReceive(config, port.buffers, port.rxEvents, port.counterSet().receive(), tap);
+            this.input = new LinkReceiver(port.link(), receive);
         }
 
         int doWork()
@@ -81,25 +79,7 @@ public final class ReceiveAgent implements Agent
             {
                 return 0;
             }
-            final int frames = link.poll(this, limit);
-            receive.endPoll();
-            return frames;
-        }
-
-        @Override
-        public void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
-        {
-            if (!receive.onFrame(frameType, buffer, offset, length))
-            {
-                // damaged on the way: a link with retry asks for it again
-                link.rejectFrame();
-            }
-        }
-
-        @Override
-        public void onPeerClosed()
-        {
-            receive.onPeerClosed();
+            return input.poll(limit);
         }
     }
 }

@@ -18,7 +18,7 @@ import io.vlink.core.wire.PacketFramer;
 import io.vlink.core.wire.Sizes;
 import io.vlink.nic.Port;
 import io.vlink.nic.PortSettings;
-import io.vlink.nic.link.FrameHandler;
+import io.vlink.nic.link.LinkReceiver;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.ring.ReceiveRing;
 import io.vlink.nic.status.CounterKey;
@@ -432,7 +432,7 @@ public final class Switch implements Agent, AutoCloseable
      * One external port: the datapath ({@link DirectPort}) over the port's input FIFOs (its receive buffers) and the
      * heads waiting for it (its packet source), and the switch's routing of each FIFO's head.
      */
-    private final class SwitchPort implements FrameHandler, ReceiveBuffers, PacketSource, PortCredit.Listener,
+    private final class SwitchPort implements ReceiveBuffers, PacketSource, PortCredit.Listener,
         ReceiveRing.PacketConsumer
     {
         private final int number;
@@ -441,6 +441,7 @@ public final class Switch implements Agent, AutoCloseable
         private final ReceiveRing[] rings = new ReceiveRing[VlArbiter.VL_COUNT];
         private final DirectPort port;
         private final PortReceive receive;
+        private final LinkReceiver input;
         private final int frameLimit;
         private final ReceiveRing.PacketConsumer discarder = (buffer, offset, length) -> { };
         private final ReceiveRing.PacketConsumer forwarder = this::forward;
@@ -486,6 +487,7 @@ public final class Switch implements Agent, AutoCloseable
             this.port = new DirectPort(config.portConfig(), link, this, this, set.receive(), set.credit(),
                 set.transmit(), this, clock, DirectPort.Events.IMMEDIATE);
             this.receive = port.receiveHalf();
+            this.input = new LinkReceiver(link, receive);
             this.frameLimit = 2 * settings.burst();
         }
 
@@ -493,25 +495,7 @@ public final class Switch implements Agent, AutoCloseable
 
         int receive()
         {
-            final int frames = link.poll(this, receive.frameLimit(frameLimit));
-            receive.endPoll();
-            return frames;
-        }
-
-        @Override
-        public void onFrame(final int frameType, final DirectBuffer buffer, final int offset, final int length)
-        {
-            if (!receive.onFrame(frameType, buffer, offset, length))
-            {
-                // damaged on the way: a link with retry asks for it again
-                link.rejectFrame();
-            }
-        }
-
-        @Override
-        public void onPeerClosed()
-        {
-            receive.onPeerClosed();
+            return input.poll(receive.frameLimit(frameLimit));
         }
 
         @Override
