@@ -119,7 +119,6 @@ public final class CreditControl
     private long lastFcpNs;
     private final long waitLimitNs;
     private final long pauseNs;
-    private final long fcpPeriodNs;
     private final long reannounceWindowNs;
     private final int allVls;
     /** Rules 4 and 6's progress in this state: {@link #REANNOUNCE_NONE} to {@link #REANNOUNCE_AGAIN}. */
@@ -181,7 +180,6 @@ public final class CreditControl
         this.receiver = new CreditReceiver(dataVls, bufferBlocks, chunkBytes);
         this.schedule = new FcpSchedule(dataVls, fcpPeriodNs, earlyThresholdBlocks, receiver);
         this.silenceLimitNs = silenceLimitNs;
-        this.fcpPeriodNs = fcpPeriodNs;
         this.allVls = (1 << dataVls) - 1;
         this.waitLimitNs = NO_SILENCE_LIMIT == silenceLimitNs ? WAIT_LIMIT_PERIODS * fcpPeriodNs : silenceLimitNs;
         this.pauseNs = waitLimitNs >> 2;
