@@ -34,8 +34,10 @@ public final class CreditReceiver implements FcclSource
     private final int[] bufferBlocks;
     private final int[] freeBlocks;
     private final int[] blocksReceived;
-    // every change of blocksReceived or freeBlocks (FcclSource#changes)
+    // every change of blocksReceived or freeBlocks (FcclSource#changes), and the VLs changed since the schedule last
+    // took them (FcclSource#takeChangedVls)
     private long changes;
+    private int changedVls;
 
     /**
      * @param dataVls      the port's data VLs: 1, 2, 4, 8 or 15.
@@ -139,6 +141,7 @@ public final class CreditReceiver implements FcclSource
         }
         freeBlocks[vl] = free - charge;
         changes++;
+        changedVls |= 1 << vl;
         return true;
     }
 
@@ -159,6 +162,7 @@ public final class CreditReceiver implements FcclSource
         }
         freeBlocks[vl] = free;
         changes++;
+        changedVls |= 1 << vl;
     }
 
     /**
@@ -173,6 +177,7 @@ public final class CreditReceiver implements FcclSource
     {
         blocksReceived[vl] = fctbs & Credits.MASK;
         changes++;
+        changedVls |= 1 << vl;
     }
 
     /**
@@ -192,6 +197,14 @@ public final class CreditReceiver implements FcclSource
     public long changes()
     {
         return changes;
+    }
+
+    @Override
+    public int takeChangedVls()
+    {
+        final int vls = changedVls;
+        changedVls = 0;
+        return vls;
     }
 
     /**
@@ -237,5 +250,6 @@ public final class CreditReceiver implements FcclSource
     {
         Arrays.fill(blocksReceived, 0);
         changes++;
+        changedVls = -1;
     }
 }

@@ -26,4 +26,16 @@ public interface FcclSource
     {
         return UNCOUNTED;
     }
+
+    /**
+     * The VLs whose FCCL may have moved since the previous call (bit v for VL v), and forget them: a schedule that
+     * found nothing to send reads only these VLs' FCCLs when {@link #changes()} moves. A source that does not keep
+     * them answers every VL (-1).
+     *
+     * @return the VLs, as bits.
+     */
+    default int takeChangedVls()
+    {
+        return -1;
+    }
 }

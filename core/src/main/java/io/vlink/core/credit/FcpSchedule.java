@@ -20,7 +20,8 @@ import java.util.Arrays;
  * schedule.onFcpSent(vl, nowNs, fccl); }}. A VL left unsent stays due. {@link #poll(long)} starts its scan one
  * VL after the last one it returned, so VLs due together take turns. Once a scan finds nothing, polls answer at
  * once, without reading any FCCL, until the earliest period ends or the source's {@link FcclSource#changes()} moves:
- * an idle duty cycle costs a comparison. Single-threaded and allocation-free.
+ * an idle duty cycle costs a comparison. When the count moves first, a poll reads only the FCCLs of the VLs that
+ * moved ({@link FcclSource#takeChangedVls()}): a packet received or released costs one VL's check, not every VL's. Single-threaded and allocation-free.
  */
 public final class FcpSchedule
 {
@@ -41,6 +42,9 @@ public final class FcpSchedule
     private boolean quiet;
     private long quietUntilNs;
     private long quietChanges;
+    // the VLs whose FCCL may have moved since that scan and that no poll has read since (a superset is safe): when
+    // the count moves before that time, only these can be due
+    private int changedVls;
 
     /**
      * @param dataVls              the port's data VLs: 1, 2, 4, 8 or 15.
@@ -116,10 +120,11 @@ public final class FcpSchedule
     public int poll(final long nowNs)
     {
         final long changes = fcclSource.changes();
-        if (quiet && nowNs - quietUntilNs < 0 && changes == quietChanges && FcclSource.UNCOUNTED != changes)
+        if (quiet && nowNs - quietUntilNs < 0 && FcclSource.UNCOUNTED != changes)
         {
-            return NONE;
+            return changes == quietChanges ? NONE : pollChanged(changes);
         }
+        changedVls |= fcclSource.takeChangedVls();
         int vl = nextVl;
         long earliestNs = dueNs[vl];
         for (int i = 0; i < dataVls; i++)
@@ -142,6 +147,39 @@ public final class FcpSchedule
         // the change count it was returned for differs from the one recorded here)
         quiet = true;
         quietUntilNs = earliestNs;
+        quietChanges = changes;
+        changedVls = 0;
+        return NONE;
+    }
+
+    /**
+     * A poll between a scan that found nothing and the earliest period's end, after the source's change count moved:
+     * no period ends before then, and a VL whose FCCL did not move is as that scan found it, so only the VLs whose
+     * FCCL moved are read, in the same order as a whole scan (from the VL after the last one returned). Each read and
+     * found not due is forgotten; the one returned is kept, as a VL left unsent stays due.
+     */
+    private int pollChanged(final long changes)
+    {
+        int vls = (changedVls | fcclSource.takeChangedVls()) & ((1 << dataVls) - 1);
+        changedVls = vls;
+        // bits from nextVl up first, then the ones below it
+        final int from = vls & (-1 << nextVl);
+        vls = 0 != from ? from : vls;
+        while (0 != vls)
+        {
+            final int vl = Integer.numberOfTrailingZeros(vls);
+            if (((fcclSource.fccl(vl) - advertisedFccl[vl]) & Credits.MASK) >= earlyThresholdBlocks)
+            {
+                nextVl = vl + 1 == dataVls ? 0 : vl + 1;
+                return vl;
+            }
+            changedVls &= ~(1 << vl);
+            vls &= vls - 1;
+            if (0 == vls)
+            {
+                vls = changedVls;
+            }
+        }
         quietChanges = changes;
         return NONE;
     }

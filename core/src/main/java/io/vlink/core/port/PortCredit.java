@@ -25,8 +25,9 @@ import io.vlink.core.wire.Fcp;
  * </ul>
  * <b>The duty cycle.</b> {@link #up} asks for the init FCPs at once, before anything the peer sent is read, so that
  * a normal FCP already waiting arms the port (the peer gets the init FCPs first, on the wire). {@link #doWork} then
- * reads the events, the releases, checks the peer's silence, and asks for every FCP due. Single-threaded and
- * allocation-free; every counter it writes ({@link CreditCounters}) has no other writer.
+ * reads the events, the releases (of the VLs with blocks accepted and not yet released), checks the peer's silence,
+ * and asks for every FCP due. Single-threaded and allocation-free; every counter it writes ({@link CreditCounters})
+ * has no other writer.
  */
 public final class PortCredit implements CreditControl.StateListener
 {
@@ -71,6 +72,9 @@ public final class PortCredit implements CreditControl.StateListener
     private long transmitFlushes;
     // what this half handed the transmit half since the owner last asked (takeTransmitWork)
     private boolean transmitWork;
+    // the data VLs with accepted blocks their consumer may not have released yet (CreditControl#releasePending; a
+    // superset): the only ones a duty cycle asks about releases
+    private int releaseVls;
 
     /**
      * @param config      the port's configuration.
@@ -212,9 +216,16 @@ public final class PortCredit implements CreditControl.StateListener
     {
         this.nowNs = nowNs;
         int work = null == events ? 0 : events.read(queued, EVENT_LIMIT);
-        for (int vl = 0; vl < dataVls; vl++)
+        int vls = releaseVls;
+        while (0 != vls)
         {
+            final int vl = Integer.numberOfTrailingZeros(vls);
+            vls &= vls - 1;
             work += syncRelease(vl);
+            if (!control.releasePending(vl))
+            {
+                releaseVls &= ~(1 << vl);
+            }
         }
         if (control.checkLiveness(nowNs))
         {
@@ -309,6 +320,7 @@ public final class PortCredit implements CreditControl.StateListener
         {
             control.onAcceptedEarlier(vl, blocks);
         }
+        releaseVls |= 1 << vl;
         counters.rxFreeBlocks[vl].setRelease(control.receiver().freeBlocks(vl));
         counters.rxAbr[vl].setRelease(control.receiver().blocksReceived(vl));
     }
