@@ -351,7 +351,7 @@ public final class Port
     public int poll(final PacketHandler handler, final int limit)
     {
         checkOpen();
-        return poller.poll(datapath.rxRings(), qos.dataVls(), applicationCounters, handler, limit);
+        return poller.poll(datapath.receiveRings(), qos.dataVls(), applicationCounters, handler, limit);
     }
 
     /**

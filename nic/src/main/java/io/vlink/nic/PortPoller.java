@@ -3,6 +3,7 @@ package io.vlink.nic;
 import io.vlink.core.wire.PacketHeader;
 import io.vlink.nic.agent.PortDatapath;
 import io.vlink.nic.ring.ReceiveRing;
+import io.vlink.nic.ring.ReceiveRings;
 import io.vlink.nic.status.ApplicationCounters;
 import org.agrona.DirectBuffer;
 
@@ -23,6 +24,8 @@ abstract class PortPollerFields extends PortPollerPad1
 {
     int nextVl;
     PacketHandler handler;
+    // packets taken out of the rings: equal to their stored count, every ring is empty
+    long taken;
 }
 
 /**
@@ -56,12 +59,18 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
     }
 
     int poll(
-        final ReceiveRing[] rings,
+        final ReceiveRings receiveRings,
         final int dataVls,
         final ApplicationCounters counters,
         final PacketHandler handler,
         final int limit)
     {
+        if (receiveRings.stored() == taken)
+        {
+            // every ring is empty (what was stored since the read waits for the next poll)
+            return 0;
+        }
+        final ReceiveRing[] rings = receiveRings.rings();
         int delivered = pollVl(rings, counters, handler, PortDatapath.VL15, limit);
         for (int i = 0; i < dataVls && delivered < limit; i++)
         {
@@ -92,6 +101,8 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
     @Override
     public void onPacket(final DirectBuffer buffer, final int offset, final int length)
     {
+        // counted before the handler: its ring takes the packet out even if the handler throws
+        taken++;
         handler.onPacket(header.wrap(buffer, offset, length));
     }
 }

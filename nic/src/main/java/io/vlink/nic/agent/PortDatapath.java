@@ -13,6 +13,7 @@ import io.vlink.core.wire.Sizes;
 import io.vlink.nic.link.Link;
 import io.vlink.nic.memory.OffHeap;
 import io.vlink.nic.ring.ReceiveRing;
+import io.vlink.nic.ring.ReceiveRings;
 import io.vlink.nic.ring.VlRings;
 import io.vlink.nic.status.ApplicationCounters;
 import io.vlink.nic.status.PortCounterSet;
@@ -68,7 +69,7 @@ public final class PortDatapath
     final CreditEventRing rxEvents;
     final ReceiveRing[] rxRings = new ReceiveRing[LrhFlyweight.VL_COUNT];
     // the receive rings as the datapath's halves see them: the receive agent stores, the credit agent reads releases
-    final RingBuffers buffers = new RingBuffers(rxRings);
+    final ReceiveRings buffers = new ReceiveRings(rxRings);
     // application -> credit agent: the command word; credit agent -> everyone: the link-state word
     private final LinkControl control = new LinkControl();
     // credit agent -> injection agent -> arbiter -> injection agent: a link error's transmit flush
@@ -299,6 +300,14 @@ public final class PortDatapath
     public ReceiveRing[] rxRings()
     {
         return rxRings;
+    }
+
+    /**
+     * @return the receive rings with their stored count, for the application's poller.
+     */
+    public ReceiveRings receiveRings()
+    {
+        return buffers;
     }
 
     /**
