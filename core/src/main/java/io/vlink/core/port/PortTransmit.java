@@ -156,7 +156,8 @@ public final class PortTransmit implements ArbiterSource
                 arbiter.idle();
                 break;
             }
-            final int grant = arbiter.next();
+            // something is queued or an FCP waits (above): the decision need not first ask whether any VL has a packet
+            final int grant = arbiter.nextQueued();
             if (VlArbiter.GRANT_NONE == grant)
             {
                 break;

@@ -86,6 +86,62 @@ class VlArbiterPropertiesTest
         return n;
     }
 
+    /**
+     * {@link VlArbiter#nextQueued()} decides as {@link VlArbiter#next()} whatever is queued: the same grants and the
+     * same state after each, over random tables, sparse backlogs on VLs inside and outside the tables and beyond the
+     * port, VL15 packets, FCPs, credits that run out, and stretches with nothing queued at all.
+     */
+    @Test
+    void nextQueuedDecidesAsNext()
+    {
+        final Random random = new Random(0x5EED_0004L);
+        for (int trial = 0; trial < TRIALS; trial++)
+        {
+            final int limit = random.nextInt(10) == 0 ? 255 : random.nextInt(4);
+            final QosConfig config = randomConfig(random, limit, random.nextBoolean() ? LowBurst.WEIGHT : LowBurst.PACKET);
+            final SimulatedPort plain = new SimulatedPort();
+            final SimulatedPort queued = new SimulatedPort();
+            final VlArbiter byNext = new VlArbiter(config, plain);
+            final VlArbiter byNextQueued = new VlArbiter(config, queued);
+            for (int vl = 0; vl < config.dataVls(); vl++)
+            {
+                final long credit = random.nextInt(3) == 0 ? random.nextInt(200) : Long.MAX_VALUE / 2;
+                plain.credits(vl, credit);
+                queued.credits(vl, credit);
+            }
+            for (int step = 0; step < 2_000; step++)
+            {
+                if (random.nextInt(8) == 0)
+                {
+                    final int vl = random.nextInt(10) == 0 ? 15 : random.nextInt(config.dataVls());
+                    final int size = 4 * (6 + random.nextInt(1020));
+                    final int count = 1 + random.nextInt(4);
+                    plain.enqueue(vl, size, count);
+                    queued.enqueue(vl, size, count);
+                }
+                if (random.nextInt(40) == 0)
+                {
+                    plain.addFcp(1);
+                    queued.addFcp(1);
+                }
+                final int grant = byNext.next();
+                final String where = "trial " + trial + " step " + step + " " + config;
+                assertEquals(grant, byNextQueued.nextQueued(), where);
+                assertEquals(byNext.lastSize(), byNextQueued.lastSize(), where);
+                assertEquals(byNext.highCounter(), byNextQueued.highCounter(), where);
+                assertEquals(byNext.lowTurnInProgress(), byNextQueued.lowTurnInProgress(), where);
+                assertEquals(byNext.highPointer(), byNextQueued.highPointer(), where);
+                assertEquals(byNext.highRemaining(), byNextQueued.highRemaining(), where);
+                assertEquals(byNext.lowPointer(), byNextQueued.lowPointer(), where);
+                assertEquals(byNext.lowRemaining(), byNextQueued.lowRemaining(), where);
+                if (VlArbiter.GRANT_NONE != grant)
+                {
+                    assertEquals(plain.send(grant), queued.send(grant), where);
+                }
+            }
+        }
+    }
+
     @Test
     void longRunSharesFollowTheWeights()
     {
