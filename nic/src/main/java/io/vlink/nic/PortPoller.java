@@ -65,15 +65,24 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         final PacketHandler handler,
         final int limit)
     {
-        if (receiveRings.stored() == taken)
+        final long stored = receiveRings.stored();
+        if (stored == taken)
         {
             // every ring is empty (what was stored since the read waits for the next poll)
             return 0;
         }
         final ReceiveRing[] rings = receiveRings.rings();
+        final int first = nextVl;
         int delivered = pollVl(rings, counters, handler, PortDatapath.VL15, limit);
         for (int i = 0; i < dataVls && delivered < limit; i++)
         {
+            if (stored - taken <= 0)
+            {
+                // every packet the count included is delivered: the rest of the rings are empty, and the turn starts
+                // where a poll of every ring would have left it
+                nextVl = first;
+                break;
+            }
             final int vl = nextVl;
             nextVl = vl + 1 == dataVls ? 0 : vl + 1;
             delivered += pollVl(rings, counters, handler, vl, limit - delivered);
