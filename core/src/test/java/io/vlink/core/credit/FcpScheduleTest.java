@@ -190,6 +190,67 @@ class FcpScheduleTest
     }
 
     @Test
+    void aChangeBeforeThePeriodEndsIsReadOnTheVlsThatMovedOnlyAndInTurn()
+    {
+        final CreditReceiver receiver = new CreditReceiver(8, 512, 64);
+        final List<Integer> read = new ArrayList<>();
+        final FcclSource counted = new FcclSource()
+        {
+            public int fccl(final int vl)
+            {
+                read.add(vl);
+                return receiver.fccl(vl);
+            }
+
+            public long changes()
+            {
+                return receiver.changes();
+            }
+
+            public int takeChangedVls()
+            {
+                return receiver.takeChangedVls();
+            }
+        };
+        final FcpSchedule schedule = new FcpSchedule(8, 1_000, 64, counted);
+        schedule.reset(0);
+        for (int vl = 0; vl < 8; vl++)
+        {
+            assertEquals(vl, schedule.poll(0));
+            schedule.onFcpSent(vl, 0, receiver.fccl(vl));
+        }
+        read.clear();
+        assertEquals(FcpSchedule.NONE, schedule.poll(1));
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), read, "the scan that finds nothing reads every VL");
+
+        read.clear();
+        assertTrue(receiver.accept(5, 1));
+        assertTrue(receiver.accept(2, 1));
+        assertEquals(FcpSchedule.NONE, schedule.poll(2));
+        assertEquals(List.of(2, 5), read, "only the VLs that moved");
+        read.clear();
+        assertEquals(FcpSchedule.NONE, schedule.poll(3));
+        assertEquals(List.of(), read, "nothing moved since");
+
+        // 64 blocks released on VL6 and VL1: both early; the turn goes on from the VL after the last one returned (7)
+        assertTrue(receiver.accept(6, 64));
+        assertTrue(receiver.accept(1, 64));
+        receiver.release(6, 64);
+        receiver.release(1, 64);
+        read.clear();
+        assertEquals(1, schedule.poll(4), "from VL0 on (after VL7, returned last): VL1 first");
+        assertEquals(List.of(1), read);
+        assertEquals(6, schedule.poll(4), "left unsent, VL1 waits its turn behind VL6");
+        assertEquals(1, schedule.poll(4), "and stays due");
+        schedule.onFcpSent(1, 4, receiver.fccl(1));
+        assertEquals(6, schedule.poll(5), "VL6 was not forgotten");
+        schedule.onFcpSent(6, 5, receiver.fccl(6));
+        read.clear();
+        assertEquals(FcpSchedule.NONE, schedule.poll(6));
+        assertEquals(8, read.size(), "an FCP sent ends the quiet: the next poll reads every VL");
+    }
+
+    @Test
     void makingEveryVlDueOrSendingAnFcpEndsTheQuiet()
     {
         final CreditReceiver receiver = new CreditReceiver(1, 512, 64);
