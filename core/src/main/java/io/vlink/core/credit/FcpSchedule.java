@@ -124,7 +124,9 @@ public final class FcpSchedule
         {
             return changes == quietChanges ? NONE : pollChanged(changes);
         }
-        changedVls |= fcclSource.takeChangedVls();
+        // this scan reads every VL: what moved so far needs no other read (until a scan finds nothing the polls stay
+        // here: the schedule is not quiet, or the clock, which only moves forward, has passed the quiet's end)
+        fcclSource.takeChangedVls();
         int vl = nextVl;
         long earliestNs = dueNs[vl];
         for (int i = 0; i < dataVls; i++)

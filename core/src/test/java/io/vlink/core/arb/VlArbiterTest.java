@@ -120,6 +120,54 @@ class VlArbiterTest
     }
 
     /**
+     * What each decision asks: an idle port's {@link VlArbiter#next()} asks each VL the tables name once (not every
+     * entry of both tables); a busy port's {@link VlArbiter#nextQueued()} walks the table without asking first
+     * whether any VL has a packet, and grants what {@code next()} grants.
+     */
+    @Test
+    void anIdleDecisionAsksEachTableVlOnceAndAQueuedOneSkipsThatWalk()
+    {
+        final QosConfig config = QosConfig.builder().dataVls(4).highLimit(0)
+            .vlarbHigh("3:0").vlarbLow("0:64,1:64,2:64,3:64,1:64").build();
+        final SimulatedPort port = new SimulatedPort();
+        final int[] asked = new int[1];
+        final ArbiterSource counted = new ArbiterSource()
+        {
+            public boolean hasVl15()
+            {
+                return port.hasVl15();
+            }
+
+            public boolean hasFcp()
+            {
+                return port.hasFcp();
+            }
+
+            public int headSize(final int vl)
+            {
+                asked[0]++;
+                return port.headSize(vl);
+            }
+
+            public boolean canSend(final int vl, final int size)
+            {
+                return port.canSend(vl, size);
+            }
+        };
+        assertEquals(GRANT_NONE, new VlArbiter(config, counted).next());
+        assertEquals(4, asked[0], "VLs 0 to 3, once each");
+
+        port.enqueue(2, 256, 1);
+        asked[0] = 0;
+        final int grant = new VlArbiter(config, counted).next();
+        assertEquals(VlArbiter.FROM_LOW | 2, grant);
+        assertEquals(3 + 3, asked[0], "VLs 0 to 2 whether any has a packet, then the low table's entries 0 to 2");
+        asked[0] = 0;
+        assertEquals(grant, new VlArbiter(config, counted).nextQueued());
+        assertEquals(3, asked[0], "the low table's entries 0 to 2 only");
+    }
+
+    /**
      * {@link VlArbiter#idle()}, the boundary of a port whose caller knows it has nothing at all to send, leaves the
      * state the idle decision leaves, without asking the source: the same grants follow.
      */

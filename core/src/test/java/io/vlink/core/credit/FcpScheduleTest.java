@@ -251,6 +251,24 @@ class FcpScheduleTest
     }
 
     @Test
+    void aResetMakesEveryVlDueWithNothingAdvertised()
+    {
+        final CreditReceiver receiver = new CreditReceiver(2, 512, 64);
+        final FcpSchedule schedule = new FcpSchedule(2, 1_000, 64, receiver);
+        schedule.reset(0);
+        schedule.onFcpSent(0, 0, receiver.fccl(0));
+        schedule.onFcpSent(1, 0, receiver.fccl(1));
+        assertEquals(FcpSchedule.NONE, schedule.poll(1));
+        assertEquals(receiver.fccl(1), schedule.advertisedFccl(1));
+        schedule.reset(5);
+        assertEquals(0, schedule.advertisedFccl(0));
+        assertEquals(0, schedule.advertisedFccl(1));
+        assertEquals(5, schedule.dueNs(1));
+        assertEquals(0, schedule.poll(5), "due at once, from VL0");
+        assertEquals(1, schedule.poll(5));
+    }
+
+    @Test
     void makingEveryVlDueOrSendingAnFcpEndsTheQuiet()
     {
         final CreditReceiver receiver = new CreditReceiver(1, 512, 64);
@@ -342,6 +360,8 @@ class FcpScheduleTest
         assertThrows(IllegalArgumentException.class, () -> new FcpSchedule(1, 0, 64, receiver));
         assertThrows(IllegalArgumentException.class, () -> new FcpSchedule(1, 1000, 0, receiver));
         assertThrows(IllegalArgumentException.class, () -> new FcpSchedule(1, 1000, 2049, receiver));
+        assertEquals(1, new FcpSchedule(1, 1000, 1, receiver).earlyThresholdBlocks(), "the bounds are allowed");
+        assertEquals(2048, new FcpSchedule(1, 1000, 2048, receiver).earlyThresholdBlocks());
         assertThrows(IllegalArgumentException.class, () -> new FcpSchedule(3, 1000, 64, receiver));
         assertThrows(IllegalArgumentException.class, () -> PortConfig.builder().fcpInterval(LineRate.EDR_4X, 65_537));
     }
