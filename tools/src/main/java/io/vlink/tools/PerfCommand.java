@@ -10,6 +10,7 @@ import io.vlink.tools.perf.PerfPeer;
 import io.vlink.tools.perf.PerfRow;
 import io.vlink.tools.perf.PerfTransport;
 import io.vlink.tools.perf.RingTransport;
+import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -288,6 +289,9 @@ public final class PerfCommand implements Callable<Integer>
         out.println(line("Side", server ? "server" : "client"));
         out.println(line("vlink link", run.linkText));
         out.println(line("Threads", run.threadsText));
+        out.println(line("Bounds checks", UnsafeBuffer.SHOULD_BOUNDS_CHECK ?
+            "on (Agrona checks every buffer access; the vlink launcher turns them off for perf)" :
+            "off (-D" + UnsafeBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME + "=true, as the benchmarks run)"));
         out.println(line("Warm-up", warmupText(settings)));
         out.println(line("Measured", measuredText(settings)));
         out.println(DASHES);
