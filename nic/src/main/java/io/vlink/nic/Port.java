@@ -61,7 +61,8 @@ public final class Port
         final PortCounters counters,
         final ApplicationCounters applicationCounters,
         final int maxQueuePairs,
-        final int queueDepth)
+        final int queueDepth,
+        final boolean pollerOnReceiveThread)
     {
         this.datapath = datapath;
         this.regions = regions;
@@ -73,7 +74,7 @@ public final class Port
         this.maxQueuePairs = maxQueuePairs;
         this.queueDepth = queueDepth;
         // last, so that what follows it in memory is its own header flyweight and padding
-        poller = new PortPoller();
+        poller = new PortPoller(pollerOnReceiveThread);
     }
 
     /**
@@ -351,7 +352,7 @@ public final class Port
     public int poll(final PacketHandler handler, final int limit)
     {
         checkOpen();
-        return poller.poll(datapath.rxRings(), qos.dataVls(), applicationCounters, handler, limit);
+        return poller.poll(datapath, qos.dataVls(), applicationCounters, handler, limit);
     }
 
     /**
