@@ -169,7 +169,7 @@ public final class Engine implements AutoCloseable
                     first ? config.localLid() : config.remoteLid(), first ? config.remoteLid() : config.localLid());
                 links[i] = null; // the port owns it now
                 ports[i] = new Port(datapaths[i], regions, counters[i].view(), datapaths[i].applicationCounters(),
-                    config.maxQueuePairs(), config.queueDepth(), ThreadingMode.INVOKER == config.threading());
+                    config.maxQueuePairs(), config.queueDepth());
             }
 
             // A thread's DutyCycle runs inject and arbiter, then credit and receive in the order that suits where the

@@ -61,8 +61,7 @@ public final class Port
         final PortCounters counters,
         final ApplicationCounters applicationCounters,
         final int maxQueuePairs,
-        final int queueDepth,
-        final boolean pollerOnReceiveThread)
+        final int queueDepth)
     {
         this.datapath = datapath;
         this.regions = regions;
@@ -74,7 +73,7 @@ public final class Port
         this.maxQueuePairs = maxQueuePairs;
         this.queueDepth = queueDepth;
         // last, so that what follows it in memory is its own header flyweight and padding
-        poller = new PortPoller(pollerOnReceiveThread);
+        poller = new PortPoller();
     }
 
     /**
@@ -352,7 +351,7 @@ public final class Port
     public int poll(final PacketHandler handler, final int limit)
     {
         checkOpen();
-        return poller.poll(datapath, qos.dataVls(), applicationCounters, handler, limit);
+        return poller.poll(datapath.rxRings(), qos.dataVls(), applicationCounters, handler, limit);
     }
 
     /**

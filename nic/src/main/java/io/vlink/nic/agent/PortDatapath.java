@@ -302,18 +302,6 @@ public final class PortDatapath
     }
 
     /**
-     * Application's poller, any thread: the packets the receive agent has stored in the receive rings so far, every
-     * VL together, read with acquire (each is then visible in its ring). A poller that has taken as many has nothing
-     * to look for.
-     *
-     * @return packets stored, monotonic.
-     */
-    public long storedPackets()
-    {
-        return buffers.stored();
-    }
-
-    /**
      * Application: add a send queue (a queue pair, or an SL's ready packets), published to the injection agent.
      *
      * @param queue the new queue.
