@@ -40,7 +40,9 @@ import java.util.function.Supplier;
     description = "Measures latency (send-lat: half the round trip of one message in flight) or bandwidth (send-bw) " +
         "between two processes through the engine over UDP or shared memory, as perftest's ib_send_lat and " +
         "ib_send_bw do and print it; ring-lat: the same bytes over the shm link's bare rings, no engine. One side " +
-        "serves (--server), the other connects; both print the result.",
+        "serves (--server), the other connects; both print the result. The vlink launcher runs perf without " +
+        "Agrona's bounds checks (-Dagrona.disable.bounds.checks=true, as the benchmarks run; " +
+        "VLINK_JAVA_OPTS=-Dagrona.disable.bounds.checks=false turns them back on); the preamble says which applies.",
     footer = {"", "Exit status: 0 the run completed; 1 the peer vanished, a message was lost while the link stayed " +
         "up, a bandwidth run lost messages, or --json cannot be written (refused before the run); 4 the run " +
         "completed but --json could not be written; 2 usage error."})
