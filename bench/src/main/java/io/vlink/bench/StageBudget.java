@@ -34,9 +34,11 @@ import java.util.Locale;
  * The stage budget: ns a packet spent in each stage of the engine's path, on one thread, at a burst of 1 and of 32
  * (or the bursts given). It wires the engine's own agents and port datapaths as {@link Engine} does for two loopback
  * ports (OpenSM's default QoS of 8 VLs, four queue pairs on SLs 1..4 of port 0, as {@link PipelineBenchmark}), and
- * runs rounds: BURST packets posted (immediate data), then credit, inject, arbiter and receive once each (one duty
- * cycle in invoker mode, stage by stage), then the application's poll of port 1's receive rings; each stage is timed
- * with {@link System#nanoTime()}, whose own cost (measured here too) is taken off. The engine's burst setting is
+ * runs rounds: BURST packets posted (immediate data), then one duty cycle in invoker mode stage by stage, in
+ * {@code DutyCycle}'s order: inject, arbiter, credit, the arbiter's second turn when the credit agent handed it work
+ * ({@link CreditAgent#takeArbiterWork()}, {@link ArbiterAgent#doWorkAgain()}), receive; then the application's poll
+ * of port 1's receive rings. Each stage is timed with {@link System#nanoTime()}, whose own cost (measured here too)
+ * is taken off. The engine's burst setting is
  * BURST, so a round's packets go through each stage in one call.
  * <pre>
  * java $(cat bench/target/classes/jvm.flags) -Dagrona.disable.bounds.checks=true \
@@ -47,7 +49,7 @@ import java.util.Locale;
  */
 public final class StageBudget
 {
-    private static final String[] STAGES = { "post", "credit", "inject", "arbiter", "receive", "poll" };
+    private static final String[] STAGES = { "post", "inject", "arbiter", "credit", "arbiter2", "receive", "poll" };
     private static final int PARTS = 5;
 
     private StageBudget()
@@ -231,9 +233,13 @@ public final class StageBudget
                 {
                     throw new IllegalStateException("link did not come up");
                 }
-                credit.doWork();
                 inject.doWork();
                 arbiter.doWork();
+                credit.doWork();
+                if (credit.takeArbiterWork())
+                {
+                    arbiter.doWorkAgain();
+                }
                 receive.doWork();
             }
         }
@@ -251,8 +257,8 @@ public final class StageBudget
             final long end = System.nanoTime() + durationNs;
             long rounds = 0;
             long packets = 0;
-            long t6 = System.nanoTime();
-            while (t6 < end)
+            long t7 = System.nanoTime();
+            while (t7 < end)
             {
                 final long before = delivered;
                 final long t0 = System.nanoTime();
@@ -265,14 +271,19 @@ public final class StageBudget
                     next = next + 1 == queues.length ? 0 : next + 1;
                 }
                 final long t1 = System.nanoTime();
-                credit.doWork();
-                final long t2 = System.nanoTime();
                 inject.doWork();
-                final long t3 = System.nanoTime();
+                final long t2 = System.nanoTime();
                 arbiter.doWork();
+                final long t3 = System.nanoTime();
+                credit.doWork();
                 final long t4 = System.nanoTime();
-                receive.doWork();
+                if (credit.takeArbiterWork())
+                {
+                    arbiter.doWorkAgain();
+                }
                 final long t5 = System.nanoTime();
+                receive.doWork();
+                final long t6 = System.nanoTime();
                 for (final ReceiveRing ring : rxRings)
                 {
                     if (null != ring)
@@ -280,8 +291,8 @@ public final class StageBudget
                         ring.poll(consumer, Integer.MAX_VALUE);
                     }
                 }
-                t6 = System.nanoTime();
-                if (t6 - t0 < preempted)
+                t7 = System.nanoTime();
+                if (t7 - t0 < preempted)
                 {
                     stageNs[0] += t1 - t0;
                     stageNs[1] += t2 - t1;
@@ -289,6 +300,7 @@ public final class StageBudget
                     stageNs[3] += t4 - t3;
                     stageNs[4] += t5 - t4;
                     stageNs[5] += t6 - t5;
+                    stageNs[6] += t7 - t6;
                     rounds++;
                     packets += delivered - before;
                 }

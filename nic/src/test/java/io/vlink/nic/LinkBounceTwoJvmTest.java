@@ -6,11 +6,15 @@ import io.vlink.nic.test.Deadline;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
@@ -18,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,19 +32,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the peer process ({@link BouncePeer}) stays up and re-trains exactly once each time, this port never; after each
  * bounce this engine runs 200,000 duty cycles without a transition, and the peer's port went through exactly its
  * bring-up and four states a bounce. Then 10,000 messages each way arrive in order.
+ * <p>
+ * A run (one link kind) takes about 40 s on a quiet 2-core machine, 90 s at a load of 3-4 and about 3 minutes at 6-7
+ * (2026-11-28, other builds and benchmarks beside it). Every wait of one run draws on
+ * one budget ({@link #BUDGET_SECONDS}), so that a run that stalls fails within it, saying what it was waiting for,
+ * with this port's and the peer's state; the JUnit timeout, a little longer, is the backstop for a call that blocks
+ * outside those waits (it runs the test on a thread of its own, so that it ends the test even then).
  */
 @Tag("long")
 class LinkBounceTwoJvmTest
 {
     private static final int SECONDS = 120;
+    /** The most one run (one link kind) waits in all. */
+    private static final int BUDGET_SECONDS = 480;
+
+    private long budgetEndNs;
 
     @TempDir
     File dir;
 
     @ParameterizedTest
     @ValueSource(strings = {"udp", "shm"})
+    @Timeout(value = BUDGET_SECONDS + 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aPortBouncedTwentyTimesCostsThePeerProcessOneRetrainingEachTime(final String kind) throws Exception
     {
+        budgetEndNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(BUDGET_SECONDS);
         final String[] childLink;
         final String[] parentLink;
         if ("udp".equals(kind))
@@ -63,6 +80,12 @@ class LinkBounceTwoJvmTest
         command.add(dir.getPath());
         command.add(String.valueOf(SECONDS));
         final Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        // the peer's output, read as it comes: Process.destroy closes the stream, and the failure report needs what
+        // the peer said on its way out
+        final ByteArrayOutputStream peerOutput = new ByteArrayOutputStream();
+        final Thread drain = new Thread(() -> copy(child.getInputStream(), peerOutput), "bounce-peer-output");
+        drain.setDaemon(true);
+        drain.start();
         final LinkBounceTest.CountingClock clock = new LinkBounceTest.CountingClock();
         try
         {
@@ -85,13 +108,15 @@ class LinkBounceTwoJvmTest
                         (a.counters().linkDowned().get() - downs[0]);
                     child.destroy();
                     child.waitFor(10, TimeUnit.SECONDS);
+                    drain.join(TimeUnit.SECONDS.toMillis(5));
                     throw new AssertionError(ex.getMessage() + "\n  this port: " + here + "\n  the peer: " +
-                        new String(child.getInputStream().readNBytes(child.getInputStream().available()),
-                        StandardCharsets.UTF_8), ex);
+                        text(peerOutput), ex);
                 }
-                assertTrue(child.waitFor(SECONDS, TimeUnit.SECONDS), "the peer process finished");
+                assertTrue(child.waitFor(secondsLeft(SECONDS), TimeUnit.SECONDS),
+                    "timed out waiting for the peer process to finish its exchange and exit");
             }
-            final String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            drain.join(TimeUnit.SECONDS.toMillis(10));
+            final String output = text(peerOutput).trim();
             final String there = output.substring(output.lastIndexOf('\n') + 1);
             System.out.println(kind + " peer: " + there);
             assertEquals(0, child.exitValue(), output);
@@ -106,6 +131,34 @@ class LinkBounceTwoJvmTest
         }
     }
 
+    /** Copy the peer's output until it ends (or its stream is closed by destroy). */
+    private static void copy(final InputStream in, final ByteArrayOutputStream out)
+    {
+        final byte[] chunk = new byte[4096];
+        try
+        {
+            for (int n = in.read(chunk); n >= 0; n = in.read(chunk))
+            {
+                synchronized (out)
+                {
+                    out.write(chunk, 0, n);
+                }
+            }
+        }
+        catch (final IOException ignore)
+        {
+            // destroyed: what it said so far is in out
+        }
+    }
+
+    private static String text(final ByteArrayOutputStream out)
+    {
+        synchronized (out)
+        {
+            return out.toString(StandardCharsets.UTF_8);
+        }
+    }
+
     private static java.util.function.Consumer<EngineBuilder> link(final String[] spec)
     {
         if ("shm".equals(spec[0]))
@@ -117,20 +170,35 @@ class LinkBounceTwoJvmTest
             new InetSocketAddress(loopback, Integer.parseInt(spec[2])), 1, 2);
     }
 
-    /** The bounces, each watched for transitions once this port is Active again, then the messages both ways. */
-    private static void bounceAndExchange(final Port a, final LinkBounceTest.CountingClock clock, final long[] downs)
+    /** The seconds a wait may take: at most {@code most}, and what is left of the run's budget. */
+    private long secondsLeft(final long most)
     {
-        Deadline.await(SECONDS, "Active", () -> a.linkState() == LinkState.ACTIVE, null);
+        return Math.max(0, Math.min(most, TimeUnit.NANOSECONDS.toSeconds(budgetEndNs - System.nanoTime())));
+    }
+
+    /** A wait of at most {@code most} seconds within the run's budget; the failure says which ran out. */
+    private void await(final long most, final String what, final BooleanSupplier condition)
+    {
+        final long seconds = secondsLeft(most);
+        Deadline.await(seconds, seconds < most ? what + " (the test's budget of " + BUDGET_SECONDS +
+            " s for one link kind ran out)" : what, condition, null);
+    }
+
+    /** The bounces, each watched for transitions once this port is Active again, then the messages both ways. */
+    private void bounceAndExchange(final Port a, final LinkBounceTest.CountingClock clock, final long[] downs)
+    {
+        await(SECONDS, "this port to come up (Active) the first time", () -> a.linkState() == LinkState.ACTIVE);
         for (int i = 1; i <= LinkBounceTest.BOUNCES; i++)
         {
             a.down();
-            Deadline.await(10, "Down", () -> a.linkState() == LinkState.DOWN, null);
+            await(10, "this port to go Down at bounce " + i, () -> a.linkState() == LinkState.DOWN);
             a.up();
-            Deadline.await(SECONDS, "Active after bounce " + i, () -> a.linkState() == LinkState.ACTIVE, null);
+            await(SECONDS, "this port to be Active again after bounce " + i + " (the peer re-training)",
+                () -> a.linkState() == LinkState.ACTIVE);
             final long transitions = a.counters().linkTransitions().get();
             final long from = clock.reads.get();
-            Deadline.await(SECONDS, "duty cycles after bounce " + i, () ->
-                clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES, null);
+            await(SECONDS, LinkBounceTest.WATCHED_DUTY_CYCLES + " duty cycles of this engine after bounce " + i +
+                " (the watch for transitions)", () -> clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES);
             final int bounce = i;
             assertEquals(transitions, a.counters().linkTransitions().get(), () -> "after bounce " + bounce +
                 " (this port now " + a.linkState() + ", link_error_recovery " +
@@ -142,34 +210,46 @@ class LinkBounceTwoJvmTest
     }
 
     /** Messages to the peer, which echoes as many once it has them all: every one arrives, in order. */
-    private static void exchange(final Port a)
+    private void exchange(final Port a)
     {
         final QueuePair qp = a.createQueuePair(100, 1, 200);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
         final long[] sent = new long[1];
         final long[] received = new long[1];
         final String[] error = new String[1];
-        Deadline.await(SECONDS, "messages both ways", () ->
+        try
         {
-            if (sent[0] < LinkBounceTest.MESSAGES)
-            {
-                message.putLong(0, sent[0]);
-                if (qp.offer(message, 0, 64) >= 0)
-                {
-                    sent[0]++;
-                }
-            }
-            a.poll(packet ->
-            {
-                if (packet.buffer().getLong(packet.payloadOffset()) != received[0] && null == error[0])
-                {
-                    error[0] = "got " + packet.buffer().getLong(packet.payloadOffset()) + ", expected " + received[0];
-                }
-                received[0]++;
-            }, 64);
-            return received[0] == LinkBounceTest.MESSAGES;
-        }, null);
+            await(SECONDS, "the " + LinkBounceTest.MESSAGES + " messages to the peer and its echo of them", () ->
+                exchangeStep(a, qp, message, sent, received, error));
+        }
+        catch (final AssertionError ex)
+        {
+            throw new AssertionError(ex.getMessage() + ": " + sent[0] + " sent, " + received[0] + " echoed back", ex);
+        }
         assertEquals(null, error[0]);
+    }
+
+    private static boolean exchangeStep(
+        final Port a, final QueuePair qp, final UnsafeBuffer message, final long[] sent, final long[] received,
+        final String[] error)
+    {
+        if (sent[0] < LinkBounceTest.MESSAGES)
+        {
+            message.putLong(0, sent[0]);
+            if (qp.offer(message, 0, 64) >= 0)
+            {
+                sent[0]++;
+            }
+        }
+        a.poll(packet ->
+        {
+            if (packet.buffer().getLong(packet.payloadOffset()) != received[0] && null == error[0])
+            {
+                error[0] = "got " + packet.buffer().getLong(packet.payloadOffset()) + ", expected " + received[0];
+            }
+            received[0]++;
+        }, 64);
+        return received[0] == LinkBounceTest.MESSAGES;
     }
 
     private static String describe(final Port a)

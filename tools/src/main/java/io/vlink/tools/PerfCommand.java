@@ -10,6 +10,7 @@ import io.vlink.tools.perf.PerfPeer;
 import io.vlink.tools.perf.PerfRow;
 import io.vlink.tools.perf.PerfTransport;
 import io.vlink.tools.perf.RingTransport;
+import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -39,7 +40,9 @@ import java.util.function.Supplier;
     description = "Measures latency (send-lat: half the round trip of one message in flight) or bandwidth (send-bw) " +
         "between two processes through the engine over UDP or shared memory, as perftest's ib_send_lat and " +
         "ib_send_bw do and print it; ring-lat: the same bytes over the shm link's bare rings, no engine. One side " +
-        "serves (--server), the other connects; both print the result.",
+        "serves (--server), the other connects; both print the result. The vlink launcher runs perf without " +
+        "Agrona's bounds checks (-Dagrona.disable.bounds.checks=true, as the benchmarks run; " +
+        "VLINK_JAVA_OPTS=-Dagrona.disable.bounds.checks=false turns them back on); the preamble says which applies.",
     footer = {"", "Exit status: 0 the run completed; 1 the peer vanished, a message was lost while the link stayed " +
         "up, a bandwidth run lost messages, or --json cannot be written (refused before the run); 4 the run " +
         "completed but --json could not be written; 2 usage error."})
@@ -288,6 +291,9 @@ public final class PerfCommand implements Callable<Integer>
         out.println(line("Side", server ? "server" : "client"));
         out.println(line("vlink link", run.linkText));
         out.println(line("Threads", run.threadsText));
+        out.println(line("Bounds checks", UnsafeBuffer.SHOULD_BOUNDS_CHECK ?
+            "on (Agrona checks every buffer access; the vlink launcher turns them off for perf)" :
+            "off (-D" + UnsafeBuffer.DISABLE_BOUNDS_CHECKS_PROP_NAME + "=true, as the benchmarks run)"));
         out.println(line("Warm-up", warmupText(settings)));
         out.println(line("Measured", measuredText(settings)));
         out.println(DASHES);

@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ class LauncherTest
 
     private Process launch(final String... args) throws Exception
     {
-        Files.copy(Path.of("..", "vlink"), root.resolve("vlink"));
+        Files.copy(Path.of("..", "vlink"), root.resolve("vlink"), StandardCopyOption.REPLACE_EXISTING);
         Files.setPosixFilePermissions(root.resolve("vlink"), PosixFilePermissions.fromString("rwxr-xr-x"));
         final Path bin = Files.createDirectories(root.resolve("fake/bin"));
         go = root.resolve("go");
@@ -105,5 +106,22 @@ class LauncherTest
         Files.createFile(go);
         assertTrue(launcher.waitFor(DEADLINE_S, TimeUnit.SECONDS));
         assertEquals(0, launcher.exitValue());
+    }
+
+    @Test
+    void perfRunsWithoutAgronasBoundsChecksAndEveryOtherCommandWithThem() throws Exception
+    {
+        Files.createDirectories(root.resolve("tools/target/classes"));
+        Files.writeString(root.resolve("tools/target/classes/jvm.flags"), "-Dflags=1\n");
+        Files.createFile(root.resolve("tools/target/vlink.jar"));
+        final String jar = root.resolve("tools/target/vlink.jar").toString();
+        final Process perf = launch("perf", "ring-lat", "--help");
+        assertTrue(perf.waitFor(DEADLINE_S, TimeUnit.SECONDS));
+        assertEquals("java -Dagrona.disable.bounds.checks=true -Dflags=1 -jar " + jar + " perf ring-lat --help\n",
+            new String(perf.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        final Process stat = launch("stat", "--help");
+        assertTrue(stat.waitFor(DEADLINE_S, TimeUnit.SECONDS));
+        assertEquals("java -Dflags=1 -jar " + jar + " stat --help\n",
+            new String(stat.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 }

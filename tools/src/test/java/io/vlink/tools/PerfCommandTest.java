@@ -147,6 +147,8 @@ class PerfCommandTest
                 " SL              : 2\n",
                 " Warm-up         : 0.20 s before the first size, 0.02 s before each other; not counted\n",
                 " Measured        : 200 messages per size; latency is half the round trip\n",
+                // tests keep Agrona's bounds checks on; the launcher turns them off for perf
+                " Bounds checks   : on (Agrona checks every buffer access; the vlink launcher turns them off for perf)\n",
                 " Warming up for 0.20 s (not counted)...\n"))
             {
                 assertTrue(out.contains(line), "'" + line.trim() + "' in\n" + side);

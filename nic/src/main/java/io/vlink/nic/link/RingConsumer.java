@@ -34,7 +34,7 @@ abstract class RingConsumerPad2 extends RingConsumerFields
  * read in place; a poll reads the producer's tail once (acquire), delivers the records before it, and hands the
  * space back with one release store of the head. Nothing is zeroed after reading.
  * <p>
- * It trusts nothing it reads from the ring (the shm link's producer is another process): the tail must be 8-aligned
+ * It trusts nothing it reads from the ring (the shm link's producer is another process): the tail must be on the ring's alignment
  * and at most one ring ahead of the head; a record must be a padding record running exactly to the ring's end, or a
  * {@link Link#DATA_FRAME} or {@link Link#LINK_FRAME} of 1 to {@link #maxFrameLength(int)} bytes that ends before the
  * ring's end and before the tail. Anything else is dropped and counted once ({@code link_length_drops}) by skipping to
@@ -57,12 +57,15 @@ final class RingConsumer extends RingConsumerPad2
     private final int mask;
     private final int headerLength;
     private final int maxFrameLength;
+    private final int alignment;
     private final boolean stamped;
     private final AtomicCounter framesReceived;
     private final AtomicCounter lengthDrops;
     private final AtomicCounter sessionDrops;
 
     /**
+     * A ring of records aligned to {@link RingProducer#ALIGNMENT} (the loopback's).
+     *
      * @param ring           the records (capacity bytes from index 0).
      * @param capacity       a power of two.
      * @param positions      where the tail and the head are (may be {@code ring} itself).
@@ -84,6 +87,35 @@ final class RingConsumer extends RingConsumerPad2
         final AtomicCounter lengthDrops,
         final AtomicCounter sessionDrops)
     {
+        this(ring, capacity, positions, tailIndex, headIndex, headerLength, RingProducer.ALIGNMENT, framesReceived,
+            lengthDrops, sessionDrops);
+    }
+
+    /**
+     * @param ring           the records (capacity bytes from index 0).
+     * @param capacity       a power of two.
+     * @param positions      where the tail and the head are (may be {@code ring} itself).
+     * @param tailIndex      the producer's tail's index in {@code positions}, read here with acquire loads.
+     * @param headIndex      the head's index in {@code positions}, written here with release stores.
+     * @param headerLength   a record header's bytes: 8, or 16 with the session.
+     * @param alignment      where records start and end, as the producer's: {@link RingProducer#ALIGNMENT} or a wider
+     *                       power of two; a tail not on it is corrupt.
+     * @param framesReceived counts the frames delivered.
+     * @param lengthDrops    counts the polls that found the ring corrupt.
+     * @param sessionDrops   counts the frames of another session.
+     */
+    RingConsumer(
+        final AtomicBuffer ring,
+        final int capacity,
+        final AtomicBuffer positions,
+        final int tailIndex,
+        final int headIndex,
+        final int headerLength,
+        final int alignment,
+        final AtomicCounter framesReceived,
+        final AtomicCounter lengthDrops,
+        final AtomicCounter sessionDrops)
+    {
         this.ring = ring;
         this.capacity = capacity;
         this.mask = capacity - 1;
@@ -92,6 +124,7 @@ final class RingConsumer extends RingConsumerPad2
         this.headIndex = headIndex;
         this.headerLength = headerLength;
         this.maxFrameLength = maxFrameLength(capacity);
+        this.alignment = alignment;
         this.stamped = headerLength > SESSION_OFFSET;
         this.framesReceived = framesReceived;
         this.lengthDrops = lengthDrops;
@@ -157,7 +190,7 @@ final class RingConsumer extends RingConsumerPad2
         try
         {
             if (available - position < 0 || available - position > capacity ||
-                0 != (available & (RingProducer.ALIGNMENT - 1)))
+                0 != (available & (alignment - 1)))
             {
                 position = corrupt(available);
             }
@@ -183,7 +216,7 @@ final class RingConsumer extends RingConsumerPad2
                     position = corrupt(available);
                     break;
                 }
-                final int record = BitUtil.align(length + headerLength, RingProducer.ALIGNMENT);
+                final int record = BitUtil.align(length + headerLength, alignment);
                 if (record > toEnd || available - position < record)
                 {
                     position = corrupt(available);

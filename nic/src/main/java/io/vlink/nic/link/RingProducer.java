@@ -38,7 +38,8 @@ abstract class RingProducerPad2 extends RingProducerFields
  * one says the ring is full.
  * <p>
  * A record is a header of {@code headerLength} bytes, whose first long is {@code (type << 32) | length} (type
- * {@link #PADDING} for the padding record, whose length runs to the ring's end), then the frame, aligned to 8 bytes.
+ * {@link #PADDING} for the padding record, whose length runs to the ring's end), then the frame, aligned to the
+ * ring's alignment (8 bytes, or wider: the shm link's 64, a record a cache line of its own).
  * What follows the first long of a header (the shm link's session) is the caller's. Positions are longs that only
  * grow; a record's index is the position masked by the capacity.
  * <p>
@@ -49,7 +50,7 @@ final class RingProducer extends RingProducerPad2
 {
     /** The type of the record that skips the rest of the ring. */
     static final int PADDING = 0;
-    /** Records start and end on 8 bytes. */
+    /** Records start and end on 8 bytes at least (the loopback's); a ring may align them wider. */
     static final int ALIGNMENT = 8;
 
     private final AtomicBuffer ring;
@@ -59,8 +60,12 @@ final class RingProducer extends RingProducerPad2
     private final int capacity;
     private final int mask;
     private final int headerLength;
+    private final int alignment;
+    private final int writeAheadBytes;
 
     /**
+     * A ring of records aligned to {@link #ALIGNMENT}, with no write-ahead (the loopback's).
+     *
      * @param ring         the records (capacity bytes from index 0).
      * @param capacity     a power of two.
      * @param positions    where the tail and the head are (may be {@code ring} itself).
@@ -76,6 +81,32 @@ final class RingProducer extends RingProducerPad2
         final int headIndex,
         final int headerLength)
     {
+        this(ring, capacity, positions, tailIndex, headIndex, headerLength, ALIGNMENT, 0);
+    }
+
+    /**
+     * @param ring         the records (capacity bytes from index 0).
+     * @param capacity     a power of two.
+     * @param positions    where the tail and the head are (may be {@code ring} itself).
+     * @param tailIndex    the tail's index in {@code positions}, written here with release stores.
+     * @param headIndex    the consumer's head's index in {@code positions}, read here with acquire loads.
+     * @param headerLength a record header's bytes (8 or more, a multiple of 8).
+     * @param alignment    where records start and end: {@link #ALIGNMENT} or a wider power of two, as the consumer's.
+     * @param writeAheadBytes after each commit, the first word of each cache line in this many bytes after the tail
+     *                     is written (zero), inside the free space only: 0 for none ({@link #commit()}).
+     */
+    RingProducer(
+        final AtomicBuffer ring,
+        final int capacity,
+        final AtomicBuffer positions,
+        final int tailIndex,
+        final int headIndex,
+        final int headerLength,
+        final int alignment,
+        final int writeAheadBytes)
+    {
+        this.alignment = alignment;
+        this.writeAheadBytes = writeAheadBytes;
         this.ring = ring;
         this.capacity = capacity;
         this.mask = capacity - 1;
@@ -109,7 +140,7 @@ final class RingProducer extends RingProducerPad2
     /**
      * Go on from a tail (a ring whose producer this replaces: the shm link's end taken over); a new ring starts at 0.
      *
-     * @param tail where the ring's tail is (8-aligned); the consumer's head is read again.
+     * @param tail where the ring's tail is (on the ring's alignment); the consumer's head is read again.
      */
     void reset(final long tail)
     {
@@ -127,7 +158,7 @@ final class RingProducer extends RingProducerPad2
      */
     int claim(final int frameType, final int length)
     {
-        final int record = BitUtil.align(length + headerLength, ALIGNMENT);
+        final int record = BitUtil.align(length + headerLength, alignment);
         final long tail = this.tail;
         final int index = (int)(tail & mask);
         final int toEnd = capacity - index;
@@ -159,7 +190,7 @@ final class RingProducer extends RingProducerPad2
     boolean hasRoomFor(final int length)
     {
         // a claim may first pad the rest of the ring, which is shorter than the record: twice the record suffices
-        final long needed = 2L * BitUtil.align(length + headerLength, ALIGNMENT);
+        final long needed = 2L * BitUtil.align(length + headerLength, alignment);
         if (capacity - (tail - headCache) >= needed)
         {
             return true;
@@ -169,12 +200,26 @@ final class RingProducer extends RingProducerPad2
     }
 
     /**
-     * Publish the claimed frame (and its padding): one release store of the tail.
+     * Publish the claimed frame (and its padding): one release store of the tail. Then, with a write-ahead, a zero in
+     * the first word of each cache line the next record will start in: the consumer reads only before the tail, so
+     * these lines are this side's to write, and writing them now, while the consumer fetches the frame just
+     * published, takes them from the consumer's cache (where they lie since it read them a ring ago) off the next
+     * frame's path: writing a frame and reading it back for its CRCs then waits on no other core. Only inside the
+     * free space as last seen (before the head a ring ahead): never on a record the consumer has not released.
      */
     void commit()
     {
-        tail = claimedTail;
+        final long tail = claimedTail;
+        this.tail = tail;
         positions.putLongRelease(tailIndex, tail);
+        if (0 != writeAheadBytes)
+        {
+            final long end = Math.min(tail + writeAheadBytes, headCache + capacity);
+            for (long position = tail; position + Long.BYTES <= end; position += BitUtil.CACHE_LINE_LENGTH)
+            {
+                ring.putLong((int)(position & mask), 0L);
+            }
+        }
     }
 
     /**

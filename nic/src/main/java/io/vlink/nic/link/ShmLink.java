@@ -74,7 +74,7 @@ abstract class ShmLinkPad3 extends ShmLinkConsumer
  * adds the session), plus what two processes that do not trust each other need:
  * <ul>
  *     <li><b>Bounds.</b> Every position, length and type read from the file is checked before it is used: the
- *     peer's tail must be 8-aligned and at most one ring ahead of the head, a record must be a known type with a
+ *     peer's tail must be 64-aligned and at most one ring ahead of the head, a record must be a known type with a
  *     length of 1 to {@link #maxFrameLength()} that ends before the ring's end and before the tail, a padding record
  *     must run exactly to the ring's end. Anything else is dropped and counted ({@code link_length_drops}) by skipping
  *     to the peer's tail; nothing read from the file can make this end read or write outside the mapping.</li>
@@ -96,7 +96,12 @@ abstract class ShmLinkPad3 extends ShmLinkConsumer
  *  640  ring A-to-B tail   768 ring A-to-B head   896 ring B-to-A tail   1024 ring B-to-A head
  * 4096  ring A-to-B records (capacity bytes), then ring B-to-A records (capacity bytes)
  * </pre>
- * A record is a 16-byte header (frame length, frame type, session) and the frame, aligned to 8 bytes; a frame that
+ * A record is a 16-byte header (frame length, frame type, session) and the frame, aligned to 64 bytes: a record
+ * shares no cache line with the next, so the transmitting side never writes a line the peer may still be reading, and
+ * a 64-byte message's frame (106 bytes with its header) is two lines. After each commit the transmitting side writes
+ * a zero into each line of the next 128 bytes of free space: the lines the next record will
+ * take are then its own, not the peer's (which read them a ring ago), before it writes the frame and reads it back
+ * for the CRCs. A frame that
  * would not fit before the end of the ring is preceded by a padding record (length to the end, type 0).
  * <p>
  * The file is made whole under a temporary name and linked to its path, so a file at the path is always complete.
@@ -179,7 +184,8 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     public static final int MAX_CAPACITY = 1 << 30;
 
     static final int MAGIC = 0x4D534C56; // "VLSM" in the file (little-endian)
-    static final int VERSION = 1;
+    /** 2: records aligned to 64 bytes (1: to 8). */
+    static final int VERSION = 2;
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
     static final int CAPACITY_OFFSET = 8;
@@ -194,7 +200,10 @@ public final class ShmLink extends ShmLinkPad3 implements Link
     static final int RINGS_OFFSET = 4096;
     static final int HEADER_LENGTH = 16;
     static final int SESSION_OFFSET = RingConsumer.SESSION_OFFSET;
-    static final int ALIGNMENT = RingProducer.ALIGNMENT;
+    /** Records start and end on a cache line. */
+    static final int ALIGNMENT = BitUtil.CACHE_LINE_LENGTH;
+    /** Bytes of free space after the tail whose lines the transmitting side writes after each commit. */
+    static final int WRITE_AHEAD = 2 * BitUtil.CACHE_LINE_LENGTH;
     static final int PADDING = RingProducer.PADDING;
 
     /** How often {@link #open} starts again when the file changed under it (made, reclaimed or removed). */
@@ -260,9 +269,10 @@ public final class ShmLink extends ShmLinkPad3 implements Link
         this.heartbeatIndex = endIndex(ownEnd) + HEARTBEAT_OFFSET;
         this.incarnation = incarnation;
         this.counters = counters;
-        this.producer = new RingProducer(transmitBuffer, capacity, header, tailIndex, headIndex(ownEnd), HEADER_LENGTH);
+        this.producer = new RingProducer(transmitBuffer, capacity, header, tailIndex, headIndex(ownEnd), HEADER_LENGTH,
+            ALIGNMENT, WRITE_AHEAD);
         this.consumer = new RingConsumer(receiveBuffer, capacity, header, tailIndex(peerEnd), headIndex(peerEnd),
-            HEADER_LENGTH, counters.framesReceived(), counters.lengthDrops(), counters.sessionDrops());
+            HEADER_LENGTH, ALIGNMENT, counters.framesReceived(), counters.lengthDrops(), counters.sessionDrops());
     }
 
     /**

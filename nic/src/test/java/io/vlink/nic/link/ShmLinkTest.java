@@ -230,19 +230,19 @@ class ShmLinkTest
             assertEquals(drops + 1, ports.countersA.linkLengthDrops().get());
             position = bad;
         }
-        position = (position + 7) & ~7L;
+        position = (position + ShmLink.ALIGNMENT - 1) & -ShmLink.ALIGNMENT;
         header.putLongRelease(tail, position);
         a.poll(handler, 10);
 
         // records that do not parse: each is dropped with everything up to the tail
         final long[][] records =
         {
-            {0, 16, Link.DATA_FRAME},                 // length 0
+            {0, 64, Link.DATA_FRAME},                 // length 0
             {Integer.MAX_VALUE, 64, Link.DATA_FRAME}, // longer than the longest frame (and than the ring)
             {-8, 64, Link.LINK_FRAME},                // negative
             {100, 128, 7},                            // unknown type
             {24, 64, ShmLink.PADDING},                // padding that does not run to the end of the ring
-            {100, 64, Link.DATA_FRAME},               // a record that runs past the tail
+            {100, 64, Link.DATA_FRAME},               // a record that runs past the tail (116 bytes, 128 aligned)
         };
         for (final long[] record : records)
         {
@@ -262,7 +262,7 @@ class ShmLinkTest
             final int index = (int)(position & (CAPACITY - 1));
             ring.putLong(index, ((long)Link.DATA_FRAME << 32) | 40);
             ring.putLong(index + ShmLink.SESSION_OFFSET, stamp);
-            position += 56;
+            position += ShmLink.ALIGNMENT; // 16 + 40 bytes, aligned to 64
             header.putLongRelease(tail, position);
         }
         assertEquals(1, a.poll(handler, 10));
