@@ -342,7 +342,8 @@ public final class Port
      * Deliver up to {@code limit} received packets to the handler, VL15 first, then the data VLs in turn: each as a
      * {@link PacketHeader} over the packet, for its payload (headers, pad and ICRC taken off), VL, destination QP,
      * opcode, PSN and the raw packet, all read in place, nothing allocated. Each packet's buffer
-     * space is released as the handler returns, which returns credit to the peer.
+     * space is released as the handler returns, which returns credit to the peer. The handler must not poll this port
+     * again: such a call throws {@link IllegalStateException} (the packet in hand is taken as the handler returns).
      *
      * @param handler receives each packet.
      * @param limit   the most packets.

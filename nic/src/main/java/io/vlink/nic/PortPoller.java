@@ -26,6 +26,8 @@ abstract class PortPollerFields extends PortPollerPad1
     PacketHandler handler;
     // packets taken out of the rings: equal to their stored count, every ring is empty
     long taken;
+    // a poll is running: a handler that polls the port again is refused (a ring's poll holds its head across the call)
+    boolean polling;
 }
 
 /**
@@ -65,6 +67,29 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         final PacketHandler handler,
         final int limit)
     {
+        if (polling)
+        {
+            throw new IllegalStateException("Port.poll called from its own handler: return from the handler first " +
+                "(the packet in hand is taken when it returns; poll again after the outer poll returns)");
+        }
+        polling = true;
+        try
+        {
+            return pollRings(receiveRings, dataVls, counters, handler, limit);
+        }
+        finally
+        {
+            polling = false;
+        }
+    }
+
+    private int pollRings(
+        final ReceiveRings receiveRings,
+        final int dataVls,
+        final ApplicationCounters counters,
+        final PacketHandler handler,
+        final int limit)
+    {
         final long stored = receiveRings.stored();
         if (stored == taken)
         {
@@ -97,7 +122,6 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         final int vl,
         final int limit)
     {
-        // set for each VL: a handler that polls this port again (with a handler of its own) leaves it changed
         this.handler = handler;
         final int count = rings[vl].poll(this, limit);
         if (count > 0)

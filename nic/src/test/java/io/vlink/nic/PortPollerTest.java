@@ -19,6 +19,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The application's poll over a port's receive rings: VL15 first, then the data VLs in turn, and the rings' stored
@@ -111,5 +112,21 @@ class PortPollerTest
         assertEquals(List.of(), poll(10), "the ring let it go: nothing waits");
         store(2);
         assertEquals(List.of(2), poll(10), "and the next is seen");
+    }
+
+    @Test
+    void aHandlerThatPollsThePortAgainIsRefusedAndNoPacketIsDeliveredTwice()
+    {
+        store(2, 2, 2);
+        final List<Integer> nested = new ArrayList<>();
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> poller.poll(
+            rings, DATA_VLS, counters, header -> poller.poll(rings, DATA_VLS, counters, h -> nested.add(h.vl()), 10),
+            10));
+        assertTrue(refused.getMessage().contains("from its own handler"), refused.getMessage());
+        assertEquals(List.of(), nested, "the nested poll delivered nothing");
+        assertEquals(List.of(2, 2), poll(10), "the first packet was taken by the refused poll; the other two wait");
+        assertEquals(List.of(), poll(10));
+        store(1);
+        assertEquals(List.of(1), poll(10), "after a refusal the port polls as before");
     }
 }
