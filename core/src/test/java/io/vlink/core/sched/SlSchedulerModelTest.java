@@ -218,9 +218,14 @@ class SlSchedulerModelTest
 
     private static void run(final long seed)
     {
+        run(seed, 8);
+    }
+
+    private static void run(final long seed, final int maxEntries)
+    {
         final Random random = new Random(seed);
         final int mtu = 256 << random.nextInt(5);
-        final int entries = 1 + random.nextInt(8);
+        final int entries = 1 + random.nextInt(maxEntries);
         final int slsUsed = 1 + random.nextInt(random.nextBoolean() ? 4 : 16);
         final int[] sls = new int[entries];
         final int[] weights = new int[entries];
@@ -367,6 +372,16 @@ class SlSchedulerModelTest
         for (long seed = 1; seed <= 40; seed++)
         {
             run(seed);
+        }
+    }
+
+    @Test
+    void tablesOfSeveralWordsOfEntriesScheduleExactlyAsTheThreeSteps()
+    {
+        // step 1 searches a bit per entry, 64 a word: tables of up to 200 entries cross words
+        for (long seed = 41; seed <= 60; seed++)
+        {
+            run(seed, 200);
         }
     }
 }
