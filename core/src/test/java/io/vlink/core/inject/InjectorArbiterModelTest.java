@@ -498,6 +498,16 @@ class InjectorArbiterModelTest
     }
 
     @Test
+    void classesOverSeveralWordsOfTheReadyClassesDecideExactlyAsTheRules()
+    {
+        // the ready classes are kept a bit per class, 64 a word: 70 and 130 classes (two and three words), mostly idle,
+        // so that an idle selection, the walk of stage 1 and the search beside a held turn cross words
+        run(201, randomConfig(new Random(201), 90, 70));
+        run(202, randomConfig(new Random(202), 140, 130));
+        run(203, randomConfig(new Random(203), 12, 128));
+    }
+
+    @Test
     void aPacketMustHaveBytes()
     {
         final InjectionConfig config = new InjectionConfig().shape(1, 1);
