@@ -116,8 +116,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final int[] injectorInt;
     // the injectors of each class in class order, the classes one after the other
     private final int[] members;
-    // a bit per class with a ready injector (bit c of word c >>> 6): an idle selection and the search beside a waiting
-    // class skip the classes that have none
+    // a bit per class with a ready injector (bit c of word c >>> 6, and a word more than the classes need, so that a
+    // search may start past the last class): an idle selection, stage 1's walk and the search beside a waiting class
+    // pass the classes that have none
     private final long[] readyClasses;
 
     private int classPointer;
@@ -192,7 +193,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             injectorLong[i * INJECTOR_LONGS + MARKS] = marks(ownLow[i], ownHigh[i]);
             bits[(at >>> 6) * WORD_STRIDE + HIGH] |= 1L << at;
         }
-        readyClasses = new long[(classes + 63) >>> 6];
+        readyClasses = new long[(classes >>> 6) + 1];
         stalls = new long[injectors];
         classLong[0] = config.classWeight[0];
         classLong[GRANTED] = config.classWeight[0];
@@ -364,7 +365,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 return injectLow(c, ck, wk, Long.numberOfTrailingZeros(after != 0 ? after : ready));
             }
         }
-        if (!anyReady())
+        if (nextReadyClass(0) < 0)
         {
             // what the full path would answer, without its visit of every class (an idle port, the end of a burst)
             claimedCell = CellBuffer.NO_CELL;
@@ -488,18 +489,18 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
         // the classes with a ready injector, in turn from the besidePointer round to it: [from, classes), then [0, from)
         final int from = besidePointer;
-        int end = classes;
-        int d = nextReadyClass(from, end);
+        int d = nextReadyClass(from);
+        boolean wrapped = false;
         while (true)
         {
-            if (d < 0)
+            if (d < 0 || wrapped && d >= from)
             {
-                if (end == from)
+                if (wrapped)
                 {
                     return NONE;
                 }
-                end = from;
-                d = nextReadyClass(0, end);
+                wrapped = true;
+                d = nextReadyClass(0);
             }
             else
             {
@@ -511,7 +512,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                         return other;
                     }
                 }
-                d = nextReadyClass(d + 1, end);
+                d = nextReadyClass(d + 1);
             }
         }
     }
@@ -645,41 +646,21 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         classLong[k + GRANTED] += weight;
     }
 
-    /** @return true when any injector has a packet ready. */
-    private boolean anyReady()
+    /** @return the first class from {@code from} on (at most the class count) with a ready injector, or -1. */
+    private int nextReadyClass(final int from)
     {
-        for (final long word : readyClasses)
-        {
-            if (word != 0)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** @return the first class in [from, to) with a ready injector, or -1. */
-    private int nextReadyClass(final int from, final int to)
-    {
-        if (from >= to)
-        {
-            return -1;
-        }
+        final long[] readyClasses = this.readyClasses;
         int w = from >>> 6;
         long word = readyClasses[w] & (-1L << from);
-        while (true)
+        while (word == 0)
         {
-            if (word != 0)
-            {
-                final int d = (w << 6) + Long.numberOfTrailingZeros(word);
-                return d < to ? d : -1;
-            }
-            if (++w << 6 >= to)
+            if (++w == readyClasses.length)
             {
                 return -1;
             }
             word = readyClasses[w];
         }
+        return (w << 6) + Long.numberOfTrailingZeros(word);
     }
 
     /**

@@ -65,8 +65,9 @@ public final class SlScheduler
 
     private final int[] entrySl;
     private final int[] entryWeight;
-    // per SL, a bit per table entry of that SL with a non-zero weight (entryWords words an SL): step 1's search for the
-    // next entry whose SL may generate ORs the words of those SLs instead of visiting every entry
+    // per SL, a bit per table entry of that SL with a non-zero weight (entryWords words an SL, one more than the entries
+    // need, so that a search may start past the last entry): step 1's search for the next entry whose SL may generate
+    // ORs the words of those SLs instead of visiting every entry
     private final long[] slEntries;
     private final int entryWords;
     private final int mtu;
@@ -150,7 +151,7 @@ public final class SlScheduler
         }
         this.entrySl = sls.clone();
         this.entryWeight = weights.clone();
-        entryWords = (entrySl.length + 63) >>> 6;
+        entryWords = (entrySl.length >>> 6) + 1;
         slEntries = new long[SL_COUNT * entryWords];
         int served = 0;
         for (int e = 0; e < entrySl.length; e++)
@@ -450,12 +451,11 @@ public final class SlScheduler
      */
     private int nextEntry(final int eligible)
     {
-        // the entries after the pointer, then those up to it (the pointer's own last)
-        final int from = pointer + 1;
-        int e = firstEntry(eligible, from, entrySl.length);
+        // the entries after the pointer, then from the first (the pointer's own last: the later ones had nothing)
+        int e = firstEntry(eligible, pointer + 1);
         if (e < 0)
         {
-            e = firstEntry(eligible, 0, from);
+            e = firstEntry(eligible, 0);
             if (e < 0)
             {
                 return -1;
@@ -468,27 +468,25 @@ public final class SlScheduler
         return sl;
     }
 
-    /** @return the first entry in [from, to) with a non-zero weight whose SL is {@code eligible}, or -1. */
-    private int firstEntry(final int eligible, final int from, final int to)
+    /** @return the first entry from {@code from} on with a non-zero weight whose SL is {@code eligible}, or -1. */
+    private int firstEntry(final int eligible, final int from)
     {
         final long[] slEntries = this.slEntries;
         final int words = entryWords;
-        for (int w = from >>> 6; w << 6 < to; w++)
+        long mask = -1L << from;
+        for (int w = from >>> 6; w < words; w++)
         {
             long word = 0;
             for (int sls = eligible; sls != 0; sls &= sls - 1)
             {
                 word |= slEntries[Integer.numberOfTrailingZeros(sls) * words + w];
             }
-            if (w == from >>> 6)
-            {
-                word &= -1L << from;
-            }
+            word &= mask;
             if (word != 0)
             {
-                final int e = (w << 6) + Long.numberOfTrailingZeros(word);
-                return e < to ? e : -1;
+                return (w << 6) + Long.numberOfTrailingZeros(word);
             }
+            mask = -1L;
         }
         return -1;
     }
