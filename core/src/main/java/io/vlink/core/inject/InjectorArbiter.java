@@ -48,7 +48,8 @@ package io.vlink.core.inject;
  * passes itself), so reclaim a buffer shared with an arbiter through the arbiter (or with it as the handler).
  * <p>
  * <b>Implementation.</b> Per class, bitmasks over the class's injectors (one word per 64): ready, high priority,
- * and "demoted by its timer" (the only low injectors a consideration may promote), the three words of a group side
+ * and "demoted by its timer" (the only low injectors a consideration may promote; cleared when an evaluation finds the
+ * OCC above the low mark, which no consideration can then change), the three words of a group side
  * by side in one {@code long[]}. Stage 2 visits only ready injectors that are high or timer-demoted, from the start
  * point, with {@link Long#numberOfTrailingZeros}: the same injectors, in the same order, with the same side effects
  * as a scan of every member, because a consideration changes nothing for any other injector. The state a
@@ -819,6 +820,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             bits[wk + TIMER_LOW] &= ~b;
             injectorLong[ik] = now;
             priorityChanges++;
+        }
+        else
+        {
+            // low with its OCC above its low mark: no consideration can raise it now (only an OCC drop or a command
+            // change, which evaluate it), so a timer demotion stops making it a candidate of stage 2's visit
+            bits[wk + TIMER_LOW] &= ~b;
         }
     }
 
