@@ -123,7 +123,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final long[] readyClasses;
 
     private int classPointer;
-    // the class where the search for an injection beside a waiting class starts: after the last that injected so
+    // the class where the search for an injection beside a waiting class starts: after the last that injected so (the
+    // class count after the last class, which the search takes as 0)
     private int besidePointer;
     private long now;
 
@@ -533,7 +534,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         {
             claim(d, next, other);
             classLong[d * CLASS_LONGS + BESIDE] += cells;
-            besidePointer = d + 1 == classes ? 0 : d + 1;
+            // the class count after the last class: its search starts in the spare word, finds none and wraps to 0
+            besidePointer = d + 1;
             return other;
         }
         return NONE;
