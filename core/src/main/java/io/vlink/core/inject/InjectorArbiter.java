@@ -48,13 +48,16 @@ package io.vlink.core.inject;
  * passes itself), so reclaim a buffer shared with an arbiter through the arbiter (or with it as the handler).
  * <p>
  * <b>Implementation.</b> Per class, bitmasks over the class's injectors (one word per 64): ready, high priority,
- * and "demoted by its timer" (the only low injectors a consideration may promote), the three words of a group side
+ * and "demoted by its timer" (the only low injectors a consideration may promote; cleared when an evaluation finds the
+ * OCC above the low mark, which no consideration can then change), the three words of a group side
  * by side in one {@code long[]}. Stage 2 visits only ready injectors that are high or timer-demoted, from the start
  * point, with {@link Long#numberOfTrailingZeros}: the same injectors, in the same order, with the same side effects
  * as a scan of every member, because a consideration changes nothing for any other injector. The state a
  * selection reads is packed by owner (per class: one group of ints and one of longs; per injector: one group of
  * longs and one of ints), so a selection touches a few lines of a few arrays; a ready packet's cells are counted
- * when it is announced.
+ * when it is announced. A bit per class says whether it has a ready injector: a selection with none ready answers at
+ * once, and stage 1's walk and the search beside a held turn pass the classes with none without their stage 2 (which
+ * would find no injector and change nothing).
  */
 public final class InjectorArbiter implements CellBuffer.ReleaseHandler
 {
@@ -92,9 +95,10 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private static final int PACKET = 2;
     private static final int MARKS = 3;
     private static final int INJECTOR_LONGS = 4;
-    // per injector, ints: its word << 6 | its bit there (1L << slot: a shift takes the low 6 bits); 1 for IDC
+    // per injector, ints: its word << 6 | its bit there (1L << slot: a shift takes the low 6 bits); 1 for IDC; its class
     private static final int IDC = 1;
-    private static final int INJECTOR_INTS = 2;
+    private static final int CLASS = 2;
+    private static final int INJECTOR_INTS = 4;
 
     private final CellBuffer cells;
     private final int injectors;
@@ -113,9 +117,14 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private final int[] injectorInt;
     // the injectors of each class in class order, the classes one after the other
     private final int[] members;
+    // a bit per class with a ready injector (bit c of word c >>> 6, and a word more than the classes need, so that a
+    // search may start past the last class): an idle selection, stage 1's walk and the search beside a waiting class
+    // pass the classes that have none
+    private final long[] readyClasses;
 
     private int classPointer;
-    // the class where the search for an injection beside a waiting class starts: after the last that injected so
+    // the class where the search for an injection beside a waiting class starts: after the last that injected so (the
+    // class count after the last class, which the search takes as 0)
     private int besidePointer;
     private long now;
 
@@ -181,10 +190,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             members[classInt[k + MEMBER_BASE] + p] = i;
             final int at = (classInt[k + WORD_BASE] + (p >>> 6)) << 6 | (p & 63);
             injectorInt[i * INJECTOR_INTS] = at;
+            injectorInt[i * INJECTOR_INTS + CLASS] = injectorClass[i];
             injectorLong[i * INJECTOR_LONGS + TIMER] = config.priorityTimerNs[i];
             injectorLong[i * INJECTOR_LONGS + MARKS] = marks(ownLow[i], ownHigh[i]);
             bits[(at >>> 6) * WORD_STRIDE + HIGH] |= 1L << at;
         }
+        readyClasses = new long[(classes >>> 6) + 1];
         stalls = new long[injectors];
         classLong[0] = config.classWeight[0];
         classLong[GRANTED] = config.classWeight[0];
@@ -246,8 +257,11 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
         // its cells counted once here, not at every selection that looks at it
         injectorLong[injector * INJECTOR_LONGS + PACKET] = (long)((size + cellMask) >>> cellShift) << 32 | size;
-        final int at = injectorInt[injector * INJECTOR_INTS];
+        final int ik = injector * INJECTOR_INTS;
+        final int at = injectorInt[ik];
         bits[(at >>> 6) * WORD_STRIDE] |= 1L << at;
+        final int c = injectorInt[ik + CLASS];
+        readyClasses[c >>> 6] |= 1L << c;
     }
 
     /**
@@ -257,8 +271,40 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      */
     public void idle(final int injector)
     {
-        final int at = injectorInt[injector * INJECTOR_INTS];
-        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
+        final int ik = injector * INJECTOR_INTS;
+        unready(injectorInt[ik + CLASS], injectorInt[ik]);
+    }
+
+    /** The injector at {@code at} (its word and bit) of class {@code c} is no longer ready. */
+    private void unready(final int c, final int at)
+    {
+        final int k = (at >>> 6) * WORD_STRIDE;
+        final long word = bits[k] & ~(1L << at);
+        bits[k] = word;
+        if (word == 0)
+        {
+            final int ck = c * CLASS_INTS;
+            final int base = classInt[ck + WORD_BASE];
+            for (int w = base + classInt[ck + WORDS] - 1; w >= base; w--)
+            {
+                if (bits[w * WORD_STRIDE] != 0)
+                {
+                    return;
+                }
+            }
+            readyClasses[c >>> 6] &= ~(1L << c);
+        }
+    }
+
+    /** The fast path's clear of the ready bit {@code bit} at {@code wk} of class {@code c}, whose one word it is. */
+    private void unreadyInWord(final int c, final int wk, final long bit)
+    {
+        final long word = bits[wk] & ~bit;
+        bits[wk] = word;
+        if (word == 0)
+        {
+            readyClasses[c >>> 6] &= ~(1L << c);
+        }
     }
 
     /**
@@ -321,6 +367,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                 return injectLow(c, ck, wk, Long.numberOfTrailingZeros(after != 0 ? after : ready));
             }
         }
+        if (nextReadyClass(0) < 0)
+        {
+            // what the full path would answer, without its visit of every class (an idle port, the end of a burst)
+            claimedCell = CellBuffer.NO_CELL;
+            return NONE;
+        }
         return selectSlowly(c);
     }
 
@@ -349,7 +401,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         }
         claimedCell = cells.take(i, c, used, injectorInt[i * INJECTOR_INTS + IDC] != 0);
         claimedSize = (int)packet;
-        bits[wk] &= ~(1L << q);
+        unreadyInWord(c, wk, 1L << q);
         charge(c, used);
         // no evaluation: a low injector that is not timer-demoted has its OCC above its low mark (every OCC drop
         // and command change evaluates it), and the claim only raised its OCC, so its priority cannot change
@@ -376,8 +428,8 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
      * shared limit), so the buffer is not left idle. The classes are tried in turn from the one after the last that
      * injected so, each with its stage 2 choice (head of line: a smaller packet behind it does not go); such a packet
      * is not charged to its class's credit (it takes nothing from the turns of the others) and is counted apart
-     * ({@link #besideCells}). A class in debt gets its weight on every visit and some class has a ready injector, so
-     * the loop ends.
+     * ({@link #besideCells}). A class in debt gets its weight on every visit and some class has a ready injector (the
+     * caller checked), so the loop ends.
      * <p>
      * One method on purpose: larger than C2's limit for inlining a hot callee ({@code FreqInlineSize}, 325 bytes of
      * bytecode), it is compiled on its own and stays out of {@code select}'s code, whose fast path then has the
@@ -386,23 +438,20 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
     private int selectSlowly(final int start)
     {
         claimedCell = CellBuffer.NO_CELL;
-        if (!anyReady())
-        {
-            return NONE;
-        }
         final long[] classLong = this.classLong;
         final int[] classInt = this.classInt;
         int c = start;
         while (true)
         {
             final int k = c * CLASS_LONGS;
-            if (classLong[k] > 0)
+            final long credit = classLong[k];
+            if (credit > 0)
             {
-                final int ck = c * CLASS_INTS;
-                // stage 2: a high-priority ready injector from the start point, else a low one
-                final int chosen = choose(c);
-                if (chosen >= 0)
+                if ((readyClasses[c >>> 6] & 1L << c) != 0)
                 {
+                    final int ck = c * CLASS_INTS;
+                    // stage 2: a high-priority ready injector from the start point, else a low one
+                    final int chosen = choose(c);
                     final int injector = members[classInt[ck + MEMBER_BASE] + chosen];
                     final int used = (int)(injectorLong[injector * INJECTOR_LONGS + PACKET] >>> 32);
                     if (used <= cells.available(c))
@@ -413,8 +462,9 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
                     }
                     return holdTurn(c, ck, chosen, injector);
                 }
-                // no ready injector: forfeit a surplus, keep a debt
-                forfeit(k);
+                // no ready injector: forfeit the surplus
+                classLong[k] = 0;
+                classLong[k + FORFEITED] += credit;
             }
             c = c + 1 == classes ? 0 : c + 1;
             classPointer = c;
@@ -439,26 +489,54 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         {
             classInt[ck] = chosen;
         }
-        int d = besidePointer;
-        for (int n = 0; n < classes; n++)
+        // the classes with a ready injector, in turn from the besidePointer round to it: [from, classes), then [0, from)
+        final int from = besidePointer;
+        int d = nextReadyClass(from);
+        boolean wrapped = false;
+        while (true)
         {
-            if (d != c)
+            if (d < 0 || wrapped && d >= from)
             {
-                final int next = choose(d);
-                if (next >= 0)
+                if (wrapped)
                 {
-                    final int other = members[classInt[d * CLASS_INTS + MEMBER_BASE] + next];
-                    final int cells = (int)(injectorLong[other * INJECTOR_LONGS + PACKET] >>> 32);
-                    if (this.cells.fitsBeside(d, cells, c))
+                    return NONE;
+                }
+                wrapped = true;
+                d = nextReadyClass(0);
+            }
+            else
+            {
+                if (d != c)
+                {
+                    final int other = beside(c, d);
+                    if (other != NONE)
                     {
-                        claim(d, next, other);
-                        classLong[d * CLASS_LONGS + BESIDE] += cells;
-                        besidePointer = d + 1 == classes ? 0 : d + 1;
                         return other;
                     }
                 }
+                d = nextReadyClass(d + 1);
             }
-            d = d + 1 == classes ? 0 : d + 1;
+        }
+    }
+
+    /**
+     * Class {@code d}, which has a ready injector, beside the waiting class {@code c}: its stage 2 choice (head of line)
+     * injects when its packet takes none of the cells {@code c} could use.
+     *
+     * @return the injector that injected, or {@link #NONE}.
+     */
+    private int beside(final int c, final int d)
+    {
+        final int next = choose(d);
+        final int other = members[classInt[d * CLASS_INTS + MEMBER_BASE] + next];
+        final int cells = (int)(injectorLong[other * INJECTOR_LONGS + PACKET] >>> 32);
+        if (this.cells.fitsBeside(d, cells, c))
+        {
+            claim(d, next, other);
+            classLong[d * CLASS_LONGS + BESIDE] += cells;
+            // the class count after the last class: its search starts in the spare word, finds none and wraps to 0
+            besidePointer = d + 1;
+            return other;
         }
         return NONE;
     }
@@ -523,8 +601,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final long packet = injectorLong[injector * INJECTOR_LONGS + PACKET];
         claimedCell = cells.take(injector, c, (int)(packet >>> 32), injectorInt[injector * INJECTOR_INTS + IDC] != 0);
         claimedSize = (int)packet;
-        final int at = injectorInt[injector * INJECTOR_INTS];
-        bits[(at >>> 6) * WORD_STRIDE] &= ~(1L << at);
+        unready(c, injectorInt[injector * INJECTOR_INTS]);
         evaluate(injector);
     }
 
@@ -538,8 +615,7 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         final CellBuffer cells = this.cells;
         claimedCell = cells.take(injector, c, used, injectorInt[injector * INJECTOR_INTS + IDC] != 0);
         claimedSize = size;
-        final long[] bits = this.bits;
-        bits[wk] &= ~bit;
+        unreadyInWord(c, wk, bit);
         charge(c, used);
         if (cells.occ(injector) >= (int)(injectorLong[injector * INJECTOR_LONGS + MARKS] >>> 32))
         {
@@ -573,29 +649,21 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
         classLong[k + GRANTED] += weight;
     }
 
-    /** The class at {@code k} in {@link #classLong} loses a positive credit (a debt is kept). */
-    private void forfeit(final int k)
+    /** @return the first class from {@code from} on (at most the class count) with a ready injector, or -1. */
+    private int nextReadyClass(final int from)
     {
-        final long credit = classLong[k];
-        if (credit > 0)
+        final long[] readyClasses = this.readyClasses;
+        int w = from >>> 6;
+        long word = readyClasses[w] & (-1L << from);
+        while (word == 0)
         {
-            classLong[k] = 0;
-            classLong[k + FORFEITED] += credit;
-        }
-    }
-
-    /** @return true when any injector has a packet ready. */
-    private boolean anyReady()
-    {
-        final long[] bits = this.bits;
-        for (int k = 0; k < bits.length; k += WORD_STRIDE)
-        {
-            if (bits[k] != 0)
+            if (++w == readyClasses.length)
             {
-                return true;
+                return -1;
             }
+            word = readyClasses[w];
         }
-        return false;
+        return (w << 6) + Long.numberOfTrailingZeros(word);
     }
 
     /**
@@ -754,6 +822,12 @@ public final class InjectorArbiter implements CellBuffer.ReleaseHandler
             bits[wk + TIMER_LOW] &= ~b;
             injectorLong[ik] = now;
             priorityChanges++;
+        }
+        else
+        {
+            // low with its OCC above its low mark: no consideration can raise it now (only an OCC drop or a command
+            // change, which evaluate it), so a timer demotion stops making it a candidate of stage 2's visit
+            bits[wk + TIMER_LOW] &= ~b;
         }
     }
 

@@ -65,6 +65,11 @@ public final class SlScheduler
 
     private final int[] entrySl;
     private final int[] entryWeight;
+    // per SL, a bit per table entry of that SL with a non-zero weight (entryWords words an SL, one more than the entries
+    // need, so that a search may start past the last entry): step 1's search for the next entry whose SL may generate
+    // ORs the words of those SLs instead of visiting every entry
+    private final long[] slEntries;
+    private final int entryWords;
     private final int mtu;
     private final long tenureBytes;
     private final int tenurePackets;
@@ -146,10 +151,16 @@ public final class SlScheduler
         }
         this.entrySl = sls.clone();
         this.entryWeight = weights.clone();
+        entryWords = (entrySl.length >>> 6) + 1;
+        slEntries = new long[SL_COUNT * entryWords];
         int served = 0;
         for (int e = 0; e < entrySl.length; e++)
         {
-            served |= entryWeight[e] != 0 ? 1 << entrySl[e] : 0;
+            if (entryWeight[e] != 0)
+            {
+                served |= 1 << entrySl[e];
+                slEntries[entrySl[e] * entryWords + (e >>> 6)] |= 1L << e;
+            }
         }
         this.servedSls = served;
         this.mtu = mtu;
@@ -440,22 +451,42 @@ public final class SlScheduler
      */
     private int nextEntry(final int eligible)
     {
-        final int entries = entrySl.length;
-        for (int i = 1; i <= entries; i++)
+        // the entries after the pointer, then from the first (the pointer's own last: the later ones had nothing)
+        int e = firstEntry(eligible, pointer + 1);
+        if (e < 0)
         {
-            int e = pointer + i;
-            if (e >= entries)
+            e = firstEntry(eligible, 0);
+            if (e < 0)
             {
-                e -= entries;
+                return -1;
             }
-            final int sl = entrySl[e];
-            if (entryWeight[e] != 0 && 0 != (eligible & 1 << sl))
+        }
+        final int sl = entrySl[e];
+        pointer = e;
+        currentSl = sl;
+        remainingWeight = entryWeight[e];
+        return sl;
+    }
+
+    /** @return the first entry from {@code from} on with a non-zero weight whose SL is {@code eligible}, or -1. */
+    private int firstEntry(final int eligible, final int from)
+    {
+        final long[] slEntries = this.slEntries;
+        final int words = entryWords;
+        long mask = -1L << from;
+        for (int w = from >>> 6; w < words; w++)
+        {
+            long word = 0;
+            for (int sls = eligible; sls != 0; sls &= sls - 1)
             {
-                pointer = e;
-                currentSl = sl;
-                remainingWeight = entryWeight[e];
-                return sl;
+                word |= slEntries[Integer.numberOfTrailingZeros(sls) * words + w];
             }
+            word &= mask;
+            if (word != 0)
+            {
+                return (w << 6) + Long.numberOfTrailingZeros(word);
+            }
+            mask = -1L;
         }
         return -1;
     }
