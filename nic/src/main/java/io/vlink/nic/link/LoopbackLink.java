@@ -57,9 +57,11 @@ public final class LoopbackLink implements Link
         this.maxFrameLength = RingConsumer.maxFrameLength(capacity);
         this.shared = shared;
         this.counters = counters;
-        this.producer = new RingProducer(transmitBuffer, capacity, transmitBuffer, tailIndex, headIndex, HEADER_LENGTH);
+        // records on the narrowest alignment and no write-ahead: both ends are this process's threads
+        this.producer = new RingProducer(transmitBuffer, capacity, transmitBuffer, tailIndex, headIndex, HEADER_LENGTH,
+            RingProducer.ALIGNMENT, 0);
         this.consumer = new RingConsumer(receiveBuffer, capacity, receiveBuffer, tailIndex, headIndex, HEADER_LENGTH,
-            counters.framesReceived(), counters.lengthDrops(), counters.sessionDrops());
+            RingProducer.ALIGNMENT, counters.framesReceived(), counters.lengthDrops(), counters.sessionDrops());
     }
 
     /**

@@ -64,34 +64,6 @@ final class RingConsumer extends RingConsumerPad2
     private final AtomicCounter sessionDrops;
 
     /**
-     * A ring of records aligned to {@link RingProducer#ALIGNMENT} (the loopback's).
-     *
-     * @param ring           the records (capacity bytes from index 0).
-     * @param capacity       a power of two.
-     * @param positions      where the tail and the head are (may be {@code ring} itself).
-     * @param tailIndex      the producer's tail's index in {@code positions}, read here with acquire loads.
-     * @param headIndex      the head's index in {@code positions}, written here with release stores.
-     * @param headerLength   a record header's bytes: 8, or 16 with the session.
-     * @param framesReceived counts the frames delivered.
-     * @param lengthDrops    counts the polls that found the ring corrupt.
-     * @param sessionDrops   counts the frames of another session.
-     */
-    RingConsumer(
-        final AtomicBuffer ring,
-        final int capacity,
-        final AtomicBuffer positions,
-        final int tailIndex,
-        final int headIndex,
-        final int headerLength,
-        final AtomicCounter framesReceived,
-        final AtomicCounter lengthDrops,
-        final AtomicCounter sessionDrops)
-    {
-        this(ring, capacity, positions, tailIndex, headIndex, headerLength, RingProducer.ALIGNMENT, framesReceived,
-            lengthDrops, sessionDrops);
-    }
-
-    /**
      * @param ring           the records (capacity bytes from index 0).
      * @param capacity       a power of two.
      * @param positions      where the tail and the head are (may be {@code ring} itself).

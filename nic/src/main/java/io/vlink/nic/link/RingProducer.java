@@ -64,27 +64,6 @@ final class RingProducer extends RingProducerPad2
     private final int writeAheadBytes;
 
     /**
-     * A ring of records aligned to {@link #ALIGNMENT}, with no write-ahead (the loopback's).
-     *
-     * @param ring         the records (capacity bytes from index 0).
-     * @param capacity     a power of two.
-     * @param positions    where the tail and the head are (may be {@code ring} itself).
-     * @param tailIndex    the tail's index in {@code positions}, written here with release stores.
-     * @param headIndex    the consumer's head's index in {@code positions}, read here with acquire loads.
-     * @param headerLength a record header's bytes (8 or more, a multiple of 8).
-     */
-    RingProducer(
-        final AtomicBuffer ring,
-        final int capacity,
-        final AtomicBuffer positions,
-        final int tailIndex,
-        final int headIndex,
-        final int headerLength)
-    {
-        this(ring, capacity, positions, tailIndex, headIndex, headerLength, ALIGNMENT, 0);
-    }
-
-    /**
      * @param ring         the records (capacity bytes from index 0).
      * @param capacity     a power of two.
      * @param positions    where the tail and the head are (may be {@code ring} itself).
