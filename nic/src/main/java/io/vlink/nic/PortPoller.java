@@ -73,9 +73,10 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
                 "(the packet in hand is taken when it returns; poll again after the outer poll returns)");
         }
         polling = true;
+        this.handler = handler;
         try
         {
-            return pollRings(receiveRings, dataVls, counters, handler, limit);
+            return pollRings(receiveRings, dataVls, counters, limit);
         }
         finally
         {
@@ -87,7 +88,6 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         final ReceiveRings receiveRings,
         final int dataVls,
         final ApplicationCounters counters,
-        final PacketHandler handler,
         final int limit)
     {
         final long stored = receiveRings.stored();
@@ -98,7 +98,7 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
         }
         final ReceiveRing[] rings = receiveRings.rings();
         final int first = nextVl;
-        int delivered = pollVl(rings, counters, handler, PortDatapath.VL15, limit);
+        int delivered = pollVl(rings, counters, PortDatapath.VL15, limit);
         for (int i = 0; i < dataVls && delivered < limit; i++)
         {
             if (stored - taken <= 0)
@@ -110,7 +110,7 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
             }
             final int vl = nextVl;
             nextVl = vl + 1 == dataVls ? 0 : vl + 1;
-            delivered += pollVl(rings, counters, handler, vl, limit - delivered);
+            delivered += pollVl(rings, counters, vl, limit - delivered);
         }
         return delivered;
     }
@@ -118,11 +118,9 @@ final class PortPoller extends PortPollerPad2 implements ReceiveRing.PacketConsu
     private int pollVl(
         final ReceiveRing[] rings,
         final ApplicationCounters counters,
-        final PacketHandler handler,
         final int vl,
         final int limit)
     {
-        this.handler = handler;
         final int count = rings[vl].poll(this, limit);
         if (count > 0)
         {
