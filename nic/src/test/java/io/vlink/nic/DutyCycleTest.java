@@ -16,6 +16,7 @@ class DutyCycleTest
     private final List<String> calls = new ArrayList<>();
     private long time = 100;
     private boolean clockFails;
+    private boolean captureFails;
 
     private final DutyCycleClock clock = new DutyCycleClock(() ->
     {
@@ -31,6 +32,10 @@ class DutyCycleTest
     {
         public int doWork()
         {
+            if (captureFails)
+            {
+                throw new IllegalStateException("capture");
+            }
             calls.add("capture at " + clock.nanoTime());
             return 3;
         }
@@ -72,6 +77,23 @@ class DutyCycleTest
         clockFails = false;
         assertEquals(3, cycle.doWork());
         assertEquals(List.of("clock", "capture at 101"), calls, "then whole cycles again");
+    }
+
+    @Test
+    void aLastPartThatThrowsLeavesTheNextCycleWhole() throws Exception
+    {
+        final DutyCycle cycle = new DutyCycle(clock, null, null, null, null, null, capture, true);
+        calls.clear();
+        captureFails = true;
+        assertThrows(IllegalStateException.class, cycle::doWork);
+        assertEquals(List.of("clock"), calls, "the parts before the failing one ran");
+        calls.clear();
+        captureFails = false;
+        assertEquals(3, cycle.doWork());
+        assertEquals(List.of("clock", "capture at 102"), calls, "nothing was left to resume: a whole cycle");
+        calls.clear();
+        assertEquals(3, cycle.doWork());
+        assertEquals(List.of("clock", "capture at 103"), calls);
     }
 
     @Test

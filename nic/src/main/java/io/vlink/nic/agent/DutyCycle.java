@@ -66,7 +66,7 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
  * an idle duty cycle.
  * <p>
  * As Agrona's composite, a part that throws ends this duty cycle, and the next one resumes with the part after it,
- * so a part that fails every time never starves the others. {@link #onClose()} closes every part, even when one
+ * so a part that fails every time never starves the others (after the last part, the next duty cycle is a whole one). {@link #onClose()} closes every part, even when one
  * throws, and rethrows the first failure.
  */
 public final class DutyCycle extends DutyCyclePad2 implements Agent
@@ -153,11 +153,84 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
     @Override
     public int doWork() throws Exception
     {
+        return 0 == next ? cycle() : resume();
+    }
+
+    /**
+     * A whole duty cycle, the parts called one after the other; the part running is kept in a local, and written to
+     * {@code next} only when it throws.
+     */
+    private int cycle() throws Exception
+    {
+        int part = CLOCK;
+        try
+        {
+            if (null != clock)
+            {
+                clock.doWork();
+            }
+            part = HEARTBEAT;
+            if (null != heartbeat)
+            {
+                heartbeat.doWork();
+            }
+            int work = 0;
+            part = INJECT;
+            if (null != inject)
+            {
+                work += inject.doWork();
+            }
+            part = ARBITER;
+            if (null != arbiter)
+            {
+                work += arbiter.doWork();
+            }
+            if (creditBeforeReceive)
+            {
+                part = CREDIT_BEFORE_RECEIVE;
+                work += credit();
+            }
+            part = RECEIVE;
+            if (null != receive)
+            {
+                work += receive.doWork();
+            }
+            if (!creditBeforeReceive)
+            {
+                part = CREDIT_AFTER_RECEIVE;
+                work += credit();
+            }
+            part = CAPTURE;
+            if (null != capture)
+            {
+                work += capture.doWork();
+            }
+            return work;
+        }
+        catch (final Throwable ex)
+        {
+            next = after(part);
+            throw ex;
+        }
+    }
+
+    /** The part the duty cycle after one that ended on {@code part} goes on with: 0, a whole cycle, after the last. */
+    private static int after(final int part)
+    {
+        return part + 1 < PARTS ? part + 1 : 0;
+    }
+
+    /**
+     * The rest of a duty cycle that a part ended by throwing: the parts after it, in order.
+     */
+    private int resume() throws Exception
+    {
         int work = 0;
-        while (next < PARTS)
+        for (int part = next; part < PARTS; part++)
         {
             // advanced before the call: a part that throws is not called again until the next duty cycle's turn
-            switch (next++)
+            next = after(part);
+            switch (part)
             {
                 case CLOCK:
                     if (null != clock)
@@ -209,7 +282,6 @@ public final class DutyCycle extends DutyCyclePad2 implements Agent
                     break;
             }
         }
-        next = 0;
         return work;
     }
 
