@@ -160,14 +160,14 @@ public final class ArbiterAgent implements Agent
                     {
                         rings.poll(vl);
                         taken++;
-                        if (!cells.free(packet.firstCell))
+                        // read before the cell is freed: the injection agent reuses the packet with its first cell,
+                        // at once when it runs on another thread
+                        final boolean end = packet.end;
+                        final int queue = packet.queue;
+                        free(packet.firstCell);
+                        if (end)
                         {
-                            throw new IllegalStateException("cell return ring full freeing cell " + packet.firstCell);
-                        }
-                        if (packet.end)
-                        {
-                            final SendQueue qp = TxPacket.SMP_QUEUE == packet.queue ?
-                                port.smpQueue() : queuePairs[packet.queue];
+                            final SendQueue qp = TxPacket.SMP_QUEUE == queue ? port.smpQueue() : queuePairs[queue];
                             qp.ringFlushed++;
                         }
                     }
@@ -211,8 +211,17 @@ public final class ArbiterAgent implements Agent
                 cells.getBytes(packet.firstCell, 0, buffer, offset, size);
             }
             // the cells are free once copied: whatever the link does with the frame, they never leak
-            cells.free(packet.firstCell);
+            free(packet.firstCell);
             return framer.frame(buffer, offset, size);
+        }
+
+        /** A packet's cells back to the injection agent; the return ring holds every cell, so it is never full. */
+        private void free(final int firstCell)
+        {
+            if (!cells.free(firstCell))
+            {
+                throw new IllegalStateException("cell return ring full freeing cell " + firstCell);
+            }
         }
     }
 }
