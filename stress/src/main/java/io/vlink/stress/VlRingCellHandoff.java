@@ -17,7 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * The engine's transmit hand-off: the injecting thread writes a packet into its cells with plain stores (no
  * {@link CellBuffer#publish}: the ring alone must order it), fills a preallocated descriptor's plain fields (first
  * cell, size) and offers the descriptor to the engine's per-VL rings ({@link VlRings}: a JCTools
- * {@code SpscArrayQueue} per VL); the arbiter polls it and reads the descriptor and the cells. JCTools stores the
+ * {@code SpscAtomicArrayQueue} per VL); the arbiter polls it and reads the descriptor and the cells. JCTools stores the
  * element with release and loads it with acquire, so the descriptor and the body written before the offer are
  * visible.
  * <p>

@@ -13,7 +13,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Packets through a per-VL ring: the injecting thread offers two packet handles (first cell and size in a
- * {@code long}) to the engine's per-VL rings ({@link VlRings}: a JCTools {@code SpscArrayQueue} per VL); the
+ * {@code long}) to the engine's per-VL rings ({@link VlRings}: a JCTools {@code SpscAtomicArrayQueue} per VL); the
  * arbiter polls twice. Handles come out in FIFO order, each once, never skipped.
  * <p>
  * r1, r2 = the handles polled (0 = the ring was empty).

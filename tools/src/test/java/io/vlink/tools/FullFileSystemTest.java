@@ -58,7 +58,7 @@ class FullFileSystemTest
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         if (Runtime.version().feature() >= 24)
         {
-            // the JDK's own warnings on stderr (JCTools' sun.misc.Unsafe, the native library Chronicle Bytes loads):
+            // the JDK's own warnings on stderr (Chronicle Bytes' sun.misc.Unsafe and the native library it loads):
             // not this test's lines
             command.add("--sun-misc-unsafe-memory-access=allow");
             command.add("--enable-native-access=ALL-UNNAMED");

@@ -59,7 +59,7 @@ final class VlinkProcess
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         if (Runtime.version().feature() >= 24)
         {
-            // JDK 24 and later warn on stderr that JCTools uses sun.misc.Unsafe (the README says so): not vlink's output
+            // JDK 24 and later warn on stderr that Chronicle Bytes (captures) uses sun.misc.Unsafe (the README says so)
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Vlink.class.getName()));

@@ -1,7 +1,7 @@
 package io.vlink.nic.ring;
 
 import io.vlink.core.wire.LrhFlyweight;
-import org.jctools.queues.SpscArrayQueue;
+import org.jctools.queues.atomic.SpscAtomicArrayQueue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,8 +32,11 @@ abstract class VlRingsPad2 extends VlRingsOffered
 }
 
 /**
- * The per-VL transmit rings between the injection side and the VL arbiter: one JCTools {@link SpscArrayQueue}
- * per VL (data VLs and VL15), carrying references to preallocated descriptors, never packet bytes. The packet
+ * The per-VL transmit rings between the injection side and the VL arbiter: one JCTools {@link SpscAtomicArrayQueue}
+ * per VL (data VLs and VL15), carrying references to preallocated descriptors, never packet bytes. The atomic variant
+ * (its elements in an {@code AtomicReferenceArray}) rather than {@code SpscArrayQueue}: the same orderings without
+ * {@code sun.misc.Unsafe}, which JDK 24 and later warn about on stderr, for about 1 % of a 64-byte packet's CPU
+ * (docs/performance.md, "The per-VL rings without sun.misc.Unsafe"). The packet
  * itself stays in the shared cell buffer until the arbiter frames it onto the wire.
  * <p>
  * One producer thread (injection) and one consumer thread (the arbiter) per ring; JCTools orders the element
@@ -66,7 +69,7 @@ public final class VlRings<E> extends VlRingsPad2
         }
     }
 
-    private final SpscArrayQueue<E>[] rings;
+    private final SpscAtomicArrayQueue<E>[] rings;
 
     /**
      * @param dataVls  the port's data VLs (VL0..dataVls-1); VL15 always has a ring.
@@ -79,12 +82,12 @@ public final class VlRings<E> extends VlRingsPad2
         {
             throw new IllegalArgumentException("data VLs must be 1..15: " + dataVls);
         }
-        rings = new SpscArrayQueue[VL_SLOTS];
+        rings = new SpscAtomicArrayQueue[VL_SLOTS];
         for (int vl = 0; vl < dataVls; vl++)
         {
-            rings[vl] = new SpscArrayQueue<>(capacity);
+            rings[vl] = new SpscAtomicArrayQueue<>(capacity);
         }
-        rings[15] = new SpscArrayQueue<>(capacity);
+        rings[15] = new SpscAtomicArrayQueue<>(capacity);
     }
 
     /**
