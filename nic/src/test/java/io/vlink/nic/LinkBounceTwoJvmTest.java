@@ -37,19 +37,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link LinkBounceTest} across two processes, over UDP and shm: this process takes its port down and up 20 times,
  * the peer process ({@link BouncePeer}) stays up and re-trains exactly once each time, this port never. After each
  * bounce, once both are Active (the peer read live from its counters file, as {@code vlink stat} reads it: one more
- * {@code link_error_recovery}, exactly four more transitions), this engine runs 200,000 duty cycles without a transition
- * of either port; at the end the peer's port went through exactly its bring-up and four states a bounce. Then 10,000
- * messages each way arrive in order.
+ * {@code link_error_recovery}, exactly four more transitions), this engine runs 200,000 duty cycles without a
+ * transition of either port; at the end the peer's port went through exactly its bring-up and four states a bounce.
+ * Then 10,000 messages each way arrive in order.
  * <p>
  * Where a run's time goes (it prints each bounce's): every bounce waits rule 4's window, a quarter of the silence limit
  * both sides set ({@link BouncePeer#LINK_TIMEOUT_NS}); the watch of 200,000 duty cycles takes about 0.3 s on a quiet
- * machine; the messages about 1 s. A run (one link kind) takes 17-18 s on a 2-core machine at a load of 3, 25 s beside
+ * machine; the messages about 1 s. A run (one link kind) takes 15-18 s on a 2-core machine at a load of 3, 25 s beside
  * a build of {@code core} (docs/performance.md, "Build and test times"). No thread of either process spins without
- * yielding (their waits idle as the engines do): such a thread takes a core from both engines, and the watch then takes
- * up to 6 s instead of 0.3 whenever the scheduler puts this engine's thread beside it. Every wait of one run draws on one budget
- * ({@link #BUDGET_SECONDS}), so that a run that stalls fails within it, saying what it was waiting for, with this
- * port's and the peer's state; the JUnit timeout, a little longer, is the backstop for a call that blocks outside
- * those waits (it runs the test on a thread of its own, so that it ends the test even then).
+ * yielding (their waits idle as the engines do): such a thread takes a core from both engines, and the watch then
+ * takes up to 6 s instead of 0.3 whenever the scheduler puts this engine's thread beside it. Every wait of one run
+ * draws on one budget ({@link #BUDGET_SECONDS}), so that a run that stalls fails within it, saying what it was waiting
+ * for, with this port's and the peer's state; the JUnit timeout, a little longer, is the backstop for a call that
+ * blocks outside those waits (it runs the test on a thread of its own, so that it ends the test even then).
  */
 @Tag("long")
 class LinkBounceTwoJvmTest

@@ -121,8 +121,9 @@ class PortCreditCountersPropertyTest
                 final int op = random.nextInt(3) == 0 ? Fcp.OP_INIT : Fcp.OP_NORMAL;
                 final int fcpVl = random.nextInt(20) == 0 ? (random.nextBoolean() ? 15 : dataVls) : vl;
                 final int abr = control.receiver().blocksReceived(vl);
-                final int fctbs = Fcp.OP_INIT == op ? 0 : (abr + random.nextInt(8) - (random.nextInt(10) == 0 ? 3000 : 0)) & 0xFFF;
-                final int fccl = (control.creditLimit(vl) + random.nextInt(64) - (random.nextInt(10) == 0 ? 3000 : 0)) & 0xFFF;
+                // near what the port holds, or (one in ten) far behind it: stale
+                final int fctbs = Fcp.OP_INIT == op ? 0 : (abr + random.nextInt(8) - behind(random)) & Fcp.MASK_12;
+                final int fccl = (control.creditLimit(vl) + random.nextInt(64) - behind(random)) & Fcp.MASK_12;
                 fcps++;
                 credit.onFcp(Fcp.word(op, fctbs, fcpVl, fccl), nowNs);
                 return "FCP op " + op + " VL" + fcpVl + " FCTBS " + fctbs + " FCCL " + fccl;
@@ -152,7 +153,8 @@ class PortCreditCountersPropertyTest
                 return "peer closed";
             }
             // a duty cycle, mostly well inside the silence limit's pause bound, sometimes past the limit
-            nowNs += random.nextInt(20) == 0 ? SILENCE_NS + random.nextInt(1000) : random.nextInt((int)(SILENCE_NS / 8));
+            nowNs += random.nextInt(20) == 0 ? SILENCE_NS + random.nextInt(1000) :
+                random.nextInt((int)(SILENCE_NS / 8));
             credit.doWork(nowNs);
             while (FcpRequestRing.NONE != requests.take())
             {
@@ -161,6 +163,11 @@ class PortCreditCountersPropertyTest
             assertEquals(control.downs(), counters.linkDowned(), "link_downed after a duty cycle");
             assertEquals(control.errorRecoveries(), counters.linkErrorRecovery(), "link_error_recovery");
             return "duty cycle at " + nowNs;
+        }
+
+        private static int behind(final Random random)
+        {
+            return random.nextInt(10) == 0 ? 3000 : 0;
         }
 
         void check(final String where)
@@ -180,12 +187,13 @@ class PortCreditCountersPropertyTest
             assertEquals(counters.fcpDiscarded(), byReason, where + ": discards by reason");
             for (int vl = 0; vl < dataVls; vl++)
             {
-                assertEquals(control.receiver().freeBlocks(vl), counters.rxFreeBlocks(vl), where + ": VL" + vl + " free");
+                final String at = where + ": VL" + vl;
+                assertEquals(control.receiver().freeBlocks(vl), counters.rxFreeBlocks(vl), at + " free");
                 if (LinkState.DOWN != state)
                 {
-                    assertEquals(control.receiver().blocksReceived(vl), counters.rxAbr(vl), where + ": VL" + vl + " ABR");
-                    assertEquals(control.creditLimit(vl), counters.txCreditLimit(vl), where + ": VL" + vl + " CL");
-                    assertEquals(control.creditLimit(vl), limits.limit(vl), where + ": VL" + vl + " CL published");
+                    assertEquals(control.receiver().blocksReceived(vl), counters.rxAbr(vl), at + " ABR");
+                    assertEquals(control.creditLimit(vl), counters.txCreditLimit(vl), at + " CL");
+                    assertEquals(control.creditLimit(vl), limits.limit(vl), at + " CL published");
                 }
             }
         }

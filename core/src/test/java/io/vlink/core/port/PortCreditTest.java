@@ -364,12 +364,12 @@ class PortCreditTest
         assertEquals(BLOCKS - 7, counters.rxFreeBlocks(0));
         // released all the same
         consumer.released[0] = 7;
-        assertEquals(1, credit.doWork(3) - fcpsDue(credit));
+        assertEquals(1, credit.doWork(3) - fcpsAsked());
         assertEquals(BLOCKS, counters.rxFreeBlocks(0));
     }
 
-    /** FCP requests the last duty cycle made, taken. */
-    private int fcpsDue(final PortCredit credit)
+    /** @return the FCP requests in the ring (those of the last duty cycle: the test takes them after each), taken. */
+    private int fcpsAsked()
     {
         return takeRequests().size();
     }
@@ -383,15 +383,15 @@ class PortCreditTest
         credit.onAccepted(1, 6, limits.epoch(), 1);
         final int asked = consumer.asked[1];
         takeRequests();
-        assertEquals(0, credit.doWork(1) - fcpsDue(credit), "nothing released yet");
+        assertEquals(0, credit.doWork(1) - fcpsAsked(), "nothing released yet");
         assertEquals(asked + 1, consumer.asked[1]);
         assertEquals(0, consumer.asked[0]);
         consumer.released[1] = 4;
-        assertEquals(1, credit.doWork(1) - fcpsDue(credit));
+        assertEquals(1, credit.doWork(1) - fcpsAsked());
         assertEquals(BLOCKS - 2, counters.rxFreeBlocks(1));
         assertEquals(6, counters.rxAbr(1), "ABR stays");
         consumer.released[1] = 6;
-        assertEquals(1, credit.doWork(1) - fcpsDue(credit));
+        assertEquals(1, credit.doWork(1) - fcpsAsked());
         assertEquals(BLOCKS, counters.rxFreeBlocks(1));
         final int done = consumer.asked[1];
         credit.doWork(1);
@@ -411,7 +411,7 @@ class PortCreditTest
         takeRequests();
         consumer.released[3] = 2;
         consumer.released[6] = 5;
-        assertEquals(2, credit.doWork(0) - fcpsDue(credit));
+        assertEquals(2, credit.doWork(0) - fcpsAsked());
         assertEquals(BLOCKS, counters.rxFreeBlocks(3));
         assertEquals(BLOCKS, counters.rxFreeBlocks(6));
         for (final int vl : new int[] {0, 1, 2, 4, 5, 7})
