@@ -1,8 +1,10 @@
 package io.vlink.nic;
 
 import io.vlink.core.credit.LinkState;
+import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.agent.ThreadingMode;
 import io.vlink.nic.link.ShmLink;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
@@ -21,7 +23,15 @@ import java.util.function.Consumer;
  */
 public final class BouncePeer
 {
-    static final long LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+    /** The peer's engine name: its counters file is {@code bounce-peer-PID.counters} in the directory given. */
+    static final String NAME = "bounce-peer";
+    /**
+     * The silence limit of both ports: ten times the engine's default, so that a process descheduled for a while on a
+     * loaded 2-core machine is not taken for a dead one. Every bounce waits rule 4's window, a quarter of it (0.5 s:
+     * docs/flow-control.md, "Link training", rule 4), which is also how long a peer process may stall without making
+     * rule 4's guess wrong (an extra re-training): the larger the limit, the longer each bounce.
+     */
+    static final long LINK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     static final long FCP_PERIOD_NS = 100_000;
 
     private BouncePeer()
@@ -31,9 +41,7 @@ public final class BouncePeer
     static EngineBuilder builder(final String name, final File dir, final Consumer<EngineBuilder> link)
     {
         final EngineBuilder builder = Engine.builder().name(name).directory(dir).threading(ThreadingMode.SHARED)
-            .idle("backoff").vlBufferBlocks(64).fcpPeriodNs(FCP_PERIOD_NS)
-            // a peer descheduled for a while on a loaded 2-core machine is not a dead one here
-            .linkTimeoutNs(LINK_TIMEOUT_NS);
+            .idle("backoff").vlBufferBlocks(64).fcpPeriodNs(FCP_PERIOD_NS).linkTimeoutNs(LINK_TIMEOUT_NS);
         link.accept(builder);
         return builder;
     }
@@ -63,7 +71,7 @@ public final class BouncePeer
         final long budgetNs = TimeUnit.SECONDS.toNanos(Long.parseLong(args[4]));
         String result;
         String discards;
-        try (Engine engine = builder("bounce-peer", dir, link(args, 0)).build())
+        try (Engine engine = builder(NAME, dir, link(args, 0)).build())
         {
             final Port port = engine.port(0);
             final QueuePair qp = port.createQueuePair(200, 2, 100);
@@ -74,6 +82,10 @@ public final class BouncePeer
             // killed by the other process when it gives up: what this side saw, for its report
             final Thread report = new Thread(() -> System.out.println("killed: " + status(port, received[0], sent[0])));
             Runtime.getRuntime().addShutdownHook(report);
+            // idle as the engine's thread does: a thread that spins without yielding takes a core from the engines of
+            // both processes on a 2-core machine, and the other process's duty cycles run up to twenty times slower
+            // whenever the scheduler puts its engine's thread beside this one
+            final IdleStrategy idle = IdleStrategies.backoff();
             long progress = -1;
             long deadline = 0;
             while (received[0] < LinkBounceTest.MESSAGES || sent[0] < LinkBounceTest.MESSAGES ||
@@ -90,7 +102,7 @@ public final class BouncePeer
                 {
                     break;
                 }
-                port.poll(packet ->
+                int work = port.poll(packet ->
                 {
                     if (packet.buffer().getLong(packet.payloadOffset()) != received[0] && null == error[0])
                     {
@@ -105,9 +117,10 @@ public final class BouncePeer
                     if (qp.offer(message, 0, 64) >= 0)
                     {
                         sent[0]++;
+                        work++;
                     }
                 }
-                Thread.onSpinWait();
+                idle.idle(work);
             }
             Runtime.getRuntime().removeShutdownHook(report);
             // which rule a link error came from: a stale run (FCP_STALE discards) or the peer's init FCP after its

@@ -1,8 +1,14 @@
 package io.vlink.nic;
 
 import io.vlink.core.credit.LinkState;
+import io.vlink.nic.agent.IdleStrategies;
 import io.vlink.nic.link.ShmLink;
+import io.vlink.nic.status.CounterType;
+import io.vlink.nic.status.CountersFileDescriptor;
+import io.vlink.nic.status.CountersFileReader;
+import io.vlink.nic.status.CountersSnapshot;
 import io.vlink.nic.test.Deadline;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Tag;
@@ -29,15 +35,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link LinkBounceTest} across two processes, over UDP and shm: this process takes its port down and up 20 times,
- * the peer process ({@link BouncePeer}) stays up and re-trains exactly once each time, this port never; after each
- * bounce this engine runs 200,000 duty cycles without a transition, and the peer's port went through exactly its
- * bring-up and four states a bounce. Then 10,000 messages each way arrive in order.
+ * the peer process ({@link BouncePeer}) stays up and re-trains exactly once each time, this port never. After each
+ * bounce, once both are Active (the peer read live from its counters file, as {@code vlink stat} reads it: one more
+ * {@code link_error_recovery}, exactly four more transitions), this engine runs 200,000 duty cycles without a
+ * transition of either port; at the end the peer's port went through exactly its bring-up and four states a bounce.
+ * Then 10,000 messages each way arrive in order.
  * <p>
- * A run (one link kind) takes about 40 s on a quiet 2-core machine, 90 s at a load of 3-4 and about 3 minutes at 6-7
- * (2026-11-28, other builds and benchmarks beside it). Every wait of one run draws on
- * one budget ({@link #BUDGET_SECONDS}), so that a run that stalls fails within it, saying what it was waiting for,
- * with this port's and the peer's state; the JUnit timeout, a little longer, is the backstop for a call that blocks
- * outside those waits (it runs the test on a thread of its own, so that it ends the test even then).
+ * Where a run's time goes (it prints each bounce's): every bounce waits rule 4's window, a quarter of the silence limit
+ * both sides set ({@link BouncePeer#LINK_TIMEOUT_NS}); the watch of 200,000 duty cycles takes about 0.3 s on a quiet
+ * machine; the messages about 1 s. A run (one link kind) takes 15-18 s on a 2-core machine at a load of 3, 25 s beside
+ * a build of {@code core} (docs/performance.md, "Build and test times"). No thread of either process spins without
+ * yielding (their waits idle as the engines do): such a thread takes a core from both engines, and the watch then
+ * takes up to 6 s instead of 0.3 whenever the scheduler puts this engine's thread beside it. Every wait of one run
+ * draws on one budget ({@link #BUDGET_SECONDS}), so that a run that stalls fails within it, saying what it was waiting
+ * for, with this port's and the peer's state; the JUnit timeout, a little longer, is the backstop for a call that
+ * blocks outside those waits (it runs the test on a thread of its own, so that it ends the test even then).
  */
 @Tag("long")
 class LinkBounceTwoJvmTest
@@ -97,7 +109,10 @@ class LinkBounceTwoJvmTest
                 final long[] downs = new long[1];
                 try
                 {
-                    bounceAndExchange(a, clock, downs);
+                    try (Peer peer = new Peer(child.pid()))
+                    {
+                        bounceAndExchange(kind, a, peer, clock, downs);
+                    }
                 }
                 catch (final AssertionError ex)
                 {
@@ -179,34 +194,69 @@ class LinkBounceTwoJvmTest
     /** A wait of at most {@code most} seconds within the run's budget; the failure says which ran out. */
     private void await(final long most, final String what, final BooleanSupplier condition)
     {
+        final IdleStrategy idle = IdleStrategies.backoff();
+        await(most, what, condition, idle::idle);
+    }
+
+    /** The same, {@code idle} run between the polls of the condition. */
+    private void await(final long most, final String what, final BooleanSupplier condition, final Runnable idle)
+    {
         final long seconds = secondsLeft(most);
         Deadline.await(seconds, seconds < most ? what + " (the test's budget of " + BUDGET_SECONDS +
-            " s for one link kind ran out)" : what, condition, null);
+            " s for one link kind ran out)" : what, condition, idle);
     }
 
     /** The bounces, each watched for transitions once this port is Active again, then the messages both ways. */
-    private void bounceAndExchange(final Port a, final LinkBounceTest.CountingClock clock, final long[] downs)
+    private void bounceAndExchange(
+        final String kind, final Port a, final Peer peer, final LinkBounceTest.CountingClock clock, final long[] downs)
     {
+        final long startNs = System.nanoTime();
         await(SECONDS, "this port to come up (Active) the first time", () -> a.linkState() == LinkState.ACTIVE);
+        await(SECONDS, "the peer to come up (Active) the first time", () -> peer.state() == LinkState.ACTIVE);
+        System.out.printf("%s: both Active %.0f ms after the peer process was started%n", kind, msSince(startNs));
         for (int i = 1; i <= LinkBounceTest.BOUNCES; i++)
         {
+            final long downNs = System.nanoTime();
             a.down();
             await(10, "this port to go Down at bounce " + i, () -> a.linkState() == LinkState.DOWN);
+            final long upNs = System.nanoTime();
             a.up();
             await(SECONDS, "this port to be Active again after bounce " + i + " (the peer re-training)",
                 () -> a.linkState() == LinkState.ACTIVE);
+            final long retrainings = i;
+            await(SECONDS, "the peer to be Active again after bounce " + i + ", re-trained once more",
+                () -> peer.state() == LinkState.ACTIVE && peer.retrainings() >= retrainings);
+            final long activeNs = System.nanoTime();
+            // the peer counts each state before it publishes it: Active read, its transitions are all counted
+            final String peerNow = peer.toString();
+            assertEquals(retrainings, peer.retrainings(), () -> "the peer re-trains once a bounce: " + peerNow);
+            assertEquals(3 + 4 * retrainings, peer.transitions(), () -> "the peer's bring-up and four states a " +
+                "bounce: " + peerNow);
             final long transitions = a.counters().linkTransitions().get();
+            final long peerTransitions = peer.transitions();
             final long from = clock.reads.get();
             await(SECONDS, LinkBounceTest.WATCHED_DUTY_CYCLES + " duty cycles of this engine after bounce " + i +
                 " (the watch for transitions)", () -> clock.reads.get() - from >= LinkBounceTest.WATCHED_DUTY_CYCLES);
+            System.out.printf("%s bounce %d: Down %.1f ms, both Active again %.0f ms, %d duty cycles %.0f ms%n",
+                kind, i, (upNs - downNs) / 1e6, (activeNs - upNs) / 1e6, LinkBounceTest.WATCHED_DUTY_CYCLES,
+                msSince(activeNs));
             final int bounce = i;
             assertEquals(transitions, a.counters().linkTransitions().get(), () -> "after bounce " + bounce +
                 " (this port now " + a.linkState() + ", link_error_recovery " +
                 a.counters().linkErrorRecovery().get() + ", link_downed " + a.counters().linkDowned().get() + ")");
+            assertEquals(peerTransitions, peer.transitions(), () -> "the peer after bounce " + bounce + ": " + peer);
         }
         assertEquals(0, a.counters().linkErrorRecovery().get(), "the bounced port never re-trains");
         downs[0] = a.counters().linkDowned().get();
+        final long exchangeNs = System.nanoTime();
         exchange(a);
+        System.out.printf("%s: %d messages each way %.0f ms; all %.0f ms%n", kind, LinkBounceTest.MESSAGES,
+            msSince(exchangeNs), msSince(startNs));
+    }
+
+    private static double msSince(final long startNs)
+    {
+        return (System.nanoTime() - startNs) / 1e6;
     }
 
     /** Messages to the peer, which echoes as many once it has them all: every one arrives, in order. */
@@ -217,10 +267,12 @@ class LinkBounceTwoJvmTest
         final long[] sent = new long[1];
         final long[] received = new long[1];
         final String[] error = new String[1];
+        final int[] work = new int[1];
+        final IdleStrategy idle = IdleStrategies.backoff();
         try
         {
             await(SECONDS, "the " + LinkBounceTest.MESSAGES + " messages to the peer and its echo of them", () ->
-                exchangeStep(a, qp, message, sent, received, error));
+                exchangeStep(a, qp, message, sent, received, error, work), () -> idle.idle(work[0]));
         }
         catch (final AssertionError ex)
         {
@@ -229,19 +281,22 @@ class LinkBounceTwoJvmTest
         assertEquals(null, error[0]);
     }
 
+    /** One message offered, if any is left and there is room, and what arrived polled; {@code work}: how many. */
     private static boolean exchangeStep(
         final Port a, final QueuePair qp, final UnsafeBuffer message, final long[] sent, final long[] received,
-        final String[] error)
+        final String[] error, final int[] work)
     {
+        work[0] = 0;
         if (sent[0] < LinkBounceTest.MESSAGES)
         {
             message.putLong(0, sent[0]);
             if (qp.offer(message, 0, 64) >= 0)
             {
                 sent[0]++;
+                work[0]++;
             }
         }
-        a.poll(packet ->
+        work[0] += a.poll(packet ->
         {
             if (packet.buffer().getLong(packet.payloadOffset()) != received[0] && null == error[0])
             {
@@ -250,6 +305,61 @@ class LinkBounceTwoJvmTest
             received[0]++;
         }, 64);
         return received[0] == LinkBounceTest.MESSAGES;
+    }
+
+    /**
+     * The peer's port as its counters file shows it, live: what the other process's {@code vlink stat} reads. Mapped on
+     * the first read (the peer's engine made the file by the time this port first went Active).
+     */
+    private final class Peer implements AutoCloseable
+    {
+        private final long pid;
+        private CountersFileReader reader;
+
+        Peer(final long pid)
+        {
+            this.pid = pid;
+        }
+
+        private long read(final CounterType type)
+        {
+            if (null == reader)
+            {
+                reader = CountersFileReader.open(CountersFileDescriptor.file(dir, BouncePeer.NAME, pid));
+            }
+            return CountersSnapshot.of(reader.counters()).port(0, type);
+        }
+
+        LinkState state()
+        {
+            return LinkState.get((int)read(CounterType.LINK_STATE));
+        }
+
+        long retrainings()
+        {
+            return read(CounterType.LINK_ERROR_RECOVERY);
+        }
+
+        long transitions()
+        {
+            return read(CounterType.LINK_TRANSITIONS);
+        }
+
+        @Override
+        public String toString()
+        {
+            return state() + ", link_error_recovery " + retrainings() + ", link_transitions " + transitions() +
+                ", link_downed " + read(CounterType.LINK_DOWNED);
+        }
+
+        @Override
+        public void close()
+        {
+            if (null != reader)
+            {
+                reader.close();
+            }
+        }
     }
 
     private static String describe(final Port a)
