@@ -65,9 +65,11 @@ abstract class DutyCyclePad2 extends DutyCyclePosition
  * when the parts are of five classes; here each call is to a final class and inlines, which takes about a tenth off
  * an idle duty cycle.
  * <p>
- * As Agrona's composite, a part that throws ends this duty cycle, and the next one resumes with the part after it,
- * so a part that fails every time never starves the others (after the last part, the next duty cycle is a whole one). {@link #onClose()} closes every part, even when one
- * throws, and rethrows the first failure.
+ * As Agrona's composite, a part that throws ends this duty cycle, and the next one resumes with the part after it
+ * (after the last part, the next duty cycle is a whole one), so a part that fails every time never starves the
+ * others. A whole duty cycle calls the parts in a straight line ({@code cycle}); the resumption goes round them by
+ * position ({@code resume}). {@link #onClose()} closes every part, even when one throws, and rethrows the first
+ * failure.
  */
 public final class DutyCycle extends DutyCyclePad2 implements Agent
 {

@@ -155,7 +155,8 @@ final class SoakPeer implements WireCounts, AutoCloseable
 
     /**
      * This JVM's own flags (the module exports vlink needs, heap, system properties) minus a debugger's agent, and on
-     * JDK 24 and later the flag that keeps the JDK's warning about Chronicle Bytes' use of {@code sun.misc.Unsafe} (a capture) off stderr.
+     * JDK 24 and later the flag that keeps the JDK's warning about Chronicle Bytes' use of {@code sun.misc.Unsafe} (a
+     * capture) off stderr.
      */
     private static List<String> jvmFlags()
     {
