@@ -59,8 +59,8 @@ class JvmFlagsTest
         }
         if (Runtime.version().feature() >= 24 && flags.stream().noneMatch(f -> f.startsWith("--sun-misc")))
         {
-            // JDK 24 and later warn on stderr when a library calls sun.misc.Unsafe (Chronicle Bytes does, for a capture:
-            // the README says so): not this test's lines
+            // JDK 24 and later warn on stderr when a library calls sun.misc.Unsafe (Chronicle Bytes does, for a
+            // capture: the README says so): not this test's lines
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), BuildAnEngine.class.getName()));
