@@ -194,7 +194,7 @@ public final class StageBudget
                     SendQueue.KIND_DATA, config.queueDepth(), injection.idcThreshold());
                 datapaths[0].add(queues[i]);
             }
-            rxRings = datapaths[1].rxRings();
+            rxRings = datapaths[1].receiveRings().rings();
             final PortEvents events = new PortEvents()
             {
                 @Override

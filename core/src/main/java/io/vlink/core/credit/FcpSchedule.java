@@ -21,7 +21,8 @@ import java.util.Arrays;
  * VL after the last one it returned, so VLs due together take turns. Once a scan finds nothing, polls answer at
  * once, without reading any FCCL, until the earliest period ends or the source's {@link FcclSource#changes()} moves:
  * an idle duty cycle costs a comparison. When the count moves first, a poll reads only the FCCLs of the VLs that
- * moved ({@link FcclSource#takeChangedVls()}): a packet received or released costs one VL's check, not every VL's. Single-threaded and allocation-free.
+ * moved ({@link FcclSource#takeChangedVls()}): a packet received or released costs one VL's check, not every VL's.
+ * Single-threaded and allocation-free.
  */
 public final class FcpSchedule
 {

@@ -295,14 +295,6 @@ public final class PortDatapath
     }
 
     /**
-     * @return the receive rings by VL (null where the port has no such VL), for the application's poller.
-     */
-    public ReceiveRing[] rxRings()
-    {
-        return rxRings;
-    }
-
-    /**
      * @return the receive rings with their stored count, for the application's poller.
      */
     public ReceiveRings receiveRings()

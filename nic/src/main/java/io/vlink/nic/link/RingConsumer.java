@@ -34,13 +34,13 @@ abstract class RingConsumerPad2 extends RingConsumerFields
  * read in place; a poll reads the producer's tail once (acquire), delivers the records before it, and hands the
  * space back with one release store of the head. Nothing is zeroed after reading.
  * <p>
- * It trusts nothing it reads from the ring (the shm link's producer is another process): the tail must be on the ring's alignment
- * and at most one ring ahead of the head; a record must be a padding record running exactly to the ring's end, or a
- * {@link Link#DATA_FRAME} or {@link Link#LINK_FRAME} of 1 to {@link #maxFrameLength(int)} bytes that ends before the
- * ring's end and before the tail. Anything else is dropped and counted once ({@code link_length_drops}) by skipping to
- * the tail: nothing read from the ring can make this side read outside it. With a header longer than 8 bytes, a
- * record's second long is the session its producer stamped it with: a frame of another session is dropped and
- * counted ({@code link_session_drops}).
+ * It trusts nothing it reads from the ring (the shm link's producer is another process): the tail must be on the
+ * ring's alignment and at most one ring ahead of the head; a record must be a padding record running exactly to the
+ * ring's end, or a {@link Link#DATA_FRAME} or {@link Link#LINK_FRAME} of 1 to {@link #maxFrameLength(int)} bytes that
+ * ends before the ring's end and before the tail. Anything else is dropped and counted once
+ * ({@code link_length_drops}) by skipping to the tail: nothing read from the ring can make this side read outside it.
+ * With a header longer than 8 bytes, a record's second long is the session its producer stamped it with: a frame of
+ * another session is dropped and counted ({@code link_session_drops}).
  * <p>
  * Threading: the receiving thread only (its head is padded on both sides, as the producer's fields are).
  */

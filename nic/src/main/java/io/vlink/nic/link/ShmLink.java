@@ -99,10 +99,9 @@ abstract class ShmLinkPad3 extends ShmLinkConsumer
  * A record is a 16-byte header (frame length, frame type, session) and the frame, aligned to 64 bytes: a record
  * shares no cache line with the next, so the transmitting side never writes a line the peer may still be reading, and
  * a 64-byte message's frame (106 bytes with its header) is two lines. After each commit the transmitting side writes
- * a zero into each line of the next 128 bytes of free space: the lines the next record will
- * take are then its own, not the peer's (which read them a ring ago), before it writes the frame and reads it back
- * for the CRCs. A frame that
- * would not fit before the end of the ring is preceded by a padding record (length to the end, type 0).
+ * a zero into each line of the next 128 bytes of free space: the lines the next record will take are then its own,
+ * not the peer's (which read them a ring ago), before it writes the frame and reads it back for the CRCs. A frame
+ * that would not fit before the end of the ring is preceded by a padding record (length to the end, type 0).
  * <p>
  * The file is made whole under a temporary name and linked to its path, so a file at the path is always complete.
  * Attaching and detaching take the file's lock (and a lock of this process, as two ends may live in one process),
