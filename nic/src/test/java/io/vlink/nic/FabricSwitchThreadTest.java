@@ -76,8 +76,10 @@ class FabricSwitchThreadTest
                 assertEquals(packets, from.port().counters().txPackets(0).get(), "the CA port sent them");
             }
             await(h, "every packet delivered after the resume", () -> h.delivered == packets);
-            assertTrue(h.fabric.switchDutyCycles() > cycles);
-            assertTrue(switchTxPackets(h) >= forwarded + packets, "each packet crossed a switch at least once");
+            // the switch thread publishes its duty-cycle count and its ports' packet counts after the work they
+            // count, so a packet can be delivered here before the counts that include it are visible: waited for
+            await(h, "a switch duty cycle after the resume", () -> h.fabric.switchDutyCycles() > cycles);
+            await(h, "each packet crossed a switch at least once", () -> switchTxPackets(h) >= forwarded + packets);
             assertEquals(0, h.wrongOrder.size(), h.wrongOrder.toString());
             await(h, "credits back on every cable", () -> h.unrecoveredCredits().isEmpty());
             assertTrue(h.fabric.creditLoop().isEmpty());
